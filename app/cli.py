@@ -1,0 +1,175 @@
+"""The ``tretten`` command line: replay, deal, solve, serve.
+
+Machine-readable output is JSON on stdout, exactly as ``shared/spec/notation.md`` says.
+Wrong input prints ``{"error": …}`` on stdout, one plain line on stderr, and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from app.engine import (
+    GAMES,
+    GameRecord,
+    IllegalMoveError,
+    InvalidMoveError,
+    deal_for_seed,
+    format_deal,
+    get_game,
+)
+from app.engine.variants import Position
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """Bad input on the command line: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and a traceback-free exit
+        raise UsageError(message)
+
+
+def _emit(obj: dict) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, str]:
+    """The rule options given on the command line (absent ones keep the game's default)."""
+    names = ("passes", "goal", "rounds", "aces")
+    options = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    if args.overlap:
+        options["overlap"] = "true"
+    return options
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    parser.add_argument("--passes", help="Pyramid family: 1|2|3|unlimited (default 1)")
+    parser.add_argument("--goal", help="Pyramid family: pyramid|all (default pyramid)")
+    parser.add_argument("--overlap", action="store_true", help="Pyramid family: relaxed pairing")
+    parser.add_argument("--rounds", help="Gaps: 1|2|3|4|unlimited (default 3)")
+    parser.add_argument("--aces", help="Gaps: removed|starters (default removed)")
+
+
+def _start(args: argparse.Namespace) -> GameRecord:
+    variant = get_game(args.game)
+    rules = variant.parse_rules(_rule_options(args))
+    return GameRecord.new(variant.name, rules, variant.parse_deal(args.deal))
+
+
+def _move_error(index: int, exc: Exception) -> int:
+    _emit({"error": f"move {index}: {exc}", "at": index})
+    print(f"tretten: move {index}: {exc}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def describe(position: Position) -> dict:
+    """The replay object of one position: status, sorted legal moves, simple score, position."""
+    return {
+        "status": position.status,
+        "legal": sorted(str(m) for m in position.legal_moves()),
+        "score": position.simple_score,
+        "position": position.to_json(),
+    }
+
+
+def replay(args: argparse.Namespace) -> int:
+    record = _start(args)
+    if args.trace:
+        _emit(describe(record.position))
+    for index, token in enumerate((args.moves or "").split()):
+        try:
+            record = record.play(token)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            return _move_error(index, exc)
+        if args.trace:
+            _emit(describe(record.position))
+    if not args.trace:
+        _emit(describe(record.position))
+    return 0
+
+
+def deal(args: argparse.Namespace) -> int:
+    variant = get_game(args.game)
+    try:
+        seed = int(args.seed)
+        cards = deal_for_seed(variant.name, seed)
+    except ValueError:
+        raise UsageError(f"a seed is an integer from 0 to 2**64 - 1, not {args.seed!r}") from None
+    print(format_deal(cards))
+    return 0
+
+
+def solve(args: argparse.Namespace) -> int:
+    from app.solver import solve as solve_position
+
+    record = _start(args)
+    for index, token in enumerate((args.moves or "").split()):
+        try:
+            record = record.play(token)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            return _move_error(index, exc)
+    result = solve_position(record.position, budget_seconds=args.budget)
+    if result.winnable is None:
+        _emit({"winnable": None, "reason": result.reason or "budget"})
+    elif result.winnable:
+        _emit({"winnable": True, "moves": " ".join(result.moves)})
+    else:
+        _emit({"winnable": False})
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    from app.web.serve import serve as run_server
+
+    run_server(host=args.host, port=args.port)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tretten", description="Tretten: Pyramid and Gaps solitaire.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = commands.add_parser("replay", help="replay moves on a deal and print the position (JSON)")
+    _add_rule_options(p)
+    p.add_argument("--deal", required=True, help="the deal in notation")
+    p.add_argument("--moves", default="", help="moves separated by spaces")
+    p.add_argument("--trace", action="store_true", help="one JSON line per position")
+    p.set_defaults(run=replay)
+
+    p = commands.add_parser("deal", help="print the deal of a seed")
+    p.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    p.add_argument("--seed", required=True, help="0 ≤ seed < 2**64")
+    p.set_defaults(run=deal)
+
+    p = commands.add_parser("solve", help="solve the position after the moves (JSON)")
+    _add_rule_options(p)
+    p.add_argument("--deal", required=True, help="the deal in notation")
+    p.add_argument("--moves", default="", help="moves separated by spaces")
+    p.add_argument("--budget", type=float, default=10.0, help="seconds before 'unknown' (default 10)")
+    p.set_defaults(run=solve)
+
+    p = commands.add_parser("serve", help="migrate the database and serve the web app")
+    p.add_argument("--host", default=None, help="default: the HOST setting (127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="default: the PORT setting (8000)")
+    p.set_defaults(run=serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except (UsageError, ValueError) as exc:
+        _emit({"error": str(exc)})
+        print(f"tretten: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The named rule sets the lobby offers: a game plus rule options, named in da, sv and en."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import InvalidRulesError
+from .variants import Rules, Variant, get_game
+
+
+@dataclass(frozen=True)
+class Preset:
+    slug: str
+    game: str
+    options: dict[str, str] = field(hash=False)
+    names: dict[str, str] = field(hash=False)
+    summary: dict[str, str] = field(hash=False)
+
+    @property
+    def variant(self) -> Variant:
+        return get_game(self.game)
+
+    @property
+    def rules(self) -> Rules:
+        return self.variant.parse_rules(self.options)
+
+    def name(self, language: str = "en") -> str:
+        return self.names.get(language, self.names["en"])
+
+
+def _preset(slug, game, options, names, summary) -> Preset:
+    return Preset(slug, game, options, dict(zip(("da", "sv", "en"), names)),
+                  dict(zip(("da", "sv", "en"), summary)))
+
+
+PRESETS: dict[str, Preset] = {
+    p.slug: p
+    for p in (
+        _preset(
+            "pyramid", "pyramid", {"passes": "1", "goal": "pyramid"},
+            ("Pyramide", "Pyramid", "Pyramid"),
+            ("Én gennemgang af bunken. Vundet, når pyramiden er ryddet.",
+             "En genomgång av talongen. Vunnen när pyramiden är tom.",
+             "One pass through the stock. Won when the pyramid is cleared."),
+        ),
+        _preset(
+            "pyramid-classic", "pyramid", {"passes": "1", "goal": "all"},
+            ("Pyramide klassisk", "Pyramid klassisk", "Classic Pyramid"),
+            ("Én gennemgang. Alle 52 kort skal væk, også bunken.",
+             "En genomgång. Alla 52 kort ska bort, även talongen.",
+             "One pass. All 52 cards must go, the stock too."),
+        ),
+        _preset(
+            "pyramid-3", "pyramid", {"passes": "3", "goal": "pyramid"},
+            ("Pyramide, 3 gennemgange", "Pyramid, 3 genomgångar", "Pyramid, 3 passes"),
+            ("Tre gennemgange af bunken. Vundet, når pyramiden er ryddet.",
+             "Tre genomgångar av talongen. Vunnen när pyramiden är tom.",
+             "Three passes through the stock. Won when the pyramid is cleared."),
+        ),
+        _preset(
+            "relaxed", "pyramid", {"passes": "unlimited", "goal": "pyramid", "overlap": "true"},
+            ("Afslappet pyramide", "Avslappnad pyramid", "Relaxed Pyramid"),
+            ("Ubegrænsede gennemgange, og et kort må parres med det kort, der dækker det.",
+             "Obegränsat antal genomgångar, och ett kort får paras med kortet som täcker det.",
+             "Unlimited passes, and a card may pair with the card that covers it."),
+        ),
+        _preset(
+            "tuts-tomb", "pyramid", {"passes": "1", "goal": "pyramid"},
+            ("Tut's Tomb", "Tut's Tomb", "Tut's Tomb"),
+            ("Pyramide under sit egyptiske navn: én gennemgang, ryd pyramiden.",
+             "Pyramid under sitt egyptiska namn: en genomgång, töm pyramiden.",
+             "Pyramid under its Egyptian name: one pass, clear the pyramid."),
+        ),
+        _preset(
+            "giza", "giza", {"goal": "all"},
+            ("Giza", "Giza", "Giza"),
+            ("Ingen bunke: 24 kort ligger åbent i otte reserver. Alle 52 kort skal væk.",
+             "Ingen talong: 24 kort ligger öppet i åtta reserver. Alla 52 kort ska bort.",
+             "No stock: 24 cards lie face up in eight reserves. All 52 cards must go."),
+        ),
+        _preset(
+            "double-pyramid", "double-pyramid", {"passes": "3", "goal": "pyramid"},
+            ("Dobbeltpyramide", "Dubbelpyramid", "Double Pyramid"),
+            ("To kortspil, to pyramider, tre gennemgange. Ryd begge pyramider.",
+             "Två kortlekar, två pyramider, tre genomgångar. Töm båda pyramiderna.",
+             "Two decks, two pyramids, three passes. Clear both pyramids."),
+        ),
+        _preset(
+            "gaps", "gaps", {"rounds": "3", "aces": "removed"},
+            ("13-kabalen (Gaps)", "Gaps (Montana)", "Gaps (Montana)"),
+            ("Internationale regler: esserne fjernes, enhver 2'er kan starte en række. Tre runder.",
+             "Internationella regler: essen tas bort, vilken tvåa som helst kan börja en rad. Tre omgångar.",
+             "International rules: the aces leave, any 2 may open a row. Three rounds."),
+        ),
+        _preset(
+            "gaps-danish", "gaps", {"rounds": "3", "aces": "starters"},
+            ("13-kabalen, dansk husregel", "Gaps, dansk husregel", "Gaps, Danish house rule"),
+            ("Esserne bliver rækkernes startkort og bestemmer hver rækkes kulør. Tre runder.",
+             "Essen blir radernas startkort och bestämmer varje rads färg. Tre omgångar.",
+             "The aces become row starters and fix each row's suit. Three rounds."),
+        ),
+    )
+}
+
+
+def get_preset(slug: str) -> Preset:
+    try:
+        return PRESETS[slug]
+    except KeyError:
+        raise InvalidRulesError(
+            f"unknown preset {slug!r}: choose {', '.join(PRESETS)}"
+        ) from None

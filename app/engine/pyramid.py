@@ -1,0 +1,361 @@
+"""Pyramid, Giza and Double Pyramid: remove uncovered pairs that sum to 13, kings alone.
+
+The layout is one or two pyramids of 28 cards, row by row from the apex. ``P{i}`` is
+row ``r``, column ``c`` with ``i = r*(r+1)/2 + c``; it is covered by ``(r+1, c)`` and
+``(r+1, c+1)``. Double Pyramid's right pyramid ``Q0``–``Q27`` is stored at 28–55.
+
+Locations are small integers so that moves sort canonically by number: pyramid
+indices 0–55 (P then Q), then ``S`` (stock top), ``W`` (waste top), ``G0``–``G7``
+(Giza reserve tops).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from .cards import Card
+from .errors import IllegalMoveError, InvalidMoveError
+from .rules import PyramidRules
+
+PYRAMID_SIZE = 28
+ROWS = 7
+STOCK = 100
+WASTE = 101
+RESERVE = 200
+RESERVE_PILES = 8
+ROW_BONUS = (25, 50, 75, 100, 150, 250, 500)  # bottom row (6) first, apex (row 0) last
+
+
+def _geometry(size: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Per pyramid index: its row, its covering children and their bit mask."""
+    rows: list[int] = []
+    children: list[tuple[int, ...]] = []
+    for base in range(0, size, PYRAMID_SIZE):
+        for r in range(ROWS):
+            for c in range(r + 1):
+                rows.append(r)
+                if r + 1 < ROWS:
+                    below = base + (r + 1) * (r + 2) // 2 + c
+                    children.append((below, below + 1))
+                else:
+                    children.append(())
+    masks = tuple(sum(1 << j for j in kids) for kids in children)
+    return tuple(rows), tuple(children), masks
+
+
+ROW_OF, CHILDREN, COVER_MASK = _geometry(2 * PYRAMID_SIZE)
+
+
+def location_text(loc: int) -> str:
+    if loc < PYRAMID_SIZE:
+        return f"P{loc}"
+    if loc < 2 * PYRAMID_SIZE:
+        return f"Q{loc - PYRAMID_SIZE}"
+    if loc == STOCK:
+        return "S"
+    if loc == WASTE:
+        return "W"
+    return f"G{loc - RESERVE}"
+
+
+_LOCATION = re.compile(r"^(?:([PQ])(\d{1,2})|([SW])|G(\d))$")
+
+
+def parse_location(text: str, game: str) -> int:
+    """Parse ``P12``, ``Q3``, ``S``, ``W`` or ``G5`` for ``game``; ``InvalidMoveError`` otherwise."""
+    m = _LOCATION.match(text.strip().upper())
+    if m is None:
+        raise InvalidMoveError(f"{text.strip()!r} is not a location (P0–P27, S, W, G0–G7)")
+    kind, number, pile_kind, pile = m.groups()
+    if kind == "P" or (kind == "Q" and game == "double-pyramid"):
+        index = int(number)
+        if index >= PYRAMID_SIZE:
+            raise InvalidMoveError(f"{text.strip()!r}: a pyramid has positions 0–27")
+        return index + (PYRAMID_SIZE if kind == "Q" else 0)
+    if pile_kind and game != "giza":
+        return STOCK if pile_kind == "S" else WASTE
+    if pile is not None and game == "giza" and int(pile) < RESERVE_PILES:
+        return RESERVE + int(pile)
+    raise InvalidMoveError(f"{text.strip()!r} is not a location in {game}")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``D``: the top card of the stock goes face up onto the waste."""
+
+    def __str__(self) -> str:
+        return "D"
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """``R``: with the stock empty and a pass left, the waste is turned over unshuffled."""
+
+    def __str__(self) -> str:
+        return "R"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``X`` (a king alone) or ``X+Y`` (a pair summing to 13), locations in canonical order."""
+
+    locs: tuple[int, ...]
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        return tuple(location_text(loc) for loc in self.locs)
+
+    def __str__(self) -> str:
+        return "+".join(location_text(loc) for loc in self.locs)
+
+
+DRAW = Draw()
+RECYCLE = Recycle()
+PyramidMove = Draw | Recycle | Remove
+
+
+def parse_pyramid_move(text: str, game: str) -> PyramidMove:
+    """Parse ``D``, ``R``, ``X`` or ``X+Y`` (any order, any case); print back canonically."""
+    token = text.strip().upper()
+    if token == "D":
+        return DRAW
+    if token == "R":
+        return RECYCLE
+    parts = token.split("+")
+    if not token or len(parts) > 2:
+        raise InvalidMoveError(f"{text.strip()!r} is not a move (D, R, X or X+Y)")
+    locs = tuple(sorted(parse_location(part, game) for part in parts))
+    if len(locs) == 2 and locs[0] == locs[1]:
+        raise InvalidMoveError(f"{text.strip()!r} names the same location twice")
+    return Remove(locs)
+
+
+@dataclass(frozen=True, slots=True)
+class PyramidPosition:
+    """A Pyramid-family position. ``removed`` is a bit mask over ``layout``.
+
+    A pyramid card is available when both cards below it are gone (row 6 from the
+    start). The stock top (``S``), the waste top (``W``) and, in Giza, each reserve top
+    are available too. Available cards pair when their values sum to 13; an available
+    king goes alone. With ``rules.overlap`` a card may also pair with the one card that
+    still covers it, when that card is its only remaining cover.
+    """
+
+    game: str
+    rules: PyramidRules
+    layout: tuple[Card, ...]
+    removed: int = 0
+    stock: tuple[Card, ...] = ()
+    waste: tuple[Card, ...] = ()
+    pass_number: int = 1
+    reserves: tuple[tuple[Card, ...], ...] = ()
+    # Legal moves are asked for several times per position (apply, status, rendering).
+    _legal: list = field(init=False, default_factory=list, compare=False, repr=False)
+
+    @classmethod
+    def from_deal(cls, game: str, rules: PyramidRules, deal: tuple[Card, ...]) -> PyramidPosition:
+        size = 2 * PYRAMID_SIZE if game == "double-pyramid" else PYRAMID_SIZE
+        layout, rest = deal[:size], deal[size:]
+        if game == "giza":
+            reserves = tuple(rest[3 * k : 3 * k + 3] for k in range(RESERVE_PILES))
+            return cls(game, rules, layout, reserves=reserves)
+        return cls(game, rules, layout, stock=rest)
+
+    # --- what is where -------------------------------------------------------------
+    @property
+    def full_mask(self) -> int:
+        return (1 << len(self.layout)) - 1
+
+    def is_removed(self, index: int) -> bool:
+        return bool(self.removed >> index & 1)
+
+    def is_available(self, index: int) -> bool:
+        """Whether pyramid card ``index`` is still there with nothing covering it."""
+        cover = COVER_MASK[index]
+        return not self.removed >> index & 1 and self.removed & cover == cover
+
+    def card_at(self, location: str | int) -> Card | None:
+        """The card at a location (``P12``, ``S``, ``G3``…), or ``None`` if it is empty."""
+        loc = parse_location(location, self.game) if isinstance(location, str) else location
+        if loc < STOCK:
+            return None if self.removed >> loc & 1 else self.layout[loc]
+        if loc == STOCK:
+            return self.stock[0] if self.stock else None
+        if loc == WASTE:
+            return self.waste[0] if self.waste else None
+        pile = self.reserves[loc - RESERVE]
+        return pile[-1] if pile else None
+
+    @property
+    def passes_left(self) -> int | None:
+        """Recycles still allowed (``None`` = unlimited)."""
+        if self.rules.passes is None:
+            return None
+        return self.rules.passes - self.pass_number
+
+    def available(self) -> list[tuple[int, Card]]:
+        """Every available card with its location, in canonical location order."""
+        removed, layout = self.removed, self.layout
+        out = [
+            (i, layout[i])
+            for i in range(len(layout))
+            if not removed >> i & 1 and removed & COVER_MASK[i] == COVER_MASK[i]
+        ]
+        if self.stock:
+            out.append((STOCK, self.stock[0]))
+        if self.waste:
+            out.append((WASTE, self.waste[0]))
+        for k, pile in enumerate(self.reserves):
+            if pile:
+                out.append((RESERVE + k, pile[-1]))
+        return out
+
+    # --- moves ---------------------------------------------------------------------
+    def removals(self) -> list[Remove]:
+        """Every king and pair that can be removed now."""
+        by_rank: list[list[int]] = [[] for _ in range(14)]
+        for loc, c in self.available():
+            by_rank[c.rank].append(loc)
+        moves = [Remove((loc,)) for loc in by_rank[13]]
+        for rank in range(1, 7):
+            for a in by_rank[rank]:
+                for b in by_rank[13 - rank]:
+                    moves.append(Remove((a, b) if a < b else (b, a)))
+        if self.rules.overlap:
+            moves.extend(self._overlap_pairs())
+        return moves
+
+    def _overlap_pairs(self) -> list[Remove]:
+        removed, layout = self.removed, self.layout
+        pairs = []
+        for i, kids in enumerate(CHILDREN[: len(layout)]):
+            if not kids or removed >> i & 1:
+                continue
+            left = [j for j in kids if not removed >> j & 1]
+            if len(left) == 1:
+                j = left[0]
+                if self.is_available(j) and layout[i].rank + layout[j].rank == 13:
+                    pairs.append(Remove((i, j)))
+        return pairs
+
+    def can_recycle(self) -> bool:
+        passes = self.rules.passes
+        return not self.stock and bool(self.waste) and (passes is None or self.pass_number < passes)
+
+    def legal_moves(self) -> tuple[PyramidMove, ...]:
+        """Removals, then ``D`` while the stock has cards, then ``R`` while a pass remains.
+
+        A won game takes no more moves.
+        """
+        if not self._legal:
+            moves: list[PyramidMove] = []
+            if not self.is_won():
+                moves = self.removals()
+                if self.stock:
+                    moves.append(DRAW)
+                elif self.can_recycle():
+                    moves.append(RECYCLE)
+            self._legal.append(tuple(moves))
+        return self._legal[0]
+
+    def moves_involving(self, location: str) -> tuple[PyramidMove, ...]:
+        """The legal moves that use ``location`` (for highlighting a selection's partners)."""
+        loc = parse_location(location, self.game)
+        return tuple(m for m in self.legal_moves() if isinstance(m, Remove) and loc in m.locs)
+
+    def parse_move(self, text: str) -> PyramidMove:
+        return parse_pyramid_move(text, self.game)
+
+    def apply(self, move: PyramidMove | str) -> PyramidPosition:
+        """The position after ``move``; ``IllegalMoveError`` if the rules do not allow it."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not a legal move here")
+        return self.play_unchecked(move)
+
+    def play_unchecked(self, move: PyramidMove) -> PyramidPosition:
+        """``apply`` without the legality check, for callers that took ``move`` from ``legal_moves``."""
+        if move is DRAW or isinstance(move, Draw):
+            return replace(self, stock=self.stock[1:], waste=(self.stock[0],) + self.waste)
+        if move is RECYCLE or isinstance(move, Recycle):
+            return replace(
+                self, stock=self.waste[::-1], waste=(), pass_number=self.pass_number + 1
+            )
+        removed, stock, waste, reserves = self.removed, self.stock, self.waste, self.reserves
+        for loc in move.locs:
+            if loc < STOCK:
+                removed |= 1 << loc
+            elif loc == STOCK:
+                stock = stock[1:]
+            elif loc == WASTE:
+                waste = waste[1:]
+            else:
+                k = loc - RESERVE
+                reserves = reserves[:k] + (reserves[k][:-1],) + reserves[k + 1 :]
+        return replace(self, removed=removed, stock=stock, waste=waste, reserves=reserves)
+
+    # --- status --------------------------------------------------------------------
+    def is_won(self) -> bool:
+        """Won when every pyramid card is gone (``goal all``: every card gone)."""
+        if self.removed != self.full_mask:
+            return False
+        if self.rules.goal == "all":
+            return not self.stock and not self.waste and not any(self.reserves)
+        return True
+
+    @property
+    def status(self) -> str:
+        """``won``; ``lost`` when no legal move is left (unlimited passes: when no removal is
+        possible now or after any sequence of draws and recycles); else ``playing``."""
+        if self.is_won():
+            return "won"
+        legal = self.legal_moves()
+        if legal and not isinstance(legal[-1], (Draw, Recycle)):
+            return "playing"
+        if self.rules.passes is None:
+            return "playing" if self._removal_after_cycling() else "lost"
+        return "playing" if legal else "lost"
+
+    def _removal_after_cycling(self) -> bool:
+        # Drawing and recycling without removing anything only rotates the split point of
+        # one fixed sequence (waste bottom … waste top, stock top … stock bottom): any card
+        # of it becomes the stock top, and any two neighbours become waste top + stock top.
+        sequence = self.waste[::-1] + self.stock
+        open_ranks = {c.rank for loc, c in self.available() if loc < STOCK}
+        for i, c in enumerate(sequence):
+            if c.rank == 13 or 13 - c.rank in open_ranks:
+                return True
+            if i and sequence[i - 1].rank + c.rank == 13:
+                return True
+        return False
+
+    @property
+    def simple_score(self) -> int:
+        """Cards removed from the pyramid(s)."""
+        return self.removed.bit_count()
+
+    def cleared_rows(self) -> list[int]:
+        """Rows (0 = apex) that are empty, once per pyramid."""
+        cleared = []
+        for base in range(0, len(self.layout), PYRAMID_SIZE):
+            for r in range(ROWS):
+                first = base + r * (r + 1) // 2
+                mask = ((1 << (r + 1)) - 1) << first
+                if self.removed & mask == mask:
+                    cleared.append(r)
+        return cleared
+
+    def to_json(self) -> dict:
+        """The ``position`` object of ``tretten replay``."""
+        pyramid = [None if self.removed >> i & 1 else c.code for i, c in enumerate(self.layout)]
+        out: dict = {
+            "pyramid": pyramid,
+            "stock": [c.code for c in self.stock],
+            "waste": [c.code for c in self.waste],
+        }
+        if self.game == "giza":
+            out["reserves"] = [[c.code for c in pile] for pile in self.reserves]
+        out["pass"] = self.pass_number
+        return out

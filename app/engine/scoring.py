@@ -1,0 +1,49 @@
+"""Scores, computed from a game's history. The clock is passed in; the engine never reads it.
+
+- ``simple``: cards removed from the pyramid(s); Gaps: cards in the rows' correct
+  prefixes (at most 48).
+- ``pairs``: 5 points per pair or king removed, plus a bonus for each pyramid row
+  cleared: 25, 50, 75, 100, 150, 250, 500 from the bottom row up to the apex (per
+  pyramid in Double Pyramid). Gaps: 5 points per card in a correct prefix, plus 100
+  per finished row.
+- ``timed``: ``pairs`` plus, for a won game only, a time bonus of
+  ``100000 // max(seconds, 30)`` that falls as the seconds grow (3333 at 30 s or less,
+  833 at two minutes, 111 at a quarter of an hour).
+"""
+
+from __future__ import annotations
+
+from .history import GameRecord
+from .pyramid import ROW_BONUS, ROWS, Remove
+
+SCORING_SYSTEMS = ("simple", "pairs", "timed")
+POINTS_PER_REMOVAL = 5
+POINTS_PER_GAPS_CARD = 5
+POINTS_PER_GAPS_ROW = 100
+
+
+def pair_score(record: GameRecord) -> int:
+    position = record.position
+    if record.variant.family == "gaps":
+        prefixes = position.correct_prefix_lengths()
+        finished = sum(1 for n in prefixes if n == 12)
+        return POINTS_PER_GAPS_CARD * sum(prefixes) + POINTS_PER_GAPS_ROW * finished
+    removals = sum(1 for m in record.moves[: record.cursor] if isinstance(m, Remove))
+    bonus = sum(ROW_BONUS[ROWS - 1 - row] for row in position.cleared_rows())
+    return POINTS_PER_REMOVAL * removals + bonus
+
+
+def time_bonus(elapsed_seconds: int) -> int:
+    return 100000 // max(int(elapsed_seconds), 30)
+
+
+def score(record: GameRecord, system: str = "simple", elapsed_seconds: int = 0) -> int:
+    """The score of ``record`` at its cursor under ``system`` (see the module docstring)."""
+    if system == "simple":
+        return record.position.simple_score
+    if system == "pairs":
+        return pair_score(record)
+    if system == "timed":
+        won = record.position.status == "won"
+        return pair_score(record) + (time_bonus(elapsed_seconds) if won else 0)
+    raise ValueError(f"unknown scoring system {system!r}: choose {', '.join(SCORING_SYSTEMS)}")

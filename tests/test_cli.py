@@ -1,0 +1,70 @@
+"""The ``tretten`` command line, as other programs call it."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app.cli import main
+from app.engine import deal_for_seed, format_deal
+
+from .engine.vectors import cli_options, load
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+@pytest.mark.parametrize("case", load("replay.jsonl")[::5], ids=lambda c: c["game"])
+def test_replay_trace_prints_the_vector(capsys, case):
+    status, lines, _ = run(
+        capsys, "replay", case["game"], *cli_options(case["options"]),
+        "--deal", case["deal"], "--moves", case["moves"], "--trace",
+    )
+    assert status == 0 and lines == case["trace"]
+
+
+def test_replay_without_trace_prints_the_last_position(capsys):
+    case = load("replay.jsonl")[0]
+    status, lines, _ = run(capsys, "replay", "pyramid", "--deal", case["deal"], "--moves", case["moves"])
+    assert status == 0 and lines == case["trace"][-1:]
+
+
+def test_an_illegal_move_ends_the_trace_with_error_and_index(capsys):
+    deal = format_deal(deal_for_seed("pyramid", 1))
+    status, lines, err = run(capsys, "replay", "pyramid", "--deal", deal, "--moves", "D P0 D", "--trace")
+    assert status == 2
+    assert len(lines) == 3 and lines[-1]["at"] == 1 and "P0" in lines[-1]["error"]
+    assert "P0" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["replay", "pyramid", "--deal", "AS 2S"], "expected 52"),
+        (["replay", "nope", "--deal", "AS"], "unknown game"),
+        (["replay", "gaps", "--passes", "2", "--deal", "AS"], "--passes"),
+        (["replay", "gaps", "--rounds", "7", "--deal", "AS"], "--rounds"),
+        (["deal", "pyramid", "--seed", "x"], "seed"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_prints_one_error_and_exits_2(capsys, argv, fragment):
+    status, lines, err = run(capsys, *argv)
+    assert status == 2 and len(lines) == 1 and fragment in lines[0]["error"]
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_deal_prints_the_seeded_deal(capsys):
+    assert main(["deal", "double-pyramid", "--seed", "7"]) == 0
+    assert capsys.readouterr().out.split() == [c.code for c in deal_for_seed("double-pyramid", 7)]
+
+
+def test_console_script_is_installed_and_exits_2_on_bad_input():
+    ok = subprocess.run([sys.executable, "-m", "app.cli", "deal", "gaps", "--seed", "1"], capture_output=True, text=True)
+    assert ok.returncode == 0 and len(ok.stdout.split()) == 52
+    bad = subprocess.run([sys.executable, "-m", "app.cli", "replay", "gaps", "--deal", "2C"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "error" in json.loads(bad.stdout) and "Traceback" not in bad.stderr
