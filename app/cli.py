@@ -1,4 +1,4 @@
-"""The ``tretten`` command line: replay, deal, solve, serve.
+"""The ``tretten`` command line: replay, deal, solve, survey, serve.
 
 Machine-readable output is JSON on stdout, exactly as ``shared/spec/notation.md`` says.
 Wrong input prints ``{"error": …}`` on stdout, one plain line on stderr, and exits 2.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 
 from app.engine import (
@@ -124,6 +125,34 @@ def solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def survey(args: argparse.Namespace) -> int:
+    from app.survey import SurveyReport, progress, run_survey
+
+    variant = get_game(args.game)
+    options = variant.parse_rules(_rule_options(args)).to_options()
+    if args.deals < 1 or args.jobs < 1:
+        raise UsageError("--deals and --jobs must be at least 1")
+    report = SurveyReport(variant.name, options, args.seed)
+    started = time.perf_counter()
+    for result in run_survey(variant.name, options, args.deals, args.seed, args.jobs, args.budget):
+        report.results.append(result)
+        done = len(report.results)
+        if not args.quiet and (done == args.deals or done % max(1, args.deals // 200) == 0):
+            progress(done, args.deals, started)
+    summary = report.as_dict()
+    if args.json:
+        _emit(summary)
+    else:
+        rate, low, high = report.win_rate()
+        print(f"{variant.name} {' '.join(f'--{k} {v}' for k, v in options.items())}")
+        print(f"deals {summary['deals']} (seeds {args.seed}..{args.seed + args.deals - 1}), "
+              f"decided {report.decided}, undecided {report.undecided}")
+        print(f"winnable {report.won}: {100 * rate:.2f} % (95 % CI {100 * low:.2f}–{100 * high:.2f} %)")
+        print(f"seconds per deal: mean {summary['seconds_mean']:.4f}, "
+              f"median {summary['seconds_median']:.4f}, max {summary['seconds_max']:.3f}")
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     from app.web.serve import serve as run_server
 
@@ -153,6 +182,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moves", default="", help="moves separated by spaces")
     p.add_argument("--budget", type=float, default=10.0, help="seconds before 'unknown' (default 10)")
     p.set_defaults(run=solve)
+
+    p = commands.add_parser("survey", help="solve many seeded deals and print the win rate")
+    _add_rule_options(p)
+    p.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--budget", type=float, default=5.0, help="seconds per deal before 'unknown'")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=survey)
 
     p = commands.add_parser("serve", help="migrate the database and serve the web app")
     p.add_argument("--host", default=None, help="default: the HOST setting (127.0.0.1)")

@@ -1,0 +1,43 @@
+"""Engine and session factory, one per database URL; the FastAPI dependency lives in app.web.deps."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.settings import Settings
+
+
+def _on_sqlite_connect(dbapi_connection, _record) -> None:
+    # WAL lets readers run beside the one writer; busy_timeout makes a second writer
+    # wait instead of failing at once with "database is locked".
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 5})
+        event.listen(engine, "connect", _on_sqlite_connect)
+        return engine
+    return create_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+@lru_cache
+def _engine_for(url: str, pool_size: int, echo: bool) -> Engine:
+    return build_engine(url, pool_size=pool_size, echo=echo)
+
+
+def get_engine(settings: Settings) -> Engine:
+    return _engine_for(settings.database_url, settings.db_pool_size, settings.log_sql)
+
+
+def session_factory(settings: Settings) -> sessionmaker[Session]:
+    return sessionmaker(bind=get_engine(settings), expire_on_commit=False)

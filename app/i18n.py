@@ -1,0 +1,76 @@
+"""Languages: gettext catalogs under app/locale (Babel), chosen per request.
+
+The .po files are the source; .mo files are build output (gitignored). They are
+compiled by `pybabel compile -d app/locale` at install time, and `ensure_compiled()`
+rebuilds any that are missing or older than their .po so a fresh checkout still runs.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("da", "sv", "en")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"da": "Dansk", "sv": "Svenska", "en": "English"}
+
+_current: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)
+
+
+def ensure_compiled() -> None:
+    for po_path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        with po_path.open("rb") as po_file:
+            catalog = read_po(po_file, locale=po_path.parent.parent.name)
+        with mo_path.open("wb") as mo_file:
+            write_mo(mo_file, catalog)
+    translations_for.cache_clear()
+
+
+@lru_cache
+def translations_for(language: str) -> _gettext.NullTranslations:
+    return Translations.load(str(LOCALE_DIR), [language], domain="messages")
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best of our languages for an Accept-Language header (q-values honoured)."""
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate((accept_language or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if primary == "nb" or primary == "nn" or primary == "no":
+            primary = "da"  # Norwegian readers understand Danish far better than English
+        if primary in LANGUAGES and quality > 0:
+            ranked.append((-quality, index, primary))
+    return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
+
+
+def set_language(language: str) -> None:
+    _current.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+
+
+def current_language() -> str:
+    return _current.get()
+
+
+def gettext(message: str) -> str:
+    return translations_for(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations_for(_current.get()).ngettext(singular, plural, n)

@@ -1,0 +1,321 @@
+"""Starting, loading and changing stored games. Every change is committed before it returns.
+
+A game row stores the canonical deal, the whole move list (redo tail included) and the
+cursor; the engine's GameRecord is rebuilt from that text. Writes are conditional on
+the row's version (SQLAlchemy's version_id_col), so two tabs can never fork a history.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from collections import OrderedDict
+from threading import Lock
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from app.db.models import Game, Player, utcnow
+from app.engine import (
+    PRESETS,
+    GameRecord,
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidMoveError,
+    deal_for_seed,
+    format_deal,
+    get_game,
+    score,
+)
+
+from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
+
+MAX_SEED = (1 << 63) - 1  # the database stores seeds as signed 64-bit integers
+MAX_DEAL_TEXT = 1000
+
+
+@dataclass(frozen=True)
+class Limits:
+    games_per_minute: int = 60
+    max_moves: int = 5000
+
+
+def get_preset_or_error(slug: str):
+    preset = PRESETS.get(slug)
+    if preset is None:
+        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
+    return preset
+
+
+def parse_seed(text: str | int) -> int:
+    try:
+        seed = int(str(text).strip())
+    except ValueError:
+        raise InputError(f"a seed is a whole number, not {str(text)[:40]!r}", "bad_seed") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"a seed is a whole number from 0 to {MAX_SEED}", "bad_seed")
+    return seed
+
+
+def random_seed() -> int:
+    # short enough to read aloud and type into the lobby's seed field
+    return secrets.randbelow(1_000_000_000)
+
+
+# ---------------------------------------------------------------- records
+
+def _rules_key(options: dict) -> tuple:
+    return tuple(sorted((str(k), str(v)) for k, v in options.items()))
+
+
+class _RecordCache:
+    """Replayed records keyed by the stored text itself, so a stale entry can never be
+    served and losing the cache costs only a replay (safe with several instances)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple, GameRecord] = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key: tuple) -> GameRecord | None:
+        with self.lock:
+            record = self.items.get(key)
+            if record is not None:
+                self.items.move_to_end(key)
+            return record
+
+    def put(self, key: tuple, record: GameRecord) -> None:
+        with self.lock:
+            self.items[key] = record
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_records = _RecordCache()
+
+
+def _key(game: Game) -> tuple:
+    return (game.game, _rules_key(game.rules), game.deal, game.moves, game.cursor)
+
+
+def record_of(game: Game) -> GameRecord:
+    key = _key(game)
+    record = _records.get(key)
+    if record is None:
+        variant = get_game(game.game)
+        record = GameRecord.from_text(game.game, variant.parse_rules(game.rules), game.deal, game.moves, game.cursor)
+        _records.put(key, record)
+    return record
+
+
+def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
+    if game.started_at is None:
+        return 0
+    end = game.finished_at or now or utcnow()
+    started = game.started_at if game.started_at.tzinfo else game.started_at.replace(tzinfo=timezone.utc)
+    end = end if end.tzinfo else end.replace(tzinfo=timezone.utc)
+    return max(0, int((end - started).total_seconds()))
+
+
+def current_score(game: Game, record: GameRecord | None = None) -> int:
+    return score(record or record_of(game), game.scoring, elapsed_seconds(game))
+
+
+# ---------------------------------------------------------------- queries
+
+def get_game_row(session: Session, game_id: str) -> Game:
+    game = session.get(Game, game_id) if len(game_id) <= 24 else None
+    if game is None:
+        raise NotFoundError("no such game", "no_such_game")
+    return game
+
+
+def unfinished_games(session: Session, player: Player, limit: int = 20) -> list[Game]:
+    query = (
+        select(Game)
+        .where(Game.player_id == player.id, Game.status == "playing")
+        .order_by(Game.updated_at.desc())
+        .limit(limit)
+    )
+    return list(session.scalars(query))
+
+
+# ---------------------------------------------------------------- starting
+
+def _check_rate(session: Session, player: Player, limits: Limits) -> None:
+    since = utcnow() - timedelta(minutes=1)
+    recent = session.scalar(
+        select(func.count()).select_from(Game).where(Game.player_id == player.id, Game.created_at >= since)
+    )
+    if recent >= limits.games_per_minute:
+        raise RateLimitError("too many new games in one minute; wait a little", "rate_limited")
+
+
+def start_game(
+    session: Session,
+    player: Player,
+    preset_slug: str,
+    *,
+    seed: int | None = None,
+    deal_text: str | None = None,
+    limits: Limits = Limits(),
+) -> Game:
+    """A new game of the preset: the given deal, the seed's deal, or a fresh random seed."""
+    preset = get_preset_or_error(preset_slug)
+    variant = get_game(preset.game)
+    if deal_text is not None:
+        if len(deal_text) > MAX_DEAL_TEXT:
+            raise InputError("that deal is far too long", "bad_deal")
+        try:
+            deal = variant.parse_deal(deal_text)
+        except InvalidDealError as exc:
+            raise InputError(str(exc), "bad_deal", detail=str(exc)) from None
+        seed = None
+    else:
+        seed = random_seed() if seed is None else seed
+        deal = deal_for_seed(variant.name, seed)
+    _check_rate(session, player, limits)
+    game = Game(
+        player_id=player.id,
+        preset=preset.slug,
+        game=variant.name,
+        rules=preset.rules.to_options(),
+        deal=format_deal(deal),
+        seed=seed,
+        moves="",
+        cursor=0,
+        status="playing",
+        scoring=player.scoring,
+    )
+    game.score = current_score(game)
+    session.add(game)
+    session.commit()
+    return game
+
+
+def find_or_start(
+    session: Session, player: Player, preset_slug: str, *, seed: int | None = None,
+    deal_text: str | None = None, limits: Limits = Limits(),
+) -> Game:
+    """A share link: the player's unfinished game of that deal, or a new one."""
+    preset = get_preset_or_error(preset_slug)
+    query = select(Game).where(Game.player_id == player.id, Game.preset == preset.slug, Game.status == "playing")
+    if seed is not None:
+        query = query.where(Game.seed == seed)
+    elif deal_text is not None:
+        try:
+            canonical = format_deal(get_game(preset.game).parse_deal(deal_text[:MAX_DEAL_TEXT]))
+        except InvalidDealError as exc:
+            raise InputError(str(exc), "bad_deal", detail=str(exc)) from None
+        query = query.where(Game.seed.is_(None), Game.deal == canonical)
+    existing = session.scalar(query.order_by(Game.updated_at.desc()).limit(1))
+    if existing is not None:
+        return existing
+    return start_game(session, player, preset_slug, seed=seed, deal_text=deal_text, limits=limits)
+
+
+def restart(session: Session, game: Game, player: Player, *, limits: Limits = Limits()) -> Game:
+    """Try the same deal again, as a new game (the old one stays as it was)."""
+    check_owner(game, player)
+    deal = None if game.seed is not None else game.deal
+    return start_game(session, player, game.preset, seed=game.seed, deal_text=deal, limits=limits)
+
+
+# ---------------------------------------------------------------- changing
+
+def check_owner(game: Game, player: Player | None) -> None:
+    if player is None or game.player_id != player.id:
+        raise ForbiddenError("only the player who started this game can change it", "not_owner")
+
+
+def check_fresh(game: Game, ply: int | None, version: int | None) -> None:
+    if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
+        raise ConflictError("this game moved on in another tab", "stale")
+
+
+def _store(session: Session, game: Game, record: GameRecord) -> GameRecord:
+    now = utcnow()
+    game.moves = record.moves_text
+    game.cursor = record.cursor
+    game.status = record.position.status
+    if game.started_at is None and record.cursor > 0:
+        game.started_at = now
+    game.finished_at = now if game.status != "playing" else None
+    game.score = current_score(game, record)
+    try:
+        session.commit()
+    except StaleDataError:
+        session.rollback()
+        raise ConflictError("this game moved on in another tab", "stale") from None
+    _records.put(_key(game), record)  # the response renders this record: no replay
+    return record
+
+
+def play_move(
+    session: Session, game: Game, player: Player | None, move_text: str, *,
+    ply: int | None = None, version: int | None = None, limits: Limits = Limits(),
+) -> GameRecord:
+    check_owner(game, player)
+    check_fresh(game, ply, version)
+    record = record_of(game)
+    if record.cursor >= limits.max_moves:
+        raise InputError("this game has reached the longest move list allowed", "too_many_moves")
+    try:
+        record = record.play(move_text.strip()[:64])
+    except InvalidMoveError as exc:
+        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
+    except IllegalMoveError as exc:
+        raise InputError(str(exc), "illegal_move", detail=str(exc)) from None
+    return _store(session, game, record)
+
+
+def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> GameRecord:
+    check_owner(game, player)
+    check_fresh(game, ply, version)
+    record = record_of(game)
+    if not record.can_undo:
+        raise InputError("there is nothing to undo", "nothing_to_undo")
+    game.undo_count += 1
+    return _store(session, game, record.undo())
+
+
+def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> GameRecord:
+    check_owner(game, player)
+    check_fresh(game, ply, version)
+    record = record_of(game)
+    if not record.can_redo:
+        raise InputError("there is nothing to redo", "nothing_to_redo")
+    return _store(session, game, record.redo())
+
+
+# ---------------------------------------------------------------- JSON
+
+def game_json(game: Game, record: GameRecord | None = None) -> dict:
+    """What the API returns: the stored game plus what `tretten replay` prints for it."""
+    record = record or record_of(game)
+    position = record.position
+    return {
+        "id": game.id,
+        "preset": game.preset,
+        "game": game.game,
+        "rules": game.rules,
+        "deal": game.deal,
+        "seed": game.seed,
+        "moves": game.moves,
+        "cursor": game.cursor,
+        "ply": game.cursor,
+        "version": game.version,
+        "status": position.status,
+        "legal": sorted(str(m) for m in position.legal_moves()),
+        "score": position.simple_score,
+        "scoring": {"system": game.scoring, "points": game.score},
+        "position": position.to_json(),
+    }
+
+
+def previous_position(record: GameRecord):
+    """The position one move before the cursor."""
+    return record.at(record.cursor - 1).position

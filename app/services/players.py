@@ -1,0 +1,71 @@
+"""Anonymous players: created on first visit (cookie) or by the API (bearer token)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Player
+from app.engine import SCORING_SYSTEMS
+
+LANGUAGES = ("da", "sv", "en")
+
+
+def get_player(session: Session, player_id: str | None) -> Player | None:
+    return session.get(Player, player_id) if player_id else None
+
+
+def create_player(session: Session, language: str | None = None) -> Player:
+    player = Player(language=language)
+    session.add(player)
+    session.commit()
+    return player
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_api_player(session: Session) -> tuple[Player, str]:
+    """A new player and its bearer token; only the token's hash is stored."""
+    token = secrets.token_urlsafe(32)
+    player = Player(token_hash=_token_hash(token))
+    session.add(player)
+    session.commit()
+    return player, token
+
+
+def player_for_token(session: Session, token: str) -> Player | None:
+    return session.scalar(select(Player).where(Player.token_hash == _token_hash(token)))
+
+
+def update_preferences(
+    session: Session,
+    player: Player,
+    *,
+    language: str | None = None,
+    scoring: str | None = None,
+    zen: bool | None = None,
+    four_colour: bool | None = None,
+) -> Player:
+    """Change only what was given; an unknown language or scoring system is ignored."""
+    if language in LANGUAGES:
+        player.language = language
+    if scoring in SCORING_SYSTEMS:
+        player.scoring = scoring
+        # the unfinished games follow the player's choice; finished ones keep their score
+        session.execute(
+            update(Game)
+            .where(Game.player_id == player.id, Game.status == "playing")
+            .values(scoring=scoring)
+            .execution_options(synchronize_session=False)
+        )
+    if zen is not None:
+        player.zen = zen
+    if four_colour is not None:
+        player.four_colour = four_colour
+    session.commit()
+    return player

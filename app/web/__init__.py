@@ -1,0 +1,1 @@
+"""The HTTP layer: FastAPI app factory, routers, templates and security plumbing."""

@@ -1,0 +1,67 @@
+"""Static files: our own from static/, htmx from node_modules; URLs carry a content hash.
+
+A hashed URL never changes content, so it may be cached for a year; an edit changes
+the hash and so the URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+from app.settings import PROJECT_ROOT
+
+STATIC_DIR = PROJECT_ROOT / "static"
+VENDOR_FILES = {
+    # URL name under /static/vendor/ -> file installed by `npm ci` (package.json pins the version)
+    "htmx.min.js": PROJECT_ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js",
+}
+
+
+@lru_cache(maxsize=64)
+def _digest(path: Path, mtime: float) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def file_for(url_path: str) -> Path:
+    if url_path.startswith("vendor/"):
+        return VENDOR_FILES[url_path.removeprefix("vendor/")]
+    return STATIC_DIR / url_path
+
+
+def asset_url(url_path: str) -> str:
+    path = file_for(url_path)
+    try:
+        version = _digest(path, path.stat().st_mtime)
+    except (FileNotFoundError, KeyError):
+        version = "missing"
+    return f"/static/{url_path}?v={version}"
+
+
+class CachedStaticFiles(StaticFiles):
+    """StaticFiles that marks hashed requests immutable and serves the vendored htmx."""
+
+    def lookup_path(self, path: str):
+        if path.startswith("vendor/"):
+            target = VENDOR_FILES.get(path.removeprefix("vendor/"))
+            if target is not None and target.is_file():
+                return str(target), target.stat()
+            return "", None
+        return super().lookup_path(path)
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if b"v=" in scope.get("query_string", b""):
+            response.headers["cache-control"] = "public, max-age=31536000, immutable"
+        else:
+            response.headers["cache-control"] = "public, max-age=300"
+        return response
+
+
+def vendor_missing() -> list[str]:
+    return [name for name, path in VENDOR_FILES.items() if not path.is_file()]

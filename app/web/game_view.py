@@ -1,0 +1,69 @@
+"""Everything a game page or board fragment shows, gathered for the template."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from fastapi import Request
+from starlette.responses import Response
+
+from app.db.models import Game, Player
+from app.engine import PRESETS, GameRecord
+from app.services import board as board_service
+from app.services.board import Announcement
+from app.services.games import elapsed_seconds, record_of
+
+from .templating import is_htmx, render
+
+BOARD_BLOCKS = ["board", "announce_oob"]
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What to tell the player along with the board."""
+
+    note: str | None = None          # message key
+    error: str | None = None         # message key of a refused action
+    detail: str | None = None        # the engine's precise reason, if any
+    announcement: Announcement | None = None
+    confirm_redeal: bool = False
+
+
+def share_path(game: Game) -> str:
+    if game.seed is not None:
+        return f"/play/{game.preset}/{game.seed}"
+    return f"/play/{game.preset}?deal={quote(game.deal)}"
+
+
+def game_context(request: Request, game: Game, record: GameRecord, player: Player | None,
+                 selected: str | None, feedback: Feedback) -> dict:
+    preset = PRESETS[game.preset]
+    language = request.state.language
+    position = record.position
+    is_owner = player is not None and player.id == game.player_id
+    return {
+        "game": game,
+        "record": record,
+        "preset": preset,
+        "preset_name": preset.name(language),
+        "preset_summary": preset.summary.get(language, preset.summary["en"]),
+        "board": board_service.board_for(position, selected if is_owner else None),
+        "status": position.status,
+        "end_reason": board_service.end_reason(position),
+        "is_owner": is_owner,
+        "zen": bool(is_owner and player.zen),
+        "elapsed": elapsed_seconds(game),
+        "timer_running": game.started_at is not None and game.finished_at is None,
+        "share_url": str(request.base_url).rstrip("/") + share_path(game),
+        "feedback": feedback,
+    }
+
+
+def render_game(request: Request, game: Game, player: Player | None, *, selected: str | None = None,
+                feedback: Feedback = Feedback(), status_code: int = 200, fragment: bool | None = None) -> Response:
+    record = record_of(game)
+    context = game_context(request, game, record, player, selected, feedback)
+    as_fragment = is_htmx(request) if fragment is None else fragment
+    return render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
+                  status_code=status_code)

@@ -1,0 +1,1 @@
+"""One router per resource: lobby, games (pages and actions), prefs, rules, api, health."""

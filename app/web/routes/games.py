@@ -1,0 +1,114 @@
+"""Game pages, the board's actions, and the links that start games (share links)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Form, Query, Request
+from pydantic import BaseModel, Field
+from starlette.responses import Response
+
+from app.services import actions, games
+from app.services.errors import ServiceError
+
+from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep
+from ..errors import status_of
+from ..game_view import Feedback, render_game
+from ..redirects import see_other
+
+router = APIRouter(include_in_schema=False)
+
+PAGE_NOTES = {"not_playable", "dead_gap"}
+
+
+class ActionFields(BaseModel):
+    """The board form: which button was pressed, and what the page had seen."""
+
+    action: str = Field("", max_length=20)
+    target: str = Field("", max_length=8)
+    sel: str = Field("", max_length=8)
+    ply: int | None = Field(None, ge=0)
+    version: int | None = Field(None, ge=0)
+    csrf_token: str = Field("", max_length=128)
+
+    def to_form(self) -> actions.ActionForm:
+        confirmed = self.action == "confirm-redeal"
+        return actions.ActionForm(
+            action="redeal" if confirmed else self.action, target=self.target, selected=self.sel,
+            ply=self.ply, version=self.version, confirm=confirmed,
+        )
+
+
+@router.get("/games/{game_id}")
+def show_game(game_id: str, request: Request, session: SessionDep, player: PlayerDep,
+              sel: Annotated[str, Query(max_length=8)] = "",
+              note: Annotated[str, Query(max_length=20)] = "",
+              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    game = games.get_game_row(session, game_id)
+    feedback = Feedback(note=note if note in PAGE_NOTES else None, confirm_redeal=confirm == "redeal")
+    return render_game(request, game, player, selected=sel or None, feedback=feedback)
+
+
+@router.post("/games/{game_id}/act", dependencies=[CsrfDep])
+def act(game_id: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
+        fields: Annotated[ActionFields, Form()]) -> Response:
+    game = games.get_game_row(session, game_id)
+    try:
+        outcome = actions.perform(session, game, player, fields.to_form(), limits)
+    except ServiceError as exc:
+        session.expire_all()  # show what is stored now, not what this request tried
+        game = games.get_game_row(session, game_id)
+        feedback = Feedback(error=exc.key, detail=exc.params.get("detail"))
+        return render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
+                           status_code=status_of(exc))
+    if outcome.new_game is not None:
+        return see_other(request, f"/games/{outcome.new_game.id}")
+    feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
+    if request.headers.get("hx-request") == "true":
+        return render_game(request, game, player, selected=outcome.selected, feedback=feedback)
+    query = {"sel": outcome.selected or "", "note": outcome.note if outcome.note in PAGE_NOTES else "",
+             "confirm": "redeal" if outcome.confirm_redeal else ""}
+    query = {k: v for k, v in query.items() if v}
+    return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
+
+
+@router.post("/games", dependencies=[CsrfDep])
+def new_game(request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
+             preset: Annotated[str, Form(max_length=40)]) -> Response:
+    game = games.start_game(session, player, preset, limits=limits)
+    return see_other(request, f"/games/{game.id}")
+
+
+@router.get("/play")
+def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
+                    seed: Annotated[str, Query(max_length=30)] = "",
+                    deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
+    """The lobby's seed and import forms are GET forms: the address they lead to is the share link."""
+    games.get_preset_or_error(preset)
+    if deal.strip():
+        return see_other_plain(f"/play/{preset}?deal={quote(' '.join(deal.split()))}")
+    if seed.strip():
+        return see_other_plain(f"/play/{preset}/{games.parse_seed(seed)}")
+    return see_other_plain(f"/play/{preset}")
+
+
+@router.get("/play/{preset}")
+def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
+                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
+    games.get_preset_or_error(preset)
+    if deal is None:
+        return see_other(request, f"/play/{preset}/{games.random_seed()}")
+    game = games.find_or_start(session, player, preset, deal_text=deal, limits=limits)
+    return see_other(request, f"/games/{game.id}")
+
+
+@router.get("/play/{preset}/{seed}")
+def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
+              limits: LimitsDep) -> Response:
+    game = games.find_or_start(session, player, preset, seed=games.parse_seed(seed), limits=limits)
+    return see_other(request, f"/games/{game.id}")
+
+
+def see_other_plain(url: str) -> Response:
+    return Response(status_code=303, headers={"location": url})

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.engine import PRESETS
+from app.services import games
+
+from ..deps import PlayerDep, SessionDep
+from ..templating import render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def lobby(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    context = {
+        "presets": list(PRESETS.values()),
+        "unfinished": games.unfinished_games(session, player),
+    }
+    return render(request, "lobby.html", context)

@@ -1,0 +1,40 @@
+"""The player's settings: language, scoring system, zen, four-colour deck."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import Response
+
+from app.services import players
+
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, set_language_cookie
+from ..redirects import see_other
+
+router = APIRouter(include_in_schema=False)
+
+
+def _safe_next(target: str) -> str:
+    # only same-site paths: never redirect to another host
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
+
+
+@router.post("/prefs/language", dependencies=[CsrfDep])
+def set_language(request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep,
+                 language: Annotated[str, Form(max_length=8)],
+                 next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+    players.update_preferences(session, player, language=language)
+    set_language_cookie(request, language, settings)
+    return see_other(request, _safe_next(next))
+
+
+@router.post("/prefs", dependencies=[CsrfDep])
+def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
+                    scoring: Annotated[str, Form(max_length=16)] = "simple",
+                    zen: Annotated[bool, Form()] = False,
+                    four_colour: Annotated[bool, Form()] = False,
+                    next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+    # an unticked checkbox sends nothing, so absent means off
+    players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour)
+    return see_other(request, _safe_next(next))

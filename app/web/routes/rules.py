@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.engine import GAMES, PRESETS
+from app.services.errors import NotFoundError
+
+from ..deps import PlayerDep
+from ..templating import render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/rules/{game}")
+def rules_page(game: str, request: Request, player: PlayerDep) -> Response:
+    if game not in GAMES:
+        raise NotFoundError("no such game", "not_found")
+    presets = [p for p in PRESETS.values() if p.game == game]
+    return render(request, "rules.html", {"rules_game": game, "presets": presets, "games": list(GAMES)})

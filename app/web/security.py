@@ -1,0 +1,146 @@
+"""Player cookies, CSRF tokens and the headers every response carries."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PLAYER_COOKIE = "tretten_player"
+LANGUAGE_COOKIE = "tretten_lang"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",  # no inline script anywhere: htmx and app.js are files
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+SECURITY_HEADERS = {
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+    "cross-origin-opener-policy": "same-origin",
+}
+
+
+def _serializer(secret: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret, salt="tretten-player")
+
+
+def sign_player(secret: str, player_id: str) -> str:
+    return _serializer(secret).dumps(player_id)
+
+
+def unsign_player(secret: str, value: str | None) -> str | None:
+    if not value or len(value) > 200:
+        return None
+    try:
+        player_id = _serializer(secret).loads(value)
+    except BadSignature:
+        return None
+    return player_id if isinstance(player_id, str) else None
+
+
+def csrf_token(secret: str, player_id: str) -> str:
+    # stateless: bound to the player, so a token lifted from one player's page is useless to another
+    return hmac.new(secret.encode(), f"csrf:{player_id}".encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_ok(secret: str, player_id: str, presented: str | None) -> bool:
+    return bool(presented) and hmac.compare_digest(csrf_token(secret, player_id), presented)
+
+
+def player_cookie_header(secret: str, player_id: str, secure: bool) -> str:
+    parts = [
+        f"{PLAYER_COOKIE}={sign_player(secret, player_id)}",
+        "Path=/",
+        f"Max-Age={COOKIE_MAX_AGE}",
+        "HttpOnly",
+        "SameSite=Lax",
+    ]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+def language_cookie_header(language: str, secure: bool) -> str:
+    parts = [f"{LANGUAGE_COOKIE}={language}", "Path=/", f"Max-Age={COOKIE_MAX_AGE}", "HttpOnly", "SameSite=Lax"]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+class SecurityMiddleware:
+    """Adds the security headers, any cookies queued in request state, and caps body size.
+
+    Cookies are queued (scope["state"]["set_cookies"]) rather than set on a Response,
+    because a dependency cannot reach the Response a handler returns.
+    """
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+            await _plain(send, 413, b"request body too large")
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+                for cookie in state.get("set_cookies", ()):
+                    headers.append("set-cookie", cookie)
+            await send(message)
+
+        await self.app(scope, _limited(receive, self.max_body_bytes), send_with_headers)
+
+
+def _limited(receive: Receive, limit: int) -> Receive:
+    """Stop reading a chunked body that grows past the limit (no Content-Length to check)."""
+    seen = 0
+
+    async def wrapped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise BodyTooLarge()
+        return message
+
+    return wrapped
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _plain(send: Send, status: int, body: bytes) -> None:
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

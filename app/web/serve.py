@@ -1,0 +1,21 @@
+"""`tretten serve`: migrate the database, then serve the app with uvicorn."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from app.db.migrate import upgrade_to_head
+from app.settings import get_settings
+
+
+def serve(host: str | None = None, port: int | None = None) -> None:
+    settings = get_settings()
+    upgrade_to_head(settings)
+    uvicorn.run(
+        "app.web.main:create_app",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+        proxy_headers=True,
+        timeout_graceful_shutdown=10,
+    )

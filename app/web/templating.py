@@ -1,0 +1,90 @@
+"""Jinja2 with block rendering (jinja2-fragments), gettext and the helpers templates use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from jinja2 import Environment, FileSystemLoader
+from jinja2_fragments.fastapi import Jinja2Blocks
+from starlette.responses import Response
+
+from app import i18n
+from app.engine import PRESETS, Card
+from app.settings import PROJECT_ROOT
+
+from .assets import asset_url
+from .messages import message
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+env = Environment(
+    loader=FileSystemLoader(str(PROJECT_ROOT / "templates")),
+    extensions=["jinja2.ext.i18n"],
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    auto_reload=False,
+)
+env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+templates = Jinja2Blocks(env=env)
+
+
+def rank_label(card: Card) -> str:
+    return RANK_LABELS.get(card.rank, str(card.rank))
+
+
+def suit_symbol(card_or_suit: Card | str) -> str:
+    suit = card_or_suit if isinstance(card_or_suit, str) else card_or_suit.suit
+    return SUIT_SYMBOLS[suit]
+
+
+def suit_name(suit: str) -> str:
+    _ = i18n.gettext
+    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+
+
+def card_name(card: Card) -> str:
+    """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
+    _ = i18n.gettext
+    ranks = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
+    rank = ranks.get(card.rank, str(card.rank))
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
+
+
+env.globals.update(
+    asset_url=asset_url,
+    message=message,
+    card_name=card_name,
+    suit_name=suit_name,
+    rank_label=rank_label,
+    suit_symbol=suit_symbol,
+    PRESETS=PRESETS,
+    LANGUAGES=i18n.LANGUAGES,
+    LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
+)
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+
+
+def render(
+    request: Request,
+    name: str,
+    context: dict[str, Any] | None = None,
+    *,
+    blocks: list[str] | None = None,
+    status_code: int = 200,
+) -> Response:
+    """The whole page, or only `blocks` of it (an htmx request asks for a fragment)."""
+    i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
+    full = {"request": request, "language": i18n.current_language(), **getattr(request.state, "page", {}), **(context or {})}
+    if blocks:
+        response = templates.TemplateResponse(request, name, full, block_names=blocks, status_code=status_code)
+    else:
+        response = templates.TemplateResponse(request, name, full, status_code=status_code)
+    response.headers["vary"] = "HX-Request, Accept-Language, Cookie"
+    response.headers["cache-control"] = "no-store"
+    return response

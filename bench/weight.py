@@ -1,0 +1,48 @@
+"""Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS) and one move fragment.
+
+Run: .venv/bin/python bench/weight.py   (targets: first load <= 100 KB, move fragment <= 5 KB)
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from app.db.migrate import upgrade_to_head  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from app.web.main import create_app  # noqa: E402
+
+
+def wire_bytes(response) -> int:
+    # TestClient decodes gzip; re-compress the body the way the server did to count wire bytes
+    body = response.content
+    return len(gzip.compress(body, compresslevel=9)) if response.headers.get("content-encoding") == "gzip" else len(body)
+
+
+def main() -> None:
+    data = Path(tempfile.mkdtemp())
+    settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'weight.sqlite3'}", secret_key="weight")
+    upgrade_to_head(settings)
+    client = TestClient(create_app(settings), headers={"Accept-Encoding": "gzip"})
+    page = client.get("/play/pyramid/42")
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
+    sizes = {"html": wire_bytes(page)} | {url.split("?")[0]: wire_bytes(client.get(url)) for url in assets}
+    token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
+    game_id = page.url.path.rsplit("/", 1)[1]
+    move = client.post(f"/games/{game_id}/act", data={"action": "draw", "csrf_token": token},
+                       headers={"HX-Request": "true"})
+    for name, size in sizes.items():
+        print(f"{name:40s} {size:7d} B")
+    print(f"{'first load (gzip)':40s} {sum(sizes.values()):7d} B")
+    print(f"{'move fragment (gzip)':40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
+
+
+if __name__ == "__main__":
+    main()

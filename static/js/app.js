@@ -1,0 +1,108 @@
+// Tretten's own script: keyboard play, focus kept across htmx swaps, the share button and
+// the clock. No game rules here: the server marks what can be played.
+(function () {
+  "use strict";
+
+  var KEY_ACTIONS = { u: ["undo"], r: ["redo"], d: ["draw", "recycle"], n: ["new"] };
+  var CELL = "#board [data-loc]:not([data-removed]), #board [data-pos]";
+
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  function clickAction(names) {
+    for (var i = 0; i < names.length; i++) {
+      var button = document.querySelector('#board [data-action="' + names[i] + '"]:not([disabled])');
+      if (button) { button.click(); return true; }
+    }
+    return false;
+  }
+
+  // Arrow keys: go to the nearest card or gap in that direction, by on-screen position.
+  function moveFocus(from, key) {
+    var here = from.getBoundingClientRect();
+    var cx = here.left + here.width / 2, cy = here.top + here.height / 2;
+    var best = null, bestScore = Infinity;
+    document.querySelectorAll(CELL).forEach(function (el) {
+      if (el === from || el.disabled) return;
+      var r = el.getBoundingClientRect();
+      var dx = r.left + r.width / 2 - cx, dy = r.top + r.height / 2 - cy;
+      var along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
+      var across = key === "ArrowRight" || key === "ArrowLeft" ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 2) return;
+      var score = along + across * 2.5;
+      if (score < bestScore) { bestScore = score; best = el; }
+    });
+    if (best) best.focus();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (!document.getElementById("board")) return;
+    if (event.key.indexOf("Arrow") === 0) {
+      var current = document.activeElement;
+      if (!current || !current.matches(CELL)) {
+        var first = document.querySelector("#board .playable") || document.querySelector(CELL);
+        if (first) first.focus();
+      } else {
+        moveFocus(current, event.key);
+      }
+      event.preventDefault();
+      return;
+    }
+    var names = KEY_ACTIONS[event.key.toLowerCase()];
+    if (names && clickAction(names)) event.preventDefault();
+  });
+
+  // After a swap the old buttons are gone: put focus back on the same place (or its successor).
+  var lastFocus = null;
+  document.addEventListener("htmx:beforeRequest", function () {
+    var el = document.activeElement;
+    lastFocus = el && el.closest && el.closest("#board") ? {
+      loc: el.getAttribute("data-loc"), pos: el.getAttribute("data-pos"), action: el.getAttribute("data-action")
+    } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    startClock();
+    if (!lastFocus) return;
+    var target = null;
+    if (lastFocus.loc) target = document.querySelector('#board [data-loc="' + lastFocus.loc + '"]:not([data-removed])');
+    if (!target && lastFocus.pos) target = document.querySelector('#board [data-pos="' + lastFocus.pos + '"]');
+    if (!target && lastFocus.action) target = document.querySelector('#board [data-action="' + lastFocus.action + '"]:not([disabled])');
+    if (!target) target = document.querySelector("#board .selected, #board .playable");
+    if (target) target.focus();
+  });
+
+  // Share: copy the link; the plain link stays for browsers without a clipboard.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-share]");
+    if (!button) return;
+    var url = button.getAttribute("data-share");
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(url).then(function () {
+        button.textContent = button.getAttribute("data-copied") || "✓";
+      }, function () { window.prompt("", url); });
+    } else {
+      window.prompt("", url);
+    }
+  });
+
+  // The clock of timed scoring: the server sends the elapsed seconds; we only count on.
+  var clockTimer = null;
+  function startClock() {
+    if (clockTimer) clearInterval(clockTimer);
+    var el = document.querySelector("[data-timer][data-running]");
+    if (!el) return;
+    var seconds = parseInt(el.getAttribute("data-timer"), 10) || 0;
+    clockTimer = setInterval(function () {
+      seconds += 1;
+      var s = seconds % 60;
+      el.textContent = Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
+    }, 1000);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
+    startClock();
+  });
+})();

@@ -1,0 +1,102 @@
+"""A real server (uvicorn subprocess, fresh SQLite) and Debian's Chromium driven by Playwright.
+
+Without a Chromium the browser tests skip on a developer machine but FAIL under
+CI=true: CI must really run them. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("browser-data")
+    port = _free_port()
+    env = {**os.environ, "DATA_DIR": str(data_dir), "SECRET_KEY": "browser-tests", "GAMES_PER_MINUTE": "1000"}
+    env.pop("DATABASE_URL", None)
+    log = (data_dir / "server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("the server did not start: " + (data_dir / "server.log").read_text()[-2000:])
+    yield base
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        message = "Chromium is not installed (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh contexts (each context is a new anonymous player)."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900, locale: str = "en-GB"):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.js_errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,135 @@
+"""Playing in a real browser by the public hooks (data-loc, data-pos, data-action) alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from app.engine import GameRecord, deal_for_seed, get_preset
+
+from .conftest import shot
+
+SOLVE_VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "solve.jsonl"
+
+
+def ply(page) -> int:
+    return int(page.get_attribute("#board", "data-ply"))
+
+
+def wait_ply(page, expected: int) -> None:
+    page.wait_for_selector(f'#board[data-ply="{expected}"]')
+
+
+def click_move(page, move: str) -> None:
+    """Play one move in notation by clicking, as an outside script would."""
+    before = ply(page)
+    if move == "D":
+        page.click('[data-action="draw"]')
+    elif move == "R":
+        page.click('[data-action="recycle"]')
+    else:
+        for loc in move.split("+"):
+            page.click(f'#board [data-loc="{loc}"][data-card]')
+    wait_ply(page, before + 1)
+
+
+def winnable_pyramid_deal() -> tuple[str, str]:
+    if not SOLVE_VECTORS.exists():
+        pytest.fail(f"shared vectors missing: {SOLVE_VECTORS}")
+    for line in SOLVE_VECTORS.read_text().splitlines():
+        vector = json.loads(line)
+        if vector["game"] == "pyramid" and not vector.get("options") and vector["winnable"]:
+            return vector["deal"], vector["example_win"]
+    pytest.fail("no winnable one-pass Pyramid deal among the vectors")
+
+
+def test_a_winnable_pyramid_deal_is_won_by_clicks_alone(server, new_page):
+    deal, winning_line = winnable_pyramid_deal()
+    page = new_page()
+    page.goto(f"{server}/play/pyramid?deal={quote(deal)}")
+    assert page.get_attribute("#board", "data-status") == "playing"
+    for move in winning_line.split():
+        click_move(page, move)
+    page.wait_for_selector('#board[data-status="won"]')
+    assert page.locator('[data-banner="won"]').is_visible()
+    assert "won" in page.inner_text("#announce").lower()
+    shot(page, "pyramid-won-1280")
+    assert not page.js_errors
+
+
+def test_gaps_game_through_a_redeal(server, new_page):
+    seed = 21
+    preset = get_preset("gaps")
+    position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+    fill = next(m for m in position.legal_moves() if str(m) != "N" and len(position.moves_of_card(m.card)) == 1)
+    page = new_page()
+    page.goto(f"{server}/play/gaps/{seed}")
+    page.click(f'#board [data-card="{fill.card.code}"]')
+    wait_ply(page, 1)
+    assert page.get_attribute(f'[data-pos="{fill.row}.{fill.col}"]', "data-card") == fill.card.code
+    page.click('[data-action="redeal"]')
+    page.click('[data-action="confirm-redeal"]')  # cards could still move: it asks first
+    wait_ply(page, 2)
+    assert page.inner_text('[data-stat="round"]') == "2"
+    shot(page, "gaps-after-redeal-1280")
+    assert not page.js_errors
+
+
+def test_undo_and_redo_by_keyboard(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/31")
+    page.keyboard.press("d")
+    wait_ply(page, 1)
+    page.keyboard.press("u")
+    wait_ply(page, 0)
+    page.keyboard.press("r")
+    wait_ply(page, 1)
+    page.keyboard.press("ArrowUp")  # arrows put focus on the board's cards
+    focused = page.evaluate("document.activeElement.getAttribute('data-loc')")
+    assert focused is not None
+    assert not page.js_errors
+
+
+def test_share_link_in_a_second_browser_deals_the_same_cards(server, new_page):
+    first = new_page()
+    first.goto(f"{server}/play/double-pyramid")
+    share = first.get_attribute("[data-share-url]", "href")
+    cards = lambda page: page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.loc + e.dataset.card)")
+    second = new_page()
+    second.goto(share)
+    assert second.url != first.url  # a game of its own …
+    assert cards(second) == cards(first)  # … of the same deal
+    second.click('[data-action="draw"]')
+    wait_ply(second, 1)
+    first.reload()
+    assert ply(first) == 0
+
+
+def test_switching_language(server, new_page):
+    page = new_page(locale="en-GB")
+    page.goto(f"{server}/")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click('[data-lang="da"]')
+    page.wait_for_selector('html[lang="da"]')
+    assert "Nyt spil" in page.inner_text("main")
+    page.goto(f"{server}/play/gaps-danish/4")
+    assert page.get_attribute("html", "lang") == "da"
+    shot(page, "gaps-danish-da-1280")
+    page.click('[data-lang="sv"]')
+    page.wait_for_selector('html[lang="sv"]')
+    assert "Ångra" in page.inner_text("#board")
+
+
+@pytest.mark.parametrize("path", ["/", "/play/pyramid/5", "/play/double-pyramid/5", "/play/giza/5", "/play/gaps-danish/5", "/rules/gaps"])
+def test_no_horizontal_scroll_on_a_phone(server, new_page, path):
+    page = new_page(width=390, height=844)
+    page.goto(server + path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-" + (path.strip("/").replace("/", "-") or "lobby"))
+    if "/play/" in path:
+        big = new_page(width=1280, height=900)
+        big.goto(server + path)
+        shot(big, "desktop-" + path.strip("/").replace("/", "-"))

@@ -1,0 +1,169 @@
+"""Playing through the HTML endpoints: taps, undo/redo, errors, other players, no-JS posts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.engine import GameRecord, deal_for_seed, get_preset
+
+from .helpers import HX, act, board_state, csrf_of, start_seeded
+
+
+def engine_record(preset: str, seed: int) -> GameRecord:
+    p = get_preset(preset)
+    return GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
+
+
+def first_pair(preset: str, seed_range=range(200)):
+    """A seed whose start position has a pair of two pyramid cards, and that removal."""
+    for seed in seed_range:
+        for move in engine_record(preset, seed).position.legal_moves():
+            locations = getattr(move, "locations", ())
+            if len(locations) == 2 and all(loc.startswith("P") for loc in locations):
+                return seed, move
+    raise AssertionError("no seed with an opening pair")
+
+
+def test_tapping_two_partners_removes_the_pair(client):
+    seed, move = first_pair("pyramid")
+    a, b = move.locations
+    game_id, html = start_seeded(client, "pyramid", seed)
+    selected = act(client, game_id, html, target=a)
+    assert selected.status_code == 200
+    assert 'data-selected="%s"' % a in selected.text
+    assert re.search(rf'data-loc="{b}"[^>]*', selected.text) and "partner" in selected.text
+    played = act(client, game_id, selected.text, target=b, sel=a)
+    state = board_state(played.text)
+    assert played.status_code == 200 and state["ply"] == 1
+    assert f'data-loc="{a}" data-removed' in played.text and f'data-loc="{b}" data-removed' in played.text
+    assert 'hx-swap-oob="innerHTML"' in played.text  # the aria-live announcement rides along
+
+
+def test_reload_shows_the_same_position(client):
+    seed, move = first_pair("pyramid")
+    game_id, html = start_seeded(client, "pyramid", seed)
+    played = act(client, game_id, html, target=move.locations[0])
+    played = act(client, game_id, played.text, target=move.locations[1], sel=move.locations[0])
+    reloaded = client.get(f"/games/{game_id}")
+    assert board_state(reloaded.text)["ply"] == 1
+    for loc in move.locations:
+        assert f'data-loc="{loc}" data-removed' in reloaded.text
+
+
+def test_undo_and_redo_step_one_action(client):
+    game_id, html = start_seeded(client, "pyramid", 1)
+    drawn = act(client, game_id, html, action="draw")
+    assert board_state(drawn.text)["ply"] == 1
+    undone = act(client, game_id, drawn.text, action="undo")
+    assert board_state(undone.text)["ply"] == 0
+    redone = act(client, game_id, undone.text, action="redo")
+    assert board_state(redone.text)["ply"] == 1
+    nothing = act(client, game_id, redone.text, action="redo")
+    assert nothing.status_code == 422 and "nothing to redo" in nothing.text.lower()
+
+
+@pytest.mark.parametrize("fields", [{"action": "recycle"}, {"target": "P99"}, {"target": "XYZ"}, {"action": "fly"}])
+def test_illegal_or_malformed_action_is_4xx_with_message_and_game_unchanged(client, fields):
+    game_id, html = start_seeded(client, "pyramid", 2)
+    before = board_state(html)
+    response = act(client, game_id, html, **fields)
+    assert 400 <= response.status_code < 500
+    assert 'role="alert"' in response.text
+    after = board_state(client.get(f"/games/{game_id}").text)
+    assert after == before
+
+
+def test_malformed_form_is_400_not_a_traceback(client):
+    game_id, html = start_seeded(client, "pyramid", 2)
+    response = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_of(html), "ply": "many"})
+    assert response.status_code == 400 and "Traceback" not in response.text
+
+
+def test_stale_ply_is_409_with_the_current_board(client):
+    game_id, html = start_seeded(client, "pyramid", 4)
+    act(client, game_id, html, action="draw")  # another tab moves on
+    stale = act(client, game_id, html, action="draw")
+    assert stale.status_code == 409
+    assert "another tab" in stale.text
+    assert board_state(stale.text)["ply"] == 1
+
+
+def test_missing_or_wrong_csrf_token_is_403(client):
+    game_id, html = start_seeded(client, "pyramid", 4)
+    state = board_state(html)
+    response = client.post(f"/games/{game_id}/act", data={"action": "draw", "ply": state["ply"]}, headers=HX)
+    assert response.status_code == 403
+    response = client.post(f"/games/{game_id}/act", data={"action": "draw", "csrf_token": "0" * 64})
+    assert response.status_code == 403
+    header = client.post(f"/games/{game_id}/act", data={"action": "draw"}, headers={**HX, "X-CSRF-Token": csrf_of(html)})
+    assert header.status_code == 200  # htmx sends the token as a header
+
+
+def test_another_player_can_watch_but_not_move(client, other_client):
+    game_id, html = start_seeded(client, "pyramid", 6)
+    watched = other_client.get(f"/games/{game_id}")
+    assert watched.status_code == 200 and "<fieldset class=\"plain\" disabled>" in watched.text
+    response = act(other_client, game_id, watched.text, action="draw")
+    assert response.status_code == 403
+    assert board_state(client.get(f"/games/{game_id}").text)["ply"] == 0
+
+
+def test_without_javascript_a_post_redirects_back_to_the_game(client):
+    seed, move = first_pair("pyramid")
+    game_id, html = start_seeded(client, "pyramid", seed)
+    selected = act(client, game_id, html, htmx=False, target=move.locations[0])
+    assert selected.status_code == 303
+    assert selected.headers["location"] == f"/games/{game_id}?sel={move.locations[0]}"
+    page = client.get(selected.headers["location"])
+    played = act(client, game_id, page.text, htmx=False, target=move.locations[1], sel=move.locations[0])
+    assert played.status_code == 303 and played.headers["location"] == f"/games/{game_id}"
+    assert board_state(client.get(f"/games/{game_id}").text)["ply"] == 1
+
+
+def test_new_deal_and_restart_move_to_a_new_game(client):
+    game_id, html = start_seeded(client, "pyramid", 12)
+    restarted = act(client, game_id, html, action="restart")
+    assert restarted.headers.get("HX-Redirect", "").startswith("/games/")
+    assert restarted.headers["HX-Redirect"] != f"/games/{game_id}"
+    new = act(client, game_id, html, htmx=False, action="new")
+    assert new.status_code == 303 and new.headers["location"].startswith("/games/")
+
+
+def test_gaps_fill_by_tapping_a_card_and_an_early_redeal_asks_first(client):
+    game_id, html = start_seeded(client, "gaps", 21)
+    record = engine_record("gaps", 21)
+    fill = next(m for m in record.position.legal_moves() if str(m) != "N" and len(record.position.moves_of_card(m.card)) == 1)
+    played = act(client, game_id, html, target=next(
+        f"{i // 13}.{i % 13}" for i, c in enumerate(record.position.grid) if c == fill.card))
+    assert board_state(played.text)["ply"] == 1
+    asked = act(client, game_id, played.text, action="redeal")
+    assert asked.status_code == 200 and 'data-action="confirm-redeal"' in asked.text
+    assert board_state(asked.text)["ply"] == 1
+    redealt = act(client, game_id, asked.text, action="confirm-redeal")
+    assert board_state(redealt.text)["ply"] == 2
+    assert 'data-stat="round">2<' in redealt.text
+
+
+def test_gaps_dead_gap_is_marked(client):
+    for seed in range(50):
+        record = engine_record("gaps", seed)
+        dead = [(r, c) for r, c in record.position.gap_positions() if record.position.is_dead_gap(r, c)]
+        if dead:
+            _, html = start_seeded(client, "gaps", seed)
+            r, c = dead[0]
+            assert re.search(rf'data-pos="{r}\.{c}" data-gap="dead"', html)
+            return
+    pytest.skip("no dead gap in the first 50 seeds")
+
+
+def test_preferences_zen_hides_the_score(client):
+    game_id, html = start_seeded(client, "pyramid", 3)
+    assert 'data-stat="score"' in html
+    client.post("/prefs", data={"csrf_token": csrf_of(html), "scoring": "timed", "zen": "true", "next": "/"})
+    page = client.get(f"/games/{game_id}").text
+    assert 'data-stat="score"' not in page
+    client.post("/prefs", data={"csrf_token": csrf_of(html), "scoring": "timed", "next": "/"})
+    page = client.get(f"/games/{game_id}").text
+    assert 'data-stat="score"' in page and 'data-stat="time"' in page

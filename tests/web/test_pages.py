@@ -1,0 +1,121 @@
+"""Pages, fragments, cookies, headers and languages."""
+
+from __future__ import annotations
+
+import re
+
+from app.engine import PRESETS, deal_for_seed, format_deal
+
+from .helpers import HX, board_state, start_seeded
+
+
+def test_lobby_lists_every_preset_and_sets_a_safe_player_cookie(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    for slug in PRESETS:
+        assert f'data-preset="{slug}"' in response.text
+    cookie = response.headers["set-cookie"]
+    assert "tretten_player=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_security_headers_forbid_inline_script_and_framing(client):
+    headers = client.get("/").headers
+    csp = headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "same-origin"
+
+
+def test_every_preset_has_a_playable_page(client):
+    for slug in PRESETS:
+        game_id, html = start_seeded(client, slug, 11)
+        state = board_state(html)
+        assert state == {"status": "playing", "ply": 0, "version": state["version"], "id": game_id}
+        assert ("data-loc=" in html) or ("data-pos=" in html)
+
+
+def test_same_url_gives_page_or_board_fragment(client):
+    game_id, _ = start_seeded(client, "pyramid", 5)
+    page = client.get(f"/games/{game_id}")
+    fragment = client.get(f"/games/{game_id}", headers=HX)
+    assert page.text.lstrip().startswith("<!doctype html>")
+    assert "<html" not in fragment.text and 'id="board"' in fragment.text
+    assert board_state(page.text) == board_state(fragment.text)
+
+
+def test_share_link_deals_the_seed_and_resumes_the_unfinished_game(client, other_client):
+    game_id, html = start_seeded(client, "pyramid", 424242)
+    again, _ = start_seeded(client, "pyramid", 424242)
+    assert again == game_id  # the same player gets their unfinished game back
+    theirs, their_html = start_seeded(other_client, "pyramid", 424242)
+    assert theirs != game_id  # another player gets their own game of the same deal
+    cards = lambda page: re.findall(r'data-loc="(P\d+)" data-card="(\w\w)"', page)
+    assert cards(html) == cards(their_html)
+    expected = format_deal(deal_for_seed("pyramid", 424242)).split()[:28]
+    assert cards(html) == [(f"P{i}", code) for i, code in enumerate(expected)]
+
+
+def test_imported_deal_is_played_and_a_bad_one_is_refused_by_name(client):
+    deal = format_deal(deal_for_seed("pyramid", 3))
+    response = client.get("/play/pyramid", params={"deal": deal})
+    assert response.status_code == 303
+    page = client.get(response.headers["location"])
+    assert page.status_code == 200 and "data-seed" not in page.text
+    bad = deal.replace("9D", "ZZ", 1) if "9D" in deal else "ZZ " + deal[3:]
+    refused = client.get("/play/pyramid", params={"deal": bad})
+    assert refused.status_code == 422
+    assert "ZZ" in refused.text
+
+
+def test_lobby_forms_lead_to_share_links(client):
+    response = client.get("/play", params={"preset": "gaps", "seed": "77"})
+    assert response.status_code == 303 and response.headers["location"] == "/play/gaps/77"
+    assert client.get("/play", params={"preset": "gaps", "seed": "seven"}).status_code == 422
+    assert client.get("/play", params={"preset": "nope", "seed": "1"}).status_code == 404
+
+
+def test_unknown_game_is_a_clear_404(client):
+    response = client.get("/games/does-not-exist")
+    assert response.status_code == 404
+    assert "no such game" in response.text.lower()
+
+
+def test_language_follows_accept_language_and_the_switch_is_remembered(client):
+    danish = client.get("/", headers={"Accept-Language": "da-DK,da;q=0.9"})
+    assert '<html lang="da">' in danish.text and "Nyt spil" in danish.text
+    token = re.search(r'name="csrf_token" value="(\w+)"', danish.text).group(1)
+    switched = client.post("/prefs/language", data={"language": "sv", "next": "/", "csrf_token": token})
+    assert switched.status_code == 303
+    swedish = client.get("/", headers={"Accept-Language": "da"})
+    assert '<html lang="sv">' in swedish.text and "Nytt spel" in swedish.text
+
+
+def test_card_buttons_have_spoken_names_in_the_players_language(client):
+    html = client.get("/play/pyramid/8", follow_redirects=True, headers={"Accept-Language": "da"}).text
+    labels = re.findall(r'aria-label="((?:spar|hjerter|ruder|klør) [^",]+)', html)
+    assert labels, "cards should be named like 'spar 7'"
+
+
+def test_rules_pages_exist_in_three_languages(client):
+    for game in ("pyramid", "giza", "double-pyramid", "gaps"):
+        for language in ("da", "sv", "en"):
+            response = client.get(f"/rules/{game}", headers={"Accept-Language": language})
+            assert response.status_code == 200
+            assert f'<html lang="{language}">' in response.text
+    assert client.get("/rules/chess").status_code == 404
+
+
+def test_healthz_checks_the_database(client):
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
+
+
+def test_static_assets_are_hashed_cached_and_compressed(client):
+    html = client.get("/").text
+    css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', html).group(1)
+    htmx = re.search(r'src="(/static/vendor/htmx\.min\.js\?v=\w+)"', html).group(1)
+    for url in (css, htmx):
+        response = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert response.status_code == 200
+        assert "immutable" in response.headers["cache-control"]
+        assert response.headers.get("content-encoding") == "gzip"
