@@ -201,6 +201,11 @@ class GapsPosition:
         return "playing" if self.legal_moves() else "lost"
 
     @property
+    def end_reason(self) -> str | None:
+        """``won_gaps``, ``lost_gaps`` (every gap dead and no redeal left), or ``None``."""
+        return {"won": "won_gaps", "lost": "lost_gaps"}.get(self.status)
+
+    @property
     def simple_score(self) -> int:
         """Cards in the rows' correct prefixes (at most 48)."""
         return sum(self.correct_prefix_lengths())

@@ -318,6 +318,21 @@ class PyramidPosition:
             return "playing" if self._removal_after_cycling() else "lost"
         return "playing" if legal else "lost"
 
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game is over, as a stable key (``None`` while playing): ``won_pyramid``,
+        ``won_all``; ``lost_giza`` (no open pair or king), ``lost_stock`` (nothing pairs and
+        the stock and passes are used up), ``lost_pyramid`` (unlimited passes: no cycle of
+        the stock can bring a pair or a king)."""
+        status = self.status
+        if status == "won":
+            return "won_all" if self.rules.goal == "all" else "won_pyramid"
+        if status == "playing":
+            return None
+        if self.game == "giza":
+            return "lost_giza"
+        return "lost_pyramid" if self.rules.passes is None else "lost_stock"
+
     def _removal_after_cycling(self) -> bool:
         # Drawing and recycling without removing anything only rotates the split point of
         # one fixed sequence (waste bottom … waste top, stock top … stock bottom): any card

@@ -245,17 +245,8 @@ def tap(position, selected: str | None, target: str) -> Tap:
 
 
 def end_reason(position) -> str | None:
-    """A message key saying why the game ended (None while playing)."""
-    status = position.status
-    if status == "playing":
-        return None
-    if hasattr(position, "grid"):
-        return "won_gaps" if status == "won" else "lost_gaps"
-    if status == "won":
-        return "won_all" if position.rules.goal == "all" else "won_pyramid"
-    if position.reserves:
-        return "lost_giza"
-    return "lost_stock" if not position.stock else "lost_pyramid"
+    """A message key saying why the game ended (None while playing); the engine decides."""
+    return position.end_reason
 
 
 @dataclass(frozen=True)

@@ -240,3 +240,19 @@ def test_a_stuck_last_round_is_lost():
     assert stuck.status == "lost" and stuck.legal_moves() == ()
     three = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
     assert three.status == "playing" and legal(three) == ["N"]
+
+
+def test_end_reasons_name_why_the_game_ended():
+    case = next(c for c in load("solve.jsonl") if c["winnable"] and c["game"] == "pyramid")
+    won = GameRecord.from_text("pyramid", PYRAMID.parse_rules(case["options"]), case["deal"], case["example_win"])
+    assert won.position.end_reason == "won_pyramid"
+    assert won.at(0).position.end_reason is None
+    lost = next(c for c in load("replay.jsonl") if c["game"] == "pyramid" and c["trace"][-1]["status"] == "lost")
+    record = GameRecord.from_text("pyramid", PYRAMID.parse_rules(lost["options"]), lost["deal"], lost["moves"])
+    assert record.position.end_reason == "lost_stock"
+    giza = next(c for c in load("replay.jsonl") if c["game"] == "giza")
+    record = GameRecord.from_text("giza", get_game("giza").default_rules(), giza["deal"], giza["moves"])
+    assert record.position.end_reason == "lost_giza"
+    rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
+    stuck = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
+    assert stuck.end_reason == "lost_gaps"
