@@ -1,4 +1,4 @@
-"""The ``tretten`` command line: replay, deal, solve, survey, serve.
+"""The ``tretten`` command line: replay, deal, solve, survey, serve, prune.
 
 Machine-readable output is JSON on stdout, exactly as ``shared/spec/notation.md`` says.
 Wrong input prints ``{"error": …}`` on stdout, one plain line on stderr, and exits 2.
@@ -160,6 +160,19 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def prune(args: argparse.Namespace) -> int:
+    from app.db.session import session_factory
+    from app.services.prune import prune as prune_database
+    from app.settings import get_settings
+
+    if args.older_than < 0:
+        raise UsageError("--older-than must be 0 or more days")
+    with session_factory(get_settings())() as session:
+        result = prune_database(session, args.older_than, dry_run=args.dry_run)
+    _emit({**result.as_dict(), "dry_run": args.dry_run})
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tretten", description="Tretten: Pyramid and Gaps solitaire.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -197,6 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="default: the HOST setting (127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="default: the PORT setting (8000)")
     p.set_defaults(run=serve)
+
+    p = commands.add_parser("prune", help="delete stale unfinished games and anonymous players without games")
+    p.add_argument("--older-than", type=float, required=True, metavar="DAYS",
+                   help="unfinished games untouched this many days; players created before then with no games")
+    p.add_argument("--dry-run", action="store_true", help="count, delete nothing")
+    p.set_defaults(run=prune)
     return parser
 
 

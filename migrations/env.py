@@ -21,6 +21,12 @@ def run_offline() -> None:
 def run_online() -> None:
     engine = build_engine(url)
     with engine.connect() as connection:
+        if url.startswith("sqlite"):
+            # batch mode copies a table and drops the old one; with foreign keys on, dropping
+            # `players` would cascade-delete every game. Off for the migration (this
+            # connection only; pysqlite runs a PRAGMA outside any transaction).
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=Base.metadata,

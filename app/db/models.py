@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from .types import SeedType
 
 
 def utcnow() -> datetime:
@@ -33,8 +35,13 @@ class Player(Base):
     zen: Mapped[bool] = mapped_column(default=False)
     four_colour: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # shown on deal pages beside the player's results (escaped); NULL = "anonymous"
+    display_name: Mapped[str | None] = mapped_column(String(40))
+    # "use this profile on another device": the link is an HMAC of this nonce (see
+    # app.services.profiles); NULL = no link, and a new nonce revokes the old link
+    device_nonce: Mapped[str | None] = mapped_column(String(32))
 
-    games: Mapped[list["Game"]] = relationship(back_populates="player")
+    games: Mapped[list["Game"]] = relationship(back_populates="player", passive_deletes=True)
 
 
 class Game(Base):
@@ -42,6 +49,8 @@ class Game(Base):
     __table_args__ = (
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         Index("ix_games_player_preset_seed", "player_id", "preset", "seed"),
+        Index("ix_games_preset_seed", "preset", "seed"),          # deal pages
+        Index("ix_games_player_started", "player_id", "started_at"),  # stats, history
     )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_public_id)
@@ -50,7 +59,7 @@ class Game(Base):
     game: Mapped[str] = mapped_column(String(40))
     rules: Mapped[dict] = mapped_column(JSON)
     deal: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int | None] = mapped_column(BigInteger)
+    seed: Mapped[int | None] = mapped_column(SeedType)  # 0 ≤ seed < 2**64, stored as text
     moves: Mapped[str] = mapped_column(Text, default="")
     cursor: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="playing")
@@ -62,9 +71,40 @@ class Game(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # first move: the timer starts
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    seconds: Mapped[int | None] = mapped_column(Integer)  # first move to the end, set when it ends
+    # replaced by a new game of the same preset, or moved on after a day idle: counts as lost
+    abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    auto_finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 
     player: Mapped[Player] = relationship(back_populates="games")
 
     __mapper_args__ = {"version_id_col": version}
+
+
+class DailyDeal(Base):
+    """The deal of the day, chosen once per preset and UTC day (docs/daily-deal.md)."""
+
+    __tablename__ = "daily_deals"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seed: Mapped[int] = mapped_column(SeedType, nullable=False)
+    candidate: Mapped[int] = mapped_column(Integer, default=0)  # k of the rule's k-th candidate
+    proven: Mapped[bool] = mapped_column(Boolean, default=True)  # the solver proved it winnable
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class DealVerdict(Base):
+    """The solver's verdict on a seeded deal of a preset, computed once and kept."""
+
+    __tablename__ = "deal_verdicts"
+
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seed: Mapped[int] = mapped_column(SeedType, primary_key=True)
+    winnable: Mapped[bool | None] = mapped_column(Boolean)  # None: undecided within the budget
+    moves: Mapped[str] = mapped_column(Text, default="")   # a winning line, when winnable
+    nodes: Mapped[int] = mapped_column(Integer, default=0)
+    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -24,10 +24,19 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
 
 def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 5})
+        # a pool as large as the server's threadpool: no connection (and PRAGMA) churn under load
+        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 5},
+                               pool_size=20, max_overflow=20)
         event.listen(engine, "connect", _on_sqlite_connect)
         return engine
-    return create_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    # READ COMMITTED is enough and deliberate: every game write is an UPDATE … WHERE version = :seen,
+    # which PostgreSQL re-checks against the newest committed row after waiting on a concurrent
+    # writer, so the loser matches no row (409) instead of overwriting; nothing reads-then-writes
+    # across rows. The pool is per instance: DB_POOL_SIZE, as many again on overflow.
+    return create_engine(
+        url, echo=echo, isolation_level="READ COMMITTED", pool_size=pool_size, max_overflow=pool_size,
+        pool_timeout=10, pool_recycle=1800, pool_pre_ping=True,
+    )
 
 
 @lru_cache

@@ -7,7 +7,9 @@ the row's version (SQLAlchemy's version_id_col), so two tabs can never fork a hi
 
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from collections import OrderedDict
@@ -30,9 +32,12 @@ from app.engine import (
     score,
 )
 
+from . import daily, results
 from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
 
-MAX_SEED = (1 << 63) - 1  # the database stores seeds as signed 64-bit integers
+move_log = logging.getLogger("tretten.move")
+
+MAX_SEED = (1 << 64) - 1  # every seed the engine deals; stored as text (app.db.types.SeedType)
 MAX_DEAL_TEXT = 1000
 
 
@@ -191,7 +196,10 @@ def start_game(
         scoring=player.scoring,
     )
     game.score = current_score(game)
+    game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
+    session.flush()
+    results.abandon_unfinished(session, game)  # a new deal replaces an unfinished one: lost
     session.commit()
     return game
 
@@ -236,28 +244,47 @@ def check_fresh(game: Game, ply: int | None, version: int | None) -> None:
         raise ConflictError("this game moved on in another tab", "stale")
 
 
-def _store(session: Session, game: Game, record: GameRecord) -> GameRecord:
+def _store(session: Session, game: Game, record: GameRecord, action: str = "move",
+           started: float | None = None) -> GameRecord:
     now = utcnow()
+    results.mark_idle(game, now)
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status
     if game.started_at is None and record.cursor > 0:
         game.started_at = now
     game.finished_at = now if game.status != "playing" else None
+    game.seconds = results.finish_time(game)
     game.score = current_score(game, record)
     try:
         session.commit()
     except StaleDataError:
         session.rollback()
+        _log_move(game.id, action, record, "stale", started)
         raise ConflictError("this game moved on in another tab", "stale") from None
     _records.put(_key(game), record)  # the response renders this record: no replay
+    _log_move(game.id, action, record, "stored", started)
     return record
+
+
+def _log_move(game_id: str, action: str, record: GameRecord, outcome: str, started: float | None) -> None:
+    """One JSON line per stored (or refused as stale) move: see app.web.logs."""
+    if not move_log.isEnabledFor(logging.INFO):
+        return
+    fields = {"game": game_id, "action": action, "outcome": outcome, "ply": record.cursor,
+              "status": record.position.status}
+    if action == "move" and record.cursor:
+        fields["move"] = str(record.moves[record.cursor - 1])
+    if started is not None:
+        fields["ms"] = round((time.perf_counter() - started) * 1000, 2)
+    move_log.info(action, extra={"fields": fields})
 
 
 def play_move(
     session: Session, game: Game, player: Player | None, move_text: str, *,
     ply: int | None = None, version: int | None = None, limits: Limits = Limits(),
 ) -> GameRecord:
+    started = time.perf_counter()
     check_owner(game, player)
     check_fresh(game, ply, version)
     record = record_of(game)
@@ -269,7 +296,7 @@ def play_move(
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     except IllegalMoveError as exc:
         raise InputError(str(exc), "illegal_move", detail=str(exc)) from None
-    return _store(session, game, record)
+    return _store(session, game, record, "move", started)
 
 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> GameRecord:
@@ -279,7 +306,7 @@ def undo(session: Session, game: Game, player: Player | None, *, ply: int | None
     if not record.can_undo:
         raise InputError("there is nothing to undo", "nothing_to_undo")
     game.undo_count += 1
-    return _store(session, game, record.undo())
+    return _store(session, game, record.undo(), "undo")
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> GameRecord:
@@ -288,7 +315,7 @@ def redo(session: Session, game: Game, player: Player | None, *, ply: int | None
     record = record_of(game)
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return _store(session, game, record.redo())
+    return _store(session, game, record.redo(), "redo")
 
 
 # ---------------------------------------------------------------- JSON

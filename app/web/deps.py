@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
@@ -17,14 +17,17 @@ from app.settings import Settings
 from . import security
 
 
-def get_app_settings(request: Request) -> Settings:
+# Trivial dependencies are `async def`: FastAPI runs a plain `def` one in the threadpool, and
+# those hops cost more than the work (see bench/load.py).
+async def get_app_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 
-def get_session(request: Request) -> Iterator[Session]:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    # making a Session does no I/O (it connects on first use, in the handler's thread)
     with request.app.state.sessionmaker() as session:
         yield session
 
@@ -32,7 +35,7 @@ def get_session(request: Request) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def get_limits(settings: SettingsDep) -> Limits:
+async def get_limits(settings: SettingsDep) -> Limits:
     return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
 
 

@@ -16,7 +16,7 @@ from app.services.games import elapsed_seconds, record_of
 
 from .templating import is_htmx, render
 
-BOARD_BLOCKS = ["board", "announce_oob"]
+BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,10 @@ def game_context(request: Request, game: Game, record: GameRecord, player: Playe
         "zen": bool(is_owner and player.zen),
         "elapsed": elapsed_seconds(game),
         "timer_running": game.started_at is not None and game.finished_at is None,
-        "share_url": str(request.base_url).rstrip("/") + share_path(game),
+        # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
+        "share_url": str(request.base_url).rstrip("/") + (
+            f"/deal/{game.preset}/{game.seed}" if game.seed is not None and position.status != "playing"
+            else share_path(game)),
         "feedback": feedback,
     }
 
@@ -65,5 +68,6 @@ def render_game(request: Request, game: Game, player: Player | None, *, selected
     record = record_of(game)
     context = game_context(request, game, record, player, selected, feedback)
     as_fragment = is_htmx(request) if fragment is None else fragment
+    context["share_oob"] = as_fragment
     return render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
                   status_code=status_code)

@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import i18n
-from app.db.session import session_factory
+from app.db.session import get_engine, session_factory
 from app.settings import Settings, get_settings
 
 from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
 from .language import LanguageMiddleware
-from .routes import api, games, health, lobby, prefs, rules
+from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
+from .routes import api, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, stats
 from .security import SecurityMiddleware
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     i18n.ensure_compiled()
+    configure_logging()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
+        yield
+        get_engine(settings).dispose()
+        log_event(request_log, "shutdown")
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Tretten",
         summary="Pyramid and Gaps solitaires: the JSON API for scripts.",
         docs_url="/api/docs",
@@ -33,9 +47,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestLogMiddleware)
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (lobby, games, prefs, rules, api, health):
+    for module in (lobby, games, prefs, rules, api, health, stats, profile, deals, replays, api_stats):
         app.include_router(module.router)
+    if settings.bench_floor:
+        app.include_router(bench.router)
     install_error_handlers(app)
     return app

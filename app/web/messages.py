@@ -34,6 +34,7 @@ def message(key: str | None, **params: object) -> str:
         "not_found": _("This page does not exist."),
         "bad_request": _("The request could not be understood."),
         "too_large": _("The request was too large."),
+        "device_link_gone": _("This device link is unknown or has been revoked."),
         "won_pyramid": _("The pyramid is cleared."),
         "won_all": _("Every card is gone."),
         "won_gaps": _("Every row runs from 2 to king in one suit."),

@@ -104,10 +104,18 @@ class SecurityMiddleware:
         state = scope.setdefault("state", {})
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            await _plain(send, 413, b"request body too large")
+            await _too_large(scope, send)
             return
+        too_large = {"seen": False, "answered": False}
 
         async def send_with_headers(message: Message) -> None:
+            if too_large["seen"]:
+                # a chunked body outgrew the limit while the app read it: whatever the app
+                # made of that (FastAPI turns it into a 400), the answer is 413
+                if not too_large["answered"]:
+                    too_large["answered"] = True
+                    await _too_large(scope, send)
+                return
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 for name, value in SECURITY_HEADERS.items():
@@ -116,10 +124,10 @@ class SecurityMiddleware:
                     headers.append("set-cookie", cookie)
             await send(message)
 
-        await self.app(scope, _limited(receive, self.max_body_bytes), send_with_headers)
+        await self.app(scope, _limited(receive, self.max_body_bytes, too_large), send_with_headers)
 
 
-def _limited(receive: Receive, limit: int) -> Receive:
+def _limited(receive: Receive, limit: int, flag: dict) -> Receive:
     """Stop reading a chunked body that grows past the limit (no Content-Length to check)."""
     seen = 0
 
@@ -129,18 +137,26 @@ def _limited(receive: Receive, limit: int) -> Receive:
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > limit:
+                flag["seen"] = True
                 raise BodyTooLarge()
         return message
 
     return wrapped
 
 
+async def _too_large(scope: Scope, send: Send) -> None:
+    if scope.get("path", "").startswith("/api/"):
+        await _plain(send, 413, b'{"error":"request body too large"}', b"application/json")
+    else:
+        await _plain(send, 413, b"request body too large")
+
+
 class BodyTooLarge(Exception):
     pass
 
 
-async def _plain(send: Send, status: int, body: bytes) -> None:
-    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+async def _plain(send: Send, status: int, body: bytes, content_type: bytes = b"text/plain; charset=utf-8") -> None:
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -17,5 +17,6 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         host=host or settings.host,
         port=port or settings.port,
         proxy_headers=True,
+        access_log=False,  # app.web.logs writes one JSON line per request instead
         timeout_graceful_shutdown=10,
     )

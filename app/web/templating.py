@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
@@ -47,10 +48,15 @@ def suit_name(suit: str) -> str:
 
 def card_name(card: Card) -> str:
     """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
+    return _card_name(i18n.current_language(), card.rank, card.suit)
+
+
+@lru_cache(maxsize=512)  # 52 cards x 3 languages: rendered on every board, worked out once
+def _card_name(_language: str, rank_number: int, suit: str) -> str:
     _ = i18n.gettext
     ranks = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
-    rank = ranks.get(card.rank, str(card.rank))
-    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
+    rank = ranks.get(rank_number, str(rank_number))
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(suit))
 
 
 env.globals.update(

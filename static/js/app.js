@@ -105,4 +105,36 @@
     document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
     startClock();
   });
+
+  // Replays (/g/{id}/replay): ← → step, Home/End jump; the slider posts nothing, it only reads.
+  var REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  document.addEventListener("keydown", function (event) {
+    var replay = document.getElementById("replay");
+    if (!replay || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    var name = REPLAY_KEYS[event.key];
+    var link = name && replay.querySelector('a[data-replay="' + name + '"]');
+    if (link) { event.preventDefault(); link.click(); }
+  });
+  var replayFocus = null;
+  document.addEventListener("htmx:beforeRequest", function () {
+    var el = document.activeElement;
+    replayFocus = el && el.closest && el.closest("#replay") ?
+      (el.hasAttribute("data-replay-slider") ? "[data-replay-slider]" : el.getAttribute("data-replay") ? '[data-replay="' + el.getAttribute("data-replay") + '"]' : null) : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!replayFocus) return;
+    var target = document.querySelector("#replay " + replayFocus) || document.querySelector("#replay [data-replay-slider]");
+    if (target) target.focus();
+    replayFocus = null;
+  });
+  // a swapped-in share link (it changes when the game ends) gets its copy button too
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-share][hidden]").forEach(function (b) { b.hidden = false; });
+  });
+  // the slider shows where it is while it moves; the page follows when it is let go ("change")
+  document.addEventListener("input", function (event) {
+    if (!event.target.hasAttribute || !event.target.hasAttribute("data-replay-slider")) return;
+    var out = document.querySelector("#replay [data-replay-position]");
+    if (out) out.textContent = event.target.value + " / " + event.target.max;
+  });
 })();

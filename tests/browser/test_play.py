@@ -31,8 +31,11 @@ def click_move(page, move: str) -> None:
     elif move == "R":
         page.click('[data-action="recycle"]')
     else:
-        for loc in move.split("+"):
-            page.click(f'#board [data-loc="{loc}"][data-card]')
+        first, *rest = move.split("+")
+        page.click(f'#board [data-loc="{first}"][data-card]')
+        if rest:  # the board's form drops a click made while the previous one is on its way
+            page.wait_for_selector(f'#board[data-selected="{first}"]')
+            page.click(f'#board [data-loc="{rest[0]}"][data-card]')
     wait_ply(page, before + 1)
 
 

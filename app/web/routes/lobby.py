@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import games
+from app.services import daily, games
 
 from ..deps import PlayerDep, SessionDep
 from ..templating import render
@@ -17,5 +17,6 @@ def lobby(request: Request, session: SessionDep, player: PlayerDep) -> Response:
     context = {
         "presets": list(PRESETS.values()),
         "unfinished": games.unfinished_games(session, player),
+        "daily_results": daily.results_of_day(session, player.id),  # today's daily deals played
     }
     return render(request, "lobby.html", context)

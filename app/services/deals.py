@@ -1,0 +1,124 @@
+"""Deal pages: who played a seeded deal, the best results, and the solver's verdict.
+
+A deal is a preset and a seed. The verdict is shown only to a viewer who has finished that
+deal (won, lost or abandoned it): no spoilers before. It is computed once and kept
+(table ``deal_verdicts``); daily deals get theirs when they are chosen.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
+from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
+
+from .games import get_preset_or_error, parse_seed
+from .results import result_expression
+
+log = logging.getLogger("tretten.deals")
+
+VERDICT_NODES = 200_000
+VERDICT_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Best:
+    value: int
+    name: str | None  # the player's display name; None = anonymous
+    game_id: str
+
+
+@dataclass
+class DealSummary:
+    preset: str
+    seed: int
+    players: int = 0
+    winners: int = 0
+    fewest_moves: Best | None = None
+    best_time: Best | None = None
+    best_scores: dict[str, Best] = field(default_factory=dict)
+    daily_days: list[date] = field(default_factory=list)
+    viewer_result: str | None = None    # the viewer's best: won > lost > playing; None = not played
+    viewer_finished: bool = False
+    verdict: DealVerdict | None = None  # only when viewer_finished
+
+    def to_json(self) -> dict:
+        best = lambda b: None if b is None else {"value": b.value, "name": b.name, "game": b.game_id}  # noqa: E731
+        out = {
+            "preset": self.preset, "seed": self.seed, "players": self.players, "winners": self.winners,
+            "fewest_moves": best(self.fewest_moves), "best_time": best(self.best_time),
+            "best_scores": {k: best(v) for k, v in self.best_scores.items()},
+            "daily": [d.isoformat() for d in self.daily_days],
+            "you": self.viewer_result, "verdict": None,
+        }
+        if self.verdict is not None:
+            out["verdict"] = {"winnable": self.verdict.winnable,
+                              "moves": self.verdict.moves if self.verdict.winnable else None}
+        return out
+
+
+def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewer_id: str | None,
+                 *, now: datetime | None = None, solve_if_finished: bool = True) -> DealSummary:
+    preset = get_preset_or_error(preset_slug)
+    seed = parse_seed(seed_text)
+    now = now or utcnow()
+    result = result_expression(now)
+    played = and_(Game.preset == preset.slug, Game.seed == seed, Game.started_at.is_not(None))
+    won = and_(played, result == "won")
+    summary = DealSummary(preset.slug, seed)
+    summary.players = session.scalar(select(func.count(func.distinct(Game.player_id))).where(played)) or 0
+    summary.winners = session.scalar(select(func.count(func.distinct(Game.player_id))).where(won)) or 0
+
+    def best(where, *order) -> Best | None:
+        row = session.execute(
+            select(order[0], Player.display_name, Game.id).join(Player, Player.id == Game.player_id)
+            .where(where).order_by(*order, Game.finished_at, Game.id).limit(1)
+        ).first()
+        return None if row is None or row[0] is None else Best(int(row[0]), row[1], row[2])
+
+    summary.fewest_moves = best(won, Game.cursor)
+    summary.best_time = best(and_(won, Game.seconds.is_not(None)), Game.seconds)
+    for system in SCORING_SYSTEMS:
+        found = best(and_(played, result.in_(("won", "lost")), Game.scoring == system), Game.score.desc())
+        if found is not None:
+            summary.best_scores[system] = found
+    summary.daily_days = list(session.scalars(
+        select(DailyDeal.day).where(DailyDeal.preset == preset.slug, DailyDeal.seed == seed).order_by(DailyDeal.day)))
+    if viewer_id is not None:
+        mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
+        summary.viewer_result = next((r for r in ("won", "lost", "playing") if r in mine), None)
+        summary.viewer_finished = summary.viewer_result in ("won", "lost")
+    if summary.viewer_finished and solve_if_finished:
+        summary.verdict = verdict(session, preset.slug, seed)
+    return summary
+
+
+def verdict(session: Session, preset_slug: str, seed: int) -> DealVerdict | None:
+    """The stored verdict, or the solver's now (kept). None if no solver can judge this game."""
+    found = session.get(DealVerdict, (preset_slug, seed))
+    if found is not None:
+        return found
+    preset = get_preset_or_error(preset_slug)
+    position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+    try:
+        from app.solver import solve
+
+        result = solve(position, budget_nodes=VERDICT_NODES, budget_seconds=VERDICT_SECONDS)
+    except Exception as exc:  # e.g. no solver for this game yet: show nothing rather than fail
+        log.warning("no verdict for %s seed %s: %s", preset_slug, seed, exc)
+        return None
+    row = DealVerdict(preset=preset_slug, seed=seed, winnable=result.winnable,
+                      moves=" ".join(result.moves), nodes=result.nodes, solved_at=utcnow())
+    session.add(row)
+    try:
+        session.commit()
+    except IntegrityError:  # another request stored it first
+        session.rollback()
+        return session.get(DealVerdict, (preset_slug, seed))
+    return row

@@ -1,0 +1,53 @@
+"""`tretten prune --older-than DAYS`: forget what nobody will come back to.
+
+Removes unfinished games not touched for DAYS days, then anonymous players (no API token)
+created more than DAYS days ago who have no games left. Finished games and their players
+stay: they are history (stats, replays). Each part is one DELETE in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, exists, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Player, utcnow
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    games: int
+    players: int
+    cutoff: datetime
+
+    def as_dict(self) -> dict:
+        return {"games": self.games, "players": self.players, "cutoff": self.cutoff.isoformat()}
+
+
+def prune(session: Session, older_than_days: float, *, now: datetime | None = None, dry_run: bool = False) -> PruneResult:
+    if older_than_days < 0:
+        raise ValueError("--older-than must be 0 or more days")
+    cutoff = (now or utcnow()) - timedelta(days=older_than_days)
+    stale_games = (Game.status == "playing") & (Game.updated_at < cutoff)
+    lonely_players = (
+        Player.token_hash.is_(None)
+        & (Player.created_at < cutoff)
+        & ~exists(select(Game.id).where(Game.player_id == Player.id))
+    )
+    if dry_run:
+        games = len(session.scalars(select(Game.id).where(stale_games)).all())
+        # players whose only games are the stale ones would go too
+        would_be_lonely = (
+            Player.token_hash.is_(None)
+            & (Player.created_at < cutoff)
+            & ~exists(select(Game.id).where(Game.player_id == Player.id, ~stale_games))
+        )
+        players = len(session.scalars(select(Player.id).where(would_be_lonely)).all())
+        session.rollback()
+        return PruneResult(games, players, cutoff)
+    games = session.execute(delete(Game).where(stale_games).execution_options(synchronize_session=False)).rowcount
+    players = session.execute(delete(Player).where(lonely_players).execution_options(synchronize_session=False)).rowcount
+    session.commit()
+    return PruneResult(games or 0, players or 0, cutoff)

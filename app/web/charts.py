@@ -1,0 +1,100 @@
+"""Chart geometry for the stats page: plain numbers the SVG templates (_charts.html) draw.
+
+No chart library and no script: each chart is a fixed viewBox that scales to any width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.services.stats import DayResults, Histogram
+
+W, H = 600, 220
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 34
+
+
+@dataclass(frozen=True)
+class Line:
+    points: str                  # SVG polyline points
+    dots: list[tuple[float, float, float]]  # x, y, value of the last point (and maybe others)
+    grid: list[tuple[float, str]]  # y, label
+    count: int
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    w: float
+    h: float
+    value: int
+    label: str
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Bars:
+    bars: list[Bar]
+    labels: list[tuple[float, str]]  # x (centre), text under the axis
+    grid: list[tuple[float, str]]
+    maximum: int
+
+
+def _y(value: float, top: float) -> float:
+    return TOP + (H - TOP - BOTTOM) * (1 - value / top) if top else H - BOTTOM
+
+
+def _grid(top: int) -> list[tuple[float, str]]:
+    steps = sorted({0, top // 2, top}) if top else [0]
+    return [(round(_y(v, top), 1), str(v)) for v in steps]
+
+
+def rolling_line(values: list[float]) -> Line | None:
+    if not values:
+        return None
+    n = len(values)
+    span = W - LEFT - RIGHT
+    xs = [LEFT + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
+    pts = [(round(x, 1), round(_y(v, 100), 1)) for x, v in zip(xs, values)]
+    grid = [(round(_y(v, 100), 1), f"{v} %") for v in (0, 50, 100)]
+    return Line(" ".join(f"{x},{y}" for x, y in pts), [(pts[-1][0], pts[-1][1], values[-1])], grid, n)
+
+
+def histogram_bars(hist: Histogram) -> Bars | None:
+    if not hist.counts:
+        return None
+    top = max(hist.counts) or 1
+    n = len(hist.counts)
+    slot = (W - LEFT - RIGHT) / n
+    bars, labels = [], []
+    for i, count in enumerate(hist.counts):
+        low = hist.low + i * hist.width
+        high = low + hist.width - 1
+        label = str(low) if hist.width == 1 else f"{low}–{high}"
+        y = _y(count, top)
+        bars.append(Bar(round(LEFT + i * slot + 2, 1), round(y, 1), round(slot - 4, 1), round(H - BOTTOM - y, 1), count, label))
+        if n <= 6 or i % 2 == 0 or i == n - 1:
+            labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
+    return Bars(bars, labels, _grid(top), top)
+
+
+def day_bars(days: list[DayResults], format_day) -> Bars | None:
+    if not any(d.won or d.lost for d in days):
+        return None
+    top = max(d.won + d.lost for d in days) or 1
+    n = len(days)
+    slot = (W - LEFT - RIGHT) / n
+    bars, labels = [], []
+    for i, d in enumerate(days):
+        x = round(LEFT + i * slot + 1, 1)
+        width = round(max(1.0, slot - 2), 1)
+        y_won = _y(d.won, top)
+        y_all = _y(d.won + d.lost, top)
+        label = format_day(d.day)
+        if d.won:
+            bars.append(Bar(x, round(y_won, 1), width, round(H - BOTTOM - y_won, 1), d.won, label, "won"))
+        if d.lost:
+            bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), d.lost, label, "lost"))
+        if i % 7 == (n - 1) % 7:
+            labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
+    return Bars(bars, labels, _grid(top), top)

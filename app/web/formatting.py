@@ -1,0 +1,64 @@
+"""Numbers, durations and dates as the player's language writes them (Jinja filters)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
+from jinja2 import Environment
+
+from app import i18n
+
+LOCALES = {"da": "da_DK", "sv": "sv_SE", "en": "en_GB"}
+
+
+def _locale() -> str:
+    return LOCALES.get(i18n.current_language(), "en_GB")
+
+
+def number(value) -> str:
+    if value is None:
+        return "–"
+    return format_decimal(value, format="#,##0.#", locale=_locale())
+
+
+def percent(value) -> str:
+    return "–" if value is None else f"{number(value)} %"
+
+
+def duration(seconds) -> str:
+    if seconds is None:
+        return "–"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def day(value: date | datetime, fmt: str = "medium") -> str:
+    if isinstance(value, datetime):
+        return format_datetime(value, format="short", locale=_locale(), tzinfo=None)
+    return format_date(value, format=fmt, locale=_locale())
+
+
+def short_day(value: date) -> str:
+    return format_date(value, format="d/M", locale=_locale())
+
+
+def scoring_name(system: str) -> str:
+    _ = i18n.gettext
+    return {"simple": _("simple"), "pairs": _("pairs"), "timed": _("timed")}.get(system, system)
+
+
+def result_name(result: str) -> str:
+    _ = i18n.gettext
+    return {"won": _("won"), "lost": _("lost"), "playing": _("in progress")}.get(result, result)
+
+
+def install(env: Environment) -> None:
+    env.globals.setdefault("scoring_name", scoring_name)
+    env.globals.setdefault("result_name", result_name)
+    env.filters.setdefault("number", number)
+    env.filters.setdefault("percent", percent)
+    env.filters.setdefault("duration", duration)
+    env.filters.setdefault("day", day)

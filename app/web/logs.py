@@ -1,0 +1,83 @@
+"""Structured logs: one JSON line per request (logger ``tretten.request``) and per move
+(``tretten.move``, written by the games service), on stderr.
+
+Each line is a JSON object with ``event``, ``ts`` and the fields of the event; a request
+line carries ``method``, ``path``, ``status``, ``ms`` and, for a game's URL, ``game``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+request_log = logging.getLogger("tretten.request")
+GAME_PATH = re.compile(r"^/(?:api/)?games/([A-Za-z0-9_-]{1,24})(?:/|$)")
+
+
+class JsonFormatter(logging.Formatter):
+    """The record's ``fields`` (passed as ``extra={"fields": {...}}``) as one JSON line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {"ts": round(record.created, 3), "level": record.levelname.lower(), "event": record.getMessage()}
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info).splitlines()[-1]
+        return json.dumps(line, separators=(",", ":"), default=str)
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    """Send the ``tretten`` loggers to stderr as JSON lines (once per process)."""
+    root = logging.getLogger("tretten")
+    if any(getattr(h, "_tretten", False) for h in root.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    handler._tretten = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level)
+    root.propagate = False
+
+
+def log_event(logger: logging.Logger, event: str, **fields: object) -> None:
+    if logger.isEnabledFor(logging.INFO):
+        logger.info(event, extra={"fields": fields})
+
+
+class RequestLogMiddleware:
+    """Times each HTTP request from its first byte in to its last byte out."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # what the client gets if the app fails before answering
+
+        async def send_and_note(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_note)
+        finally:
+            path = scope.get("path", "")
+            fields: dict[str, object] = {
+                "method": scope.get("method"),
+                "path": path[:200],
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+            match = GAME_PATH.match(path)
+            if match:
+                fields["game"] = match.group(1)
+            log_event(request_log, "request", **fields)

@@ -1,0 +1,66 @@
+"""The JSON API's read-only views: a player's statistics and a deal's results."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, Field
+
+from app.db.models import Player
+from app.services import daily, deals, players, profiles, stats
+
+from ..deps import ApiPlayerDep, SessionDep, SettingsDep
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class StatsOut(BaseModel):
+    total: dict[str, Any] = Field(description="Every preset together: the same figures as each preset")
+    presets: list[dict[str, Any]] = Field(description="One entry per preset played, in the lobby's order")
+    daily: dict[str, Any] = Field(description="Daily deals: days played and won, current and best streak")
+
+
+class DealOut(BaseModel):
+    preset: str
+    seed: int
+    players: int = Field(description="Players who made at least one move in this deal")
+    winners: int
+    fewest_moves: dict[str, Any] | None
+    best_time: dict[str, Any] | None = Field(description="Seconds from the first move to the win")
+    best_scores: dict[str, dict[str, Any]]
+    daily: list[str] = Field(description="UTC days on which this was the daily deal")
+    you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
+    verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal")
+
+
+class DeviceLinkOut(BaseModel):
+    url: str = Field(description="Open it in a browser to use this player there; a new one revokes the old")
+
+
+@router.get("/players/me/stats", response_model=StatsOut)
+def my_stats(session: SessionDep, player: ApiPlayerDep) -> dict:
+    total, per_preset = stats.figures(session, player.id)
+    daily_figures = stats.daily_figures(session, player.id, daily.utc_today())
+    return {"total": total.to_json(), "presets": [f.to_json() for f in per_preset],
+            "daily": daily_figures.__dict__}
+
+
+def _optional_player(session, authorization: str | None) -> Player | None:
+    scheme, _, token = (authorization or "").partition(" ")
+    return players.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
+
+
+@router.get("/deals/{preset}/{seed}", response_model=DealOut)
+def deal(preset: str, seed: str, session: SessionDep,
+         authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours."""
+    viewer = _optional_player(session, authorization)
+    return deals.deal_summary(session, preset, seed, viewer.id if viewer else None).to_json()
+
+
+@router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201)
+def device_link(request: Request, session: SessionDep, settings: SettingsDep, player: ApiPlayerDep) -> dict:
+    profiles.new_device_link(session, player)
+    token = profiles.device_token(settings.secret_key, player)
+    return {"url": str(request.base_url).rstrip("/") + f"/link/{token}"}

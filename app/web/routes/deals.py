@@ -1,0 +1,41 @@
+"""Deal pages (/deal/{preset}/{seed}) and the daily deal (/daily/{preset})."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.engine import PRESETS
+from app.services import daily, deals, games
+
+from .. import formatting
+from ..deps import LimitsDep, PlayerDep, SessionDep
+from ..redirects import see_other
+from ..templating import env, render
+
+formatting.install(env)
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/deal/{preset}/{seed}")
+def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    summary = deals.deal_summary(session, preset, seed, player.id)
+    today = daily.utc_today()
+    return render(request, "deal.html", {
+        "deal": summary,
+        "deal_preset": PRESETS[summary.preset],
+        "is_today": today in summary.daily_days,
+        "play_url": f"/play/{summary.preset}/{summary.seed}",
+    })
+
+
+@router.get("/daily/{preset}")
+def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
+    """Today's deal of the preset: the player's game of it (resumed, or new)."""
+    games.get_preset_or_error(preset)
+    row = daily.daily_deal(session, preset)
+    mine = daily.todays_game(session, player.id, preset, row)
+    if mine is not None and mine.status != "playing":
+        return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
+    game = mine or games.find_or_start(session, player, preset, seed=row.seed, limits=limits)
+    return see_other(request, f"/games/{game.id}")

@@ -1,0 +1,79 @@
+"""The profile: display name, the "use this profile on another device" link, deletion."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import Response
+
+from app.services import profiles
+from app.services.errors import NotFoundError
+
+from .. import security
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, _queue_cookie
+from ..redirects import see_other
+from ..templating import render
+
+router = APIRouter(include_in_schema=False)
+
+
+def device_url(request: Request, token: str | None) -> str | None:
+    return None if token is None else str(request.base_url).rstrip("/") + f"/link/{token}"
+
+
+@router.get("/profile")
+def profile_page(request: Request, player: PlayerDep, settings: SettingsDep) -> Response:
+    link = device_url(request, profiles.device_token(settings.secret_key, player))
+    return render(request, "profile.html", {"device_link": link, "name_max": profiles.NAME_MAX})
+
+
+@router.post("/profile/name", dependencies=[CsrfDep])
+def set_name(request: Request, session: SessionDep, player: PlayerDep,
+             display_name: Annotated[str, Form(max_length=200)] = "") -> Response:
+    profiles.set_display_name(session, player, display_name)
+    return see_other(request, "/profile")
+
+
+@router.post("/profile/device-link", dependencies=[CsrfDep])
+def new_link(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    profiles.new_device_link(session, player)
+    return see_other(request, "/profile#device")
+
+
+@router.post("/profile/device-link/revoke", dependencies=[CsrfDep])
+def revoke_link(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    profiles.revoke_device_link(session, player)
+    return see_other(request, "/profile#device")
+
+
+@router.post("/profile/delete", dependencies=[CsrfDep])
+def delete_profile(request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep,
+                   confirm: Annotated[str, Form(max_length=10)] = "") -> Response:
+    if confirm != "yes":
+        return see_other(request, "/profile#delete")
+    profiles.delete_player(session, player)
+    # forget the cookie: the next visit starts a new anonymous player
+    _queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    return see_other(request, "/?deleted=1")
+
+
+def _linked_player(session, settings, token: str):
+    target = profiles.player_for_device_token(session, settings.secret_key, token)
+    if target is None:
+        raise NotFoundError("this device link is unknown or was revoked", "device_link_gone")
+    return target
+
+
+@router.get("/link/{token}")
+def link_page(token: str, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+    """Asks first (a GET changes nothing: link previews and prefetchers must not switch profiles)."""
+    target = _linked_player(session, settings, token)
+    return render(request, "link.html", {"token": token, "target": target, "already": target.id == player.id})
+
+
+@router.post("/link/{token}", dependencies=[CsrfDep])
+def use_link(token: str, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+    target = _linked_player(session, settings, token)
+    _queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies))
+    return see_other(request, "/stats")

@@ -1,0 +1,39 @@
+"""Replays: /g/{id}/replay?ply=N, the whole page or (htmx) the frame alone."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from starlette.responses import Response
+
+from app.engine import PRESETS
+from app.services import board, games, replays
+
+from ..deps import PlayerDep, SessionDep
+from ..templating import is_htmx, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/g/{game_id}/replay")
+def replay_page(game_id: str, request: Request, session: SessionDep, player: PlayerDep,
+                ply: Annotated[int | None, Query(ge=0, le=1_000_000)] = None) -> Response:
+    # htmx asks for the frame alone; a history restore (back button, no cache) needs the page
+    fragment = is_htmx(request) and request.headers.get("hx-history-restore-request") != "true"
+    game = games.get_game_row(session, game_id)
+    frame = replays.frame(game, ply)
+    analysis = replays.analysis_for(session, game)
+    preset = PRESETS[game.preset]
+    context = {
+        "game": game,
+        "frame": frame,
+        "board": frame.board,
+        "status": frame.position.status,
+        "end_reason": board.end_reason(frame.position),
+        "analysis": analysis,
+        "note": analysis.plies.get(frame.ply) if analysis else None,
+        "preset_name": preset.name(request.state.language),
+        "is_owner": game.player_id == player.id,
+    }
+    return render(request, "replay.html", context, blocks=["frame"] if fragment else None)

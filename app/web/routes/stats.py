@@ -1,0 +1,60 @@
+"""The player's statistics page: figures per preset, charts, and the game history."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from starlette.responses import Response
+
+from app.engine import PRESETS, SCORING_SYSTEMS
+from app.services import daily, stats
+from app.services.results import RESULTS
+
+from .. import charts, formatting
+from ..deps import PlayerDep, SessionDep
+from ..templating import env, is_htmx, render
+
+formatting.install(env)
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/stats")
+def stats_page(
+    request: Request, session: SessionDep, player: PlayerDep,
+    preset: Annotated[str, Query(max_length=40)] = "",
+    result: Annotated[str, Query(max_length=10)] = "",
+    scoring: Annotated[str, Query(max_length=16)] = "",
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+) -> Response:
+    # unknown filter values are ignored rather than refused: an old link still shows a page
+    preset = preset if preset in PRESETS else ""
+    result = result if result in RESULTS else ""
+    scoring = scoring if scoring in SCORING_SYSTEMS else player.scoring
+    today = daily.utc_today()
+    history = stats.history(session, player.id, preset=preset or None, result=result or None, page=page)
+    filters = {"preset": preset, "result": result, "scoring": scoring if scoring != player.scoring else ""}
+
+    def link(**changes) -> str:
+        query = {k: v for k, v in {**filters, **changes}.items() if v not in ("", None, 1)}
+        return "/stats" + (f"?{urlencode(query)}" if query else "")
+
+    context = {
+        "filters": {"preset": preset, "result": result, "scoring": scoring},
+        "history": history,
+        "link": link,
+        "rolling": charts.rolling_line(stats.rolling_win_rate(session, player.id, preset=preset or None)),
+        "histogram": charts.histogram_bars(stats.score_histogram(session, player.id, scoring, preset=preset or None)),
+        "days": charts.day_bars(stats.results_by_day(session, player.id, today, preset=preset or None),
+                                formatting.short_day),
+        "rolling_window": stats.ROLLING_WINDOW,
+        "results": RESULTS,
+        "scorings": SCORING_SYSTEMS,
+    }
+    if is_htmx(request) and request.headers.get("hx-history-restore-request") != "true":
+        return render(request, "stats.html", context, blocks=["stats_view"])
+    total, per_preset = stats.figures(session, player.id)
+    context.update(total=total, per_preset=per_preset,
+                   daily=stats.daily_figures(session, player.id, today))
+    return render(request, "stats.html", context)

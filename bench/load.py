@@ -1,0 +1,261 @@
+"""Load: N simulated players play random legal games against real uvicorn processes on loopback.
+
+Each player is a browser-like httpx client (its own cookie, CSRF token, htmx header): it opens
+a seeded share link, then taps moves through the board form (`POST /games/{id}/act`, answered by
+the board fragment), with a random think time between taps; a finished game is followed by a
+new deal. Moves are chosen by the engine, locally, from the same seed. Afterwards the same
+players hit the floor for as long: `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true),
+which reads the game row, commits one UPDATE and returns a fragment of the move fragment's size.
+
+Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians.
+
+  .venv/bin/python bench/load.py                                   # SQLite, one instance, 50 players
+  .venv/bin/python bench/load.py --db postgresql --instances 2     # PostgreSQL, two instances
+  options: --players 50 --seconds 20 --think-ms 150 --presets relaxed,pyramid-3,giza
+
+Targets (2 cores): >= 300 moves/s with p99 <= 50 ms at 50 players on one instance; move median
+<= 1.5 x the floor's. Only 127.0.0.1 is ever contacted; every loop ends by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from app.db.migrate import upgrade_to_head  # noqa: E402
+from app.engine import GameRecord, deal_for_seed, get_preset  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+BOARD = re.compile(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]+)"')
+CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
+POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database(kind: str, data_dir: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{data_dir / 'load.sqlite3'}"
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = make_url(POSTGRES_URL)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text('DROP DATABASE IF EXISTS "tretten_load" WITH (FORCE)'))
+        connection.execute(text('CREATE DATABASE "tretten_load"'))
+    admin.dispose()
+    return base.set(database="tretten_load").render_as_string(hide_password=False)
+
+
+def start_servers(url: str, data_dir: Path, count: int, pool: int) -> list[tuple[subprocess.Popen, str]]:
+    servers = []
+    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret",
+           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool)}
+    for index in range(count):
+        port = free_port()
+        log = open(data_dir / f"server-{index}.log", "wb")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+             "--port", str(port), "--no-access-log", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        servers.append((process, f"http://127.0.0.1:{port}"))
+    for process, base in servers:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(f"server exited: see {data_dir}")
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("server did not start")
+            time.sleep(0.05)
+    return servers
+
+
+def form_for(move: str) -> dict:
+    if move == "D":
+        return {"action": "draw"}
+    if move == "R":
+        return {"action": "recycle"}
+    if "+" in move:
+        first, second = move.split("+")
+        return {"sel": first, "target": second}
+    return {"target": move}
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    sizes: list[int] = field(default_factory=list)
+    games: int = 0
+
+    def line(self, name: str, seconds: float) -> str:
+        ms = sorted(x * 1000 for x in self.latencies)
+        if not ms:
+            return f"{name}: no requests, errors {self.errors}"
+        q = statistics.quantiles(ms, n=100, method="inclusive")
+        return (f"{name:6s} {len(ms) / seconds:7.1f} req/s   p50 {q[49]:6.2f} ms   p95 {q[94]:6.2f} ms   "
+                f"p99 {q[98]:6.2f} ms   max {ms[-1]:7.2f} ms   n {len(ms)}   errors {self.errors}")
+
+    def median(self) -> float:
+        return statistics.median(self.latencies) * 1000 if self.latencies else float("nan")
+
+
+class Player:
+    def __init__(self, index: int, base: str, presets: list[str], rng: random.Random) -> None:
+        self.index = index
+        self.http = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"},
+                                      limits=httpx.Limits(max_connections=1))
+        self.presets = presets
+        self.rng = rng
+        self.game_id = ""
+        self.csrf = ""
+
+    async def new_game(self) -> None:
+        preset = self.rng.choice(self.presets)
+        seed = self.rng.randrange(1_000_000_000)
+        page = await self.http.get(f"/play/{preset}/{seed}", follow_redirects=True)
+        page.raise_for_status()
+        status, ply, version, self.game_id = BOARD.search(page.text).groups()
+        self.csrf = CSRF.search(page.text).group(1)
+        self.ply, self.version = int(ply), int(version)
+        p = get_preset(preset)
+        self.record = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
+        if self.ply:  # a share link resumes an unfinished game of that seed: catch up
+            raise RuntimeError("resumed game")
+
+    async def move(self, stats: Stats) -> None:
+        legal = [str(m) for m in self.record.position.legal_moves()]
+        if self.record.position.status != "playing" or not legal:
+            stats.games += 1
+            await self.new_game()
+            return
+        move = self.rng.choice(legal)
+        data = {"csrf_token": self.csrf, "ply": self.ply, "version": self.version, **form_for(move)}
+        started = time.perf_counter()
+        try:
+            response = await self.http.post(f"/games/{self.game_id}/act", data=data, headers={"HX-Request": "true"})
+        except httpx.HTTPError:
+            stats.errors += 1
+            return
+        elapsed = time.perf_counter() - started
+        board = BOARD.search(response.text) if response.status_code == 200 else None
+        if board is None or int(board.group(2)) != self.ply + 1:
+            stats.errors += 1
+            await self.new_game()
+            return
+        stats.latencies.append(elapsed)
+        stats.sizes.append(len(response.content))
+        self.record = self.record.play(move)
+        self.ply, self.version = int(board.group(2)), int(board.group(3))
+
+    async def floor(self, stats: Stats, size: int) -> None:
+        started = time.perf_counter()
+        try:
+            response = await self.http.post(f"/bench/floor/{self.game_id}", params={"size": size})
+        except httpx.HTTPError:
+            stats.errors += 1
+            return
+        if response.status_code != 200:
+            stats.errors += 1
+            return
+        stats.latencies.append(time.perf_counter() - started)
+        stats.sizes.append(len(response.content))
+
+
+async def run_phase(players: list[Player], seconds: float, think: float, step, stats: Stats) -> float:
+    deadline = time.monotonic() + seconds
+
+    async def loop(player: Player) -> None:
+        await asyncio.sleep(player.rng.uniform(0, think))  # do not all start at once
+        while time.monotonic() < deadline:
+            await step(player, stats)
+            await asyncio.sleep(player.rng.uniform(0.5 * think, 1.5 * think))
+
+    started = time.monotonic()
+    await asyncio.gather(*(loop(p) for p in players))
+    return time.monotonic() - started
+
+
+async def drive(bases: list[str], args) -> tuple[Stats, Stats, float, float]:
+    rng = random.Random(args.seed)
+    presets = args.presets.split(",")
+    players = [Player(i, bases[i % len(bases)], presets, random.Random(rng.random())) for i in range(args.players)]
+    await asyncio.gather(*(p.new_game() for p in players))
+    think = args.think_ms / 1000
+    warm = Stats()
+    await run_phase(players, args.warmup, think, lambda p, s: p.move(s), warm)
+    moves = Stats()
+    move_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.move(s), moves)
+    size = int(statistics.median(moves.sizes)) if moves.sizes else 11000
+    floor = Stats()
+    floor_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.floor(s, size), floor)
+    await asyncio.gather(*(p.http.aclose() for p in players))
+    return moves, floor, move_seconds, floor_seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20, help="per phase (moves, then floor)")
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--think-ms", type=float, default=150, help="mean pause between one player's taps")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--instances", type=int, default=1)
+    parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE per instance")
+    parser.add_argument("--presets", default="relaxed,pyramid-3,pyramid,giza")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not (1 <= args.players <= 1000 and 0 < args.seconds <= 600 and 1 <= args.instances <= 8):
+        raise SystemExit("bounded: 1-1000 players, at most 600 s, 1-8 instances")
+
+    data_dir = Path(tempfile.mkdtemp(prefix="tretten-load-"))
+    url = database(args.db, data_dir)
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
+    servers = start_servers(url, data_dir, args.instances, args.pool)
+    try:
+        moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args))
+    finally:
+        for process, _ in servers:
+            process.send_signal(signal.SIGTERM)
+        for process, _ in servers:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    size = int(statistics.median(moves.sizes)) if moves.sizes else 0
+    print(f"{args.players} players, think {args.think_ms:.0f} ms, {args.db}, {args.instances} instance(s), "
+          f"{args.seconds:.0f} s per phase; move fragment {size} B raw; games finished {moves.games}")
+    print(moves.line("moves", move_seconds))
+    print(floor.line("floor", floor_seconds))
+    print(f"median move / median floor = {moves.median() / floor.median():.2f}")
+
+
+if __name__ == "__main__":
+    main()

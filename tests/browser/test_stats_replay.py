@@ -1,0 +1,98 @@
+"""Stats, replays and deal pages in a real browser: play two deals, read /stats and its charts,
+step through a replay by keyboard and slider, open a deal page from a share link elsewhere."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.play import WIN_LINE, WIN_SEED
+
+from .conftest import shot
+from .test_play import click_move, wait_ply
+
+
+def test_two_deals_then_stats_replay_and_a_shared_deal_page(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    for text in WIN_LINE:
+        click_move(page, text)
+    page.wait_for_selector('#board[data-status="won"]')
+    share = page.get_attribute("[data-share-url]", "href")
+    assert share.endswith(f"/deal/pyramid/{WIN_SEED}")  # after the game the link shows the deal
+    won_url = page.url
+    page.goto(f"{server}/play/pyramid-3/31")
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+
+    page.goto(f"{server}/stats")
+    assert page.inner_text('[data-figures="total"] [data-stat="played"]') == "2"
+    assert page.inner_text('[data-figures="total"] [data-stat="won"]') == "1"
+    assert page.inner_text('[data-figures="pyramid"] [data-stat="fewest-moves"]') == str(len(WIN_LINE))
+    assert page.locator('[data-chart="rolling"] svg polyline').count() == 1
+    assert page.locator('[data-chart="days"] svg rect.bar').count() >= 1
+    page.select_option('select[name="result"]', "won")  # htmx swaps the view and keeps the URL
+    page.wait_for_url(re.compile(r"result=won"))
+    page.wait_for_selector('[data-history-total="1"]')
+    shot(page, "stats-1280")
+
+    game_id = won_url.rsplit("/", 1)[1]
+    page.goto(f"{server}/g/{game_id}/replay?ply=0")
+    assert page.get_attribute("#replay", "data-ply") == "0"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#replay[data-ply="1"]')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#replay[data-ply="2"]')
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#replay[data-ply="1"]')
+    assert page.url.endswith("?ply=1")  # the permalink follows
+    page.keyboard.press("End")
+    page.wait_for_selector(f'#replay[data-ply="{len(WIN_LINE)}"]')
+    assert page.locator('[data-banner="won"]').is_visible()
+    slider = page.locator("[data-replay-slider]")
+    slider.focus()
+    page.keyboard.press("Home")  # the slider's own keys: to 0, and the page follows
+    page.wait_for_selector('#replay[data-ply="0"]')
+    slider = page.locator("[data-replay-slider]")
+    slider.fill("5")
+    page.wait_for_selector('#replay[data-ply="5"]')
+    assert page.evaluate("document.activeElement.hasAttribute('data-replay-slider')")
+    shot(page, "replay-1280")
+    assert not page.js_errors
+
+    friend = new_page()
+    friend.goto(share)
+    assert friend.get_attribute("[data-seed]", "data-seed") == str(WIN_SEED)
+    assert int(friend.inner_text('[data-stat="players"]')) >= 1
+    assert friend.get_attribute("[data-verdict]", "data-verdict") == "hidden"  # no spoilers
+    friend.click('[data-action="play-deal"]')
+    friend.wait_for_selector('#board[data-status="playing"]')
+    assert friend.get_attribute("[data-seed]", "data-seed") == str(WIN_SEED)
+    page.goto(share)
+    assert page.get_attribute("[data-verdict]", "data-verdict") == "winnable"
+    shot(page, "deal-1280")
+
+
+@pytest.mark.parametrize("path", ["/stats", "/profile", f"/deal/pyramid/{WIN_SEED}", "/", "/stats?preset=pyramid"])
+def test_new_pages_fit_a_phone(server, new_page, path):
+    page = new_page(width=390, height=844)
+    if path == "/stats" or path.startswith("/stats?"):
+        page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+        for text in ("D", "D"):  # a played game, so the page has figures, charts and history
+            click_move(page, text)
+    page.goto(server + path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-" + re.sub(r"\W+", "-", path.strip("/")) if path != "/" else "phone-lobby-daily")
+
+
+def test_replay_fits_a_phone(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/21")
+    page.click('#board .playable')
+    wait_ply(page, 1)
+    game_id = page.get_attribute("#board", "data-game-id")
+    page.goto(f"{server}/g/{game_id}/replay?ply=1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-replay-gaps")
+

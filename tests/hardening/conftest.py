@@ -1,0 +1,62 @@
+"""In-process apps for the hardening tests, on SQLite and on PostgreSQL (a database of their own).
+
+The PostgreSQL half fails under CI=true when there is no server (see servers.fresh_postgres).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.settings import Settings
+from app.web.main import create_app
+
+from .servers import fresh_postgres, migrated, worker
+
+BACKENDS = os.environ.get("TRETTEN_TEST_BACKENDS", "sqlite,postgresql").split(",")
+
+
+@pytest.fixture(scope="session", params=[b for b in BACKENDS if b])
+def settings(request, tmp_path_factory) -> Settings:
+    data_dir = tmp_path_factory.mktemp(f"hard-{request.param}")
+    if request.param == "sqlite":
+        url = f"sqlite:///{data_dir / 'hard.sqlite3'}"
+    else:
+        url = fresh_postgres(f"tretten_hard_{worker()}")
+    base = migrated(url, data_dir)
+    return Settings(data_dir=data_dir, database_url=base.database_url, secret_key="test-secret", games_per_minute=100000)
+
+
+@pytest.fixture(scope="session")
+def app(settings):
+    return create_app(settings)
+
+
+@pytest.fixture
+def make_client(settings):
+    """A client of an app built with some settings changed (limits, Secure cookies…)."""
+    opened = []
+
+    def make(base_url: str = "http://testserver", **changes) -> TestClient:
+        app = create_app(Settings(**{**settings.model_dump(), **changes}))
+        client = TestClient(app, base_url=base_url, follow_redirects=False)
+        opened.append(client.__enter__())
+        return client
+
+    yield make
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
+        yield c
+
+
+@pytest.fixture
+def other_client(app):
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
+        yield c

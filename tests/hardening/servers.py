@@ -1,0 +1,143 @@
+"""Real uvicorn processes on loopback for the hardening tests (concurrency, kill -9, logs).
+
+Each server is `python -m uvicorn --factory app.web.main:create_app` in a child process,
+configured only through environment variables, as in production. Its stderr (the JSON log
+lines) goes to a file the test can read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from app.db.migrate import upgrade_to_head
+from app.settings import PROJECT_ROOT, Settings
+
+POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def worker() -> str:
+    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main"))
+
+
+def fresh_postgres(name: str) -> str:
+    """A new empty database beside TRETTEN_TEST_POSTGRES_URL; fails under CI=true if there is no server."""
+    base = make_url(POSTGRES_URL)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL at {POSTGRES_URL} is needed under CI: {exc}")
+        pytest.skip(f"no PostgreSQL at {POSTGRES_URL}: {type(exc).__name__}")
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def migrated(url: str, data_dir: Path) -> Settings:
+    settings = Settings(data_dir=data_dir, database_url=url, secret_key="hardening-secret")
+    upgrade_to_head(settings)
+    return settings
+
+
+class Server:
+    """One uvicorn child process serving the app on 127.0.0.1:<port>."""
+
+    def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None, log_name: str = "server",
+                 **env: str) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.log_path = data_dir / f"{log_name}-{self.port}.log"
+        self.env = env
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> "Server":
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "DATA_DIR": str(self.data_dir),
+            "SECRET_KEY": "hardening-secret",
+            "GAMES_PER_MINUTE": "100000",
+            **self.env,
+        }
+        command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
+                   "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
+                   "--timeout-graceful-shutdown", "10"]
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"server did not come up in {timeout} s:\n{self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what the database kept is all there is."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self, timeout: float = 15) -> int:
+        """SIGTERM, as an orchestrator stops an instance; returns the exit status."""
+        if not self.process:
+            return 0
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+                raise
+        return self.process.returncode
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.stop()
+        finally:
+            self.kill()
+
+
+def api_player(base_url: str) -> dict:
+    response = httpx.post(base_url + "/api/players", timeout=10)
+    assert response.status_code == 201, response.text
+    return {"Authorization": "Bearer " + response.json()["token"]}

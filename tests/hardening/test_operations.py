@@ -1,0 +1,134 @@
+"""Operations: JSON log lines per request and per move, /healthz, graceful shutdown, prune."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import timedelta
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.cli import main as cli_main
+from app.db.models import Game, Player, utcnow
+from app.services.prune import prune
+from app.settings import Settings, get_settings
+from app.web.main import create_app
+
+from ..web.helpers import HX, act, start_seeded
+from .servers import Server, api_player, migrated
+
+
+def log_lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefully(tmp_path):
+    url = f"sqlite:///{tmp_path / 'ops.sqlite3'}"
+    migrated(url, tmp_path)
+    server = Server(url, tmp_path).start()
+    try:
+        auth = api_player(server.url)
+        game = httpx.post(server.url + "/api/games", json={"preset": "pyramid", "seed": 4}, headers=auth).json()
+        moved = httpx.post(f"{server.url}/api/games/{game['id']}/moves", json={"move": "D", "ply": 0}, headers=auth)
+        assert moved.status_code == 200
+        stale = httpx.post(f"{server.url}/api/games/{game['id']}/moves", json={"move": "D", "ply": 0}, headers=auth)
+        assert stale.status_code == 409
+        with httpx.Client(base_url=server.url) as browser:
+            page = browser.get("/play/gaps/3", follow_redirects=True)
+            html_game = str(page.url).rsplit("/", 1)[1]
+        # SIGTERM: stop accepting, finish, run the shutdown; uvicorn then re-raises the signal
+        assert server.stop() in (0, -15)
+    finally:
+        server.kill()
+    lines = log_lines(server.log())
+    requests = [line for line in lines if line["event"] == "request"]
+    moves = [line for line in lines if line.get("action") == "move"]
+    assert all({"ts", "method", "path", "status", "ms"} <= set(line) for line in requests)
+    on_game = [line for line in requests if line.get("game") == game["id"]]
+    assert [line["status"] for line in on_game if line["method"] == "POST"] == [200, 409]
+    assert any(line.get("game") == html_game for line in requests)
+    assert [(m["game"], m["ply"], m["move"]) for m in moves if m["outcome"] == "stored"] == [(game["id"], 1, "D")]
+    assert all(isinstance(m["ms"], float) for m in moves)
+    assert any(line["event"] == "shutdown" for line in lines)
+    assert "Application shutdown complete" in server.log()
+
+
+def test_healthz_reports_a_database_that_is_down(tmp_path):
+    settings = Settings(data_dir=tmp_path, secret_key="x",
+                        database_url="postgresql+psycopg://postgres@127.0.0.1:1/none?connect_timeout=2")
+    with TestClient(create_app(settings)) as client:
+        response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["status"] == "error"
+
+
+def test_healthz_says_ok_with_the_database_up(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok", "database": "ok"}
+
+
+def test_the_in_process_app_logs_moves_from_the_html_path(client, caplog):
+    game_id, html = start_seeded(client, "pyramid", 4)
+    with caplog.at_level("INFO", logger="tretten"):
+        response = act(client, game_id, html, action="draw")
+    assert response.status_code == 200
+    fields = [getattr(r, "fields", {}) for r in caplog.records]
+    assert any(f.get("game") == game_id and f.get("action") == "move" and f.get("move") == "D" for f in fields)
+    assert any(f.get("game") == game_id and f.get("path") == f"/games/{game_id}/act" for f in fields)
+
+
+def _aged(session, days: float, *, token: str | None = None, games: list[tuple[str, float]] = ()) -> str:
+    now = utcnow()
+    player = Player(token_hash=token, created_at=now - timedelta(days=days))
+    session.add(player)
+    session.flush()
+    for status, age in games:
+        session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, deal="x", status=status,
+                         created_at=now - timedelta(days=age), updated_at=now - timedelta(days=age)))
+    session.commit()
+    return player.id
+
+
+def test_prune_removes_stale_unfinished_games_and_anonymous_players_without_games(app):
+    with app.state.sessionmaker() as session:
+        ids = {
+            "old_empty": _aged(session, 40),
+            "new_empty": _aged(session, 2),
+            "old_api": _aged(session, 40, token=uuid.uuid4().hex * 2),
+            "old_stale_game": _aged(session, 40, games=[("playing", 35)]),
+            "old_finished": _aged(session, 40, games=[("won", 35), ("playing", 35)]),
+            "old_active": _aged(session, 40, games=[("playing", 1)]),
+        }
+        game_count = {pid: len(session.get(Player, pid).games) for pid in ids.values()}
+        dry = prune(session, 30, dry_run=True)
+        assert session.get(Player, ids["old_empty"]) is not None  # a dry run deletes nothing
+        result = prune(session, 30)
+        assert result.games >= 2 and (dry.games, dry.players) == (result.games, result.players)
+        session.expire_all()
+        alive = {name: session.get(Player, pid) is not None for name, pid in ids.items()}
+        assert alive == {"old_empty": False, "new_empty": True, "old_api": True, "old_stale_game": False,
+                         "old_finished": True, "old_active": True}
+        finished = session.get(Player, ids["old_finished"])
+        assert [g.status for g in finished.games] == ["won"] and game_count[ids["old_finished"]] == 2
+        assert len(session.get(Player, ids["old_active"]).games) == 1
+
+
+def test_tretten_prune_on_the_command_line(tmp_path, monkeypatch, capsys):
+    url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
+    settings = migrated(url, tmp_path)
+    with TestClient(create_app(settings)) as client:
+        client.get("/")  # one anonymous player, no games
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    try:
+        assert cli_main(["prune", "--older-than", "1", "--dry-run"]) == 0
+        assert json.loads(capsys.readouterr().out) | {"cutoff": None} == {"games": 0, "players": 0, "cutoff": None, "dry_run": True}
+        assert cli_main(["prune", "--older-than", "0"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert (out["games"], out["players"], out["dry_run"]) == (0, 1, False)
+        assert cli_main(["prune", "--older-than", "-3"]) == 2
+        assert cli_main(["prune"]) == 2
+    finally:
+        get_settings.cache_clear()

@@ -1,0 +1,120 @@
+"""The daily deal: the documented rule, proven winnable, stored once, the lobby's marks, streaks."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import pytest
+
+from app.db.models import DailyDeal, Game
+from app.engine import GameRecord, deal_for_seed, get_preset
+from app.engine.seeding import text_seed
+from app.services import daily, stats
+from app.solver import SolveResult, solve
+
+from .play import api_player, browse_as, move
+
+DAY = date(2026, 12, 1)
+
+
+def test_the_rule_picks_the_first_candidate_the_solver_proves_winnable():
+    choice = daily.choose(DAY, "pyramid")
+    assert choice.proven and choice.seed == text_seed(f"tretten-daily:2026-12-01:pyramid:{choice.candidate}")
+    preset = get_preset("pyramid")
+    for k in range(choice.candidate + 1):
+        seed = daily.candidate_seed(DAY, "pyramid", k)
+        position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+        result = solve(position, budget_nodes=daily.NODE_BUDGET)
+        assert bool(result.winnable) == (k == choice.candidate)
+    # the winning line it found really wins
+    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, choice.seed))
+    for text in choice.moves:
+        record = record.play(text)
+    assert record.position.status == "won"
+
+
+def test_gaps_takes_the_first_candidate_proven_within_the_budget(monkeypatch):
+    verdicts = iter([SolveResult(None, (), "budget"), SolveResult(False), SolveResult(True, ("N",))])
+    asked = []
+
+    def fake_solve(preset, seed):
+        asked.append(seed)
+        return next(verdicts)
+
+    monkeypatch.setattr(daily, "_solve", fake_solve)
+    choice = daily.choose(DAY, "gaps")
+    assert (choice.candidate, choice.proven) == (2, True)
+    assert asked == [daily.candidate_seed(DAY, "gaps", k) for k in range(3)]
+
+
+def test_without_any_proof_it_falls_back_to_an_undecided_candidate(monkeypatch):
+    monkeypatch.setattr(daily, "_solve", lambda preset, seed: SolveResult(False) if seed == daily.candidate_seed(DAY, "gaps", 0) else None)
+    choice = daily.choose(DAY, "gaps")
+    assert (choice.candidate, choice.proven) == (1, False)
+
+
+def test_chosen_once_per_day_and_preset_then_read_from_the_database(app, monkeypatch):
+    day = date(2030, 1, 2)
+    with app.state.sessionmaker() as session:
+        first = daily.daily_deal(session, "relaxed", day)
+        monkeypatch.setattr(daily, "choose", lambda *a: pytest.fail("the stored choice must be used"))
+        again = daily.daily_deal(session, "relaxed", day)
+        assert again.seed == first.seed and again.proven
+        assert session.get(DailyDeal, (day, "relaxed")).seed == first.seed
+
+
+def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, other_client, app):
+    auth = api_player(client)
+    browse_as(other_client, client, auth)
+    lobby = other_client.get("/")
+    assert 'data-daily="double-pyramid" data-daily-result="none"' in lobby.text
+    response = other_client.get("/daily/double-pyramid")
+    assert response.status_code == 303
+    game_id = response.headers["location"].rsplit("/", 1)[1]
+    with app.state.sessionmaker() as session:
+        row = daily.daily_deal(session, "double-pyramid")
+        game = session.get(Game, game_id)
+        assert game.seed == row.seed and game.daily_on == daily.utc_today()
+        line = session.get(daily.DealVerdict, ("double-pyramid", row.seed)).moves.split()
+    assert 'data-daily-result="new"' in other_client.get("/").text
+    # play it to the win through the API (same player)
+    state = client.get(f"/api/games/{game_id}", headers=auth).json()
+    for text in line:
+        state = move(client, auth, state, text)
+    assert state["status"] == "won"
+    assert 'data-daily="double-pyramid" data-daily-result="won"' in other_client.get("/").text
+    # the daily link now leads to the day's results, and the deal page says it is today's deal
+    again = other_client.get("/daily/double-pyramid")
+    assert again.headers["location"] == f"/deal/double-pyramid/{row.seed}"
+    deal_page = other_client.get(again.headers["location"]).text
+    assert "daily deal" in deal_page.lower() and 'data-verdict="winnable"' in deal_page
+    body = client.get("/api/players/me/stats", headers=auth).json()["daily"]
+    assert body == {"played_days": 1, "won_days": 1, "current_streak": 1, "best_streak": 1}
+    assert re.search(r'data-stat="daily-streak">1<', other_client.get("/stats").text)
+
+
+def test_daily_streaks_count_days_in_a_row(client, app):
+    auth = api_player(client)
+    today = date(2031, 5, 20)
+    with app.state.sessionmaker() as session:
+        from app.services.players import player_for_token
+
+        player_id = player_for_token(session, auth["Authorization"].split()[1]).id
+        won_days = [today - timedelta(days=d) for d in (9, 8, 7, 5, 1, 0)]
+        lost_days = [today - timedelta(days=3)]
+        for day in won_days + lost_days:
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="", seed=1,
+                             status="won" if day in won_days else "lost", started_at=day_start(day),
+                             updated_at=day_start(day), daily_on=day))
+        session.commit()
+        figures = stats.daily_figures(session, player_id, today)
+        assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (7, 6, 2, 3)
+        later = stats.daily_figures(session, player_id, today + timedelta(days=2))
+        assert later.current_streak == 0  # a day without a win breaks it
+
+
+def day_start(day):
+    from datetime import datetime, timezone
+
+    return datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)

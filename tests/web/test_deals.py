@@ -1,0 +1,93 @@
+"""Deal pages and their API: players and winners, best results with names, the solver's
+verdict only after the viewer finished the deal, and the share link after a game."""
+
+from __future__ import annotations
+
+import re
+
+from .helpers import csrf_of
+from .play import WIN_LINE, WIN_SEED, api_player, browse_as, first_move, new_game, play_line, set_columns, win
+
+SEED = WIN_SEED
+
+
+def test_deal_page_counts_players_and_names_the_best_escaped(client, other_client, app):
+    seed = 9_000_250  # a deal nobody else in this database plays
+    assert seed != SEED
+    auth = api_player(client)
+    # the winner (named, with markup that must be shown as text) and a player who only started
+    winner = win(client, auth, seed=SEED)
+    starter = api_player(client)
+    first_move(client, starter, "pyramid", SEED)
+    browse_as(other_client, client, auth)
+    page = other_client.get("/profile")
+    other_client.post("/profile/name", data={"csrf_token": csrf_of(page.text), "display_name": "<b>Kim</b> & co"})
+    set_columns(app, winner["id"], seconds=95)
+    before = client.get(f"/deal/pyramid/{SEED}").text  # a stranger's view
+    players = int(re.search(r'data-stat="players">(\d+)', before).group(1))
+    winners = int(re.search(r'data-stat="winners">(\d+)', before).group(1))
+    assert players >= 2 and winners >= 1
+    assert "&lt;b&gt;Kim&lt;/b&gt; &amp; co" in before and "<b>Kim</b>" not in before
+    assert re.search(rf'data-stat="fewest-moves">{len(WIN_LINE)} <span class="who">', before)
+    # nobody else here plays this seed: its page is empty, and says so
+    empty = client.get(f"/deal/pyramid/{seed}").text
+    assert re.search(r'data-stat="players">0<', empty) and 'data-action="play-deal"' in empty
+    assert f'href="/play/pyramid/{seed}"' in empty
+
+
+def test_anonymous_without_a_display_name(client):
+    auth = api_player(client)
+    win(client, auth, preset="pyramid-3")
+    html = client.get(f"/deal/pyramid-3/{SEED}").text
+    assert '<span class="who">anonymous</span>' in html
+
+
+def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
+    auth = api_player(client)
+    browse_as(other_client, client, auth)
+    hidden = other_client.get(f"/deal/tuts-tomb/{SEED}")
+    assert 'data-verdict="hidden"' in hidden.text and "no spoilers" in hidden.text
+    assert client.get(f"/api/deals/tuts-tomb/{SEED}", headers=auth).json()["verdict"] is None
+    game = play_line(client, auth, new_game(client, auth, "tuts-tomb", SEED), WIN_LINE[:1])
+    assert 'data-verdict="hidden"' in other_client.get(f"/deal/tuts-tomb/{SEED}").text  # playing is not finished
+    game = play_line(client, auth, game, WIN_LINE[1:])
+    assert game["status"] == "won"
+    shown = other_client.get(f"/deal/tuts-tomb/{SEED}").text
+    assert 'data-verdict="winnable"' in shown
+    api = client.get(f"/api/deals/tuts-tomb/{SEED}", headers=auth).json()
+    assert api["verdict"]["winnable"] is True and len(api["verdict"]["moves"].split()) > 0
+    assert api["you"] == "won" and api["winners"] >= 1
+    # without a token (or for someone who has not finished it) there is no verdict
+    assert client.get(f"/api/deals/tuts-tomb/{SEED}").json()["verdict"] is None
+
+
+def test_an_unwinnable_deal_is_called_so_after_losing(client, other_client):
+    from .play import lose
+
+    auth = api_player(client)
+    lose(client, auth, preset="pyramid", seed=1)
+    browse_as(other_client, client, auth)
+    assert 'data-verdict="unwinnable"' in other_client.get("/deal/pyramid/1").text
+
+
+def test_api_deal_json_and_errors(client):
+    auth = api_player(client)
+    win(client, auth, preset="relaxed")
+    body = client.get(f"/api/deals/relaxed/{SEED}", headers=auth).json()
+    assert body["preset"] == "relaxed" and body["seed"] == SEED
+    assert body["fewest_moves"]["value"] == len(WIN_LINE) and body["fewest_moves"]["name"] is None
+    assert body["best_scores"]["simple"]["value"] == 28
+    assert client.get("/api/deals/chess/1").status_code == 404
+    assert client.get("/api/deals/pyramid/-3").status_code == 422
+    assert client.get(f"/api/deals/pyramid/{2**64}").status_code == 422
+    assert client.get("/deal/pyramid/abc").status_code == 422
+
+
+def test_share_link_leads_to_the_deal_page_after_the_game(client):
+    auth = api_player(client)
+    game = play_line(client, auth, new_game(client, auth, "pyramid", SEED), WIN_LINE[:2])
+    during = client.get(f"/games/{game['id']}").text
+    assert f'href="http://testserver/play/pyramid/{SEED}" data-share-url' in during
+    play_line(client, auth, game, WIN_LINE[2:])
+    after = client.get(f"/games/{game['id']}").text
+    assert f'href="http://testserver/deal/pyramid/{SEED}" data-share-url' in after

@@ -1,0 +1,87 @@
+"""Replays: every ply of a stored game, as a page or the frame alone, with the analysis hook."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+
+from app.engine import GameRecord, deal_for_seed, get_preset
+
+from .helpers import HX
+from .play import WIN_LINE, WIN_SEED, api_player, play_line, new_game, win
+
+
+def cards_shown(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'data-card="(\w\w)" data-loc="(P\d+)"', html)
+
+
+def expected_cards(ply: int) -> list[tuple[str, str]]:
+    preset = get_preset("pyramid")
+    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, WIN_SEED))
+    for text in WIN_LINE[:ply]:
+        record = record.play(text)
+    position = record.position
+    return [(position.layout[i].code, f"P{i}") for i in range(28) if not position.is_removed(i)]
+
+
+def test_each_ply_shows_the_position_after_that_many_moves(client, other_client):
+    game = win(client, api_player(client))
+    for ply in (0, 1, 7, len(WIN_LINE)):
+        page = other_client.get(f"/g/{game['id']}/replay?ply={ply}")  # anyone with the link may watch
+        assert page.status_code == 200
+        assert f'data-ply="{ply}" data-total="{len(WIN_LINE)}"' in page.text
+        assert cards_shown(page.text) == expected_cards(ply)
+    last = other_client.get(f"/g/{game['id']}/replay").text  # no ply: the end
+    assert 'data-banner="won"' in last and f'data-ply="{len(WIN_LINE)}"' in last
+    assert re.search(r'data-replay-move="P0\+S"', last)
+
+
+def test_page_or_frame_and_clamped_plies(client):
+    game = win(client, api_player(client))
+    page = client.get(f"/g/{game['id']}/replay?ply=3")
+    frame = client.get(f"/g/{game['id']}/replay?ply=3", headers=HX)
+    assert page.text.lstrip().startswith("<!doctype html>")
+    assert frame.text.lstrip().startswith('<section id="replay"') and "<html" not in frame.text
+    restore = client.get(f"/g/{game['id']}/replay?ply=3", headers={**HX, "HX-History-Restore-Request": "true"})
+    assert restore.text.lstrip().startswith("<!doctype html>")  # the back button gets a whole page
+    beyond = client.get(f"/g/{game['id']}/replay?ply=999", headers=HX).text
+    assert f'data-ply="{len(WIN_LINE)}"' in beyond
+    assert client.get(f"/g/{game['id']}/replay?ply=-1").status_code == 400
+    assert client.get("/g/nope/replay").status_code == 404
+
+
+def test_controls_are_links_and_a_form_that_work_without_script(client):
+    game = win(client, api_player(client))
+    html = client.get(f"/g/{game['id']}/replay?ply=5").text
+    for name, ply in (("first", 0), ("prev", 4), ("next", 6), ("last", len(WIN_LINE))):
+        assert re.search(rf'href="/g/{game["id"]}/replay\?ply={ply}"[^>]*data-replay="{name}"', html)
+    assert re.search(r'<form class="scrub" method="get" action="/g/[\w-]+/replay"', html)
+    assert re.search(r'type="range" name="ply" min="0" max="%d" value="5"' % len(WIN_LINE), html)
+    first = client.get(f"/g/{game['id']}/replay?ply=0").text
+    assert '<span class="button" aria-disabled="true" data-replay="prev">' in first
+
+
+def test_a_game_in_progress_replays_its_played_moves_only(client):
+    auth = api_player(client)
+    game = play_line(client, auth, new_game(client, auth, "pyramid", WIN_SEED), WIN_LINE[:4])
+    client.post(f"/api/games/{game['id']}/undo", headers=auth)  # the redo tail is not part of the game
+    html = client.get(f"/g/{game['id']}/replay").text
+    assert 'data-ply="3" data-total="3"' in html
+
+
+def test_replay_shows_the_post_game_analysis_when_there_is_one(client, monkeypatch):
+    from app.services import replays
+
+    game = win(client, api_player(client))
+    html = client.get(f"/g/{game['id']}/replay?ply=2").text
+    assert 'data-analysis="none"' in html and "No post-game analysis" in html
+    fake = types.ModuleType("app.services.analysis")
+    fake.replay_analysis = lambda session, g: replays.Analysis(
+        summary="Winnable all the way.", plies={2: replays.PlyNote(winnable=True, best="P16+P17")})
+    monkeypatch.setitem(sys.modules, "app.services.analysis", fake)
+    shown = client.get(f"/g/{game['id']}/replay?ply=2").text
+    assert 'data-analysis="yes"' in shown and "Winnable all the way." in shown
+    assert 'data-analysis-ply="2"' in shown and "<code>P16+P17</code>" in shown
+
+
