@@ -1,8 +1,9 @@
 """`tretten prune --older-than DAYS`: forget what nobody will come back to.
 
-Removes unfinished games not touched for DAYS days, then anonymous players (no API token)
-created more than DAYS days ago who have no games left. Finished games and their players
-stay: they are history (stats, replays). Each part is one DELETE in one transaction.
+Removes games never started (no move played) and not touched for DAYS days, then
+anonymous players (no API token) created more than DAYS days ago who have no games left.
+Finished games, and unfinished games with moves, stay: the statistics count an abandoned
+game as a loss, and pruning must not erase losses. Each part is one DELETE in one transaction.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def prune(session: Session, older_than_days: float, *, now: datetime | None = No
     if older_than_days < 0:
         raise ValueError("--older-than must be 0 or more days")
     cutoff = (now or utcnow()) - timedelta(days=older_than_days)
-    stale_games = (Game.status == "playing") & (Game.updated_at < cutoff)
+    stale_games = (Game.status == "playing") & Game.started_at.is_(None) & (Game.updated_at < cutoff)
     lonely_players = (
         Player.token_hash.is_(None)
         & (Player.created_at < cutoff)

@@ -78,14 +78,16 @@ def test_the_in_process_app_logs_moves_from_the_html_path(client, caplog):
     assert any(f.get("game") == game_id and f.get("path") == f"/games/{game_id}/act" for f in fields)
 
 
-def _aged(session, days: float, *, token: str | None = None, games: list[tuple[str, float]] = ()) -> str:
+def _aged(session, days: float, *, token: str | None = None, games: list[tuple[str, float]] = (),
+          started: bool = False) -> str:
     now = utcnow()
     player = Player(token_hash=token, created_at=now - timedelta(days=days))
     session.add(player)
     session.flush()
     for status, age in games:
         session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, deal="x", status=status,
-                         created_at=now - timedelta(days=age), updated_at=now - timedelta(days=age)))
+                         created_at=now - timedelta(days=age), updated_at=now - timedelta(days=age),
+                         started_at=now - timedelta(days=age) if started else None))
     session.commit()
     return player.id
 
@@ -99,6 +101,7 @@ def test_prune_removes_stale_unfinished_games_and_anonymous_players_without_game
             "old_stale_game": _aged(session, 40, games=[("playing", 35)]),
             "old_finished": _aged(session, 40, games=[("won", 35), ("playing", 35)]),
             "old_active": _aged(session, 40, games=[("playing", 1)]),
+            "old_abandoned": _aged(session, 40, games=[("playing", 35)], started=True),
         }
         game_count = {pid: len(session.get(Player, pid).games) for pid in ids.values()}
         dry = prune(session, 30, dry_run=True)
@@ -108,7 +111,9 @@ def test_prune_removes_stale_unfinished_games_and_anonymous_players_without_game
         session.expire_all()
         alive = {name: session.get(Player, pid) is not None for name, pid in ids.items()}
         assert alive == {"old_empty": False, "new_empty": True, "old_api": True, "old_stale_game": False,
-                         "old_finished": True, "old_active": True}
+                         "old_finished": True, "old_active": True, "old_abandoned": True}
+        # an abandoned game with moves counts as a loss in the statistics: it stays
+        assert len(session.get(Player, ids["old_abandoned"]).games) == 1
         finished = session.get(Player, ids["old_finished"])
         assert [g.status for g in finished.games] == ["won"] and game_count[ids["old_finished"]] == 2
         assert len(session.get(Player, ids["old_active"]).games) == 1
