@@ -68,3 +68,34 @@ def test_console_script_is_installed_and_exits_2_on_bad_input():
     assert ok.returncode == 0 and len(ok.stdout.split()) == 52
     bad = subprocess.run([sys.executable, "-m", "app.cli", "replay", "gaps", "--deal", "2C"], capture_output=True, text=True)
     assert bad.returncode == 2 and "error" in json.loads(bad.stdout) and "Traceback" not in bad.stderr
+
+
+SOLVES = load("solve.jsonl")
+
+
+@pytest.mark.parametrize("case", SOLVES[::6], ids=lambda c: f"{c['game']}-{c['winnable']}")
+def test_solve_prints_the_verdict_and_a_line_that_replays_to_won(capsys, case):
+    options = cli_options(case["options"])
+    status, lines, _ = run(capsys, "solve", case["game"], *options, "--deal", case["deal"])
+    assert status == 0 and lines[0]["winnable"] == case["winnable"]
+    if case["winnable"]:
+        status, replayed, _ = run(capsys, "replay", case["game"], *options, "--deal", case["deal"], "--moves", lines[0]["moves"])
+        assert status == 0 and replayed[-1]["status"] == "won"
+    else:
+        assert lines[0] == {"winnable": False}
+
+
+def test_solve_after_moves_and_an_honest_unknown_when_the_budget_runs_out(capsys):
+    case = next(c for c in SOLVES if c["winnable"])
+    first = case["example_win"].split()[0]
+    status, lines, _ = run(capsys, "solve", case["game"], *cli_options(case["options"]), "--deal", case["deal"], "--moves", first)
+    assert status == 0 and lines[0]["winnable"] is True
+    gaps = format_deal(deal_for_seed("gaps", 1))  # not decided within a millisecond
+    status, lines, _ = run(capsys, "solve", "gaps", "--rounds", "1", "--deal", gaps, "--budget", "0.001")
+    assert status == 0 and lines == [{"winnable": None, "reason": "budget"}]
+
+
+def test_solve_reports_a_bad_move_like_replay(capsys):
+    deal = format_deal(deal_for_seed("pyramid", 1))
+    status, lines, _ = run(capsys, "solve", "pyramid", "--deal", deal, "--moves", "D Q3")
+    assert status == 2 and lines[-1]["at"] == 1

@@ -1,0 +1,909 @@
+"""Exact search for the Pyramid family (Pyramid, Giza, Double Pyramid) on a packed position.
+
+A position is a few integers. ``pm`` is a bit mask of the removed layout cards: the
+removed set is always closed under "covers", so a single pyramid only ever shows one of
+1,430 shapes, and the per-shape facts (open cards, pairs among them, values left) are
+computed once per deal and cached. Suits never matter, so with a limited number of passes
+the stock and the waste are kept as their card values, four bits a card, top card in the
+lowest bits (two positions that differ only in which of two equal cards went are one);
+with unlimited passes and goal ``pyramid`` the stock is just a count per value (every
+stock card can be brought up at any time, and taking stock cards away never opens
+anything); with unlimited passes and goal ``all`` it is a removed-mask over the fixed
+stock sequence, with the pointer left out (draws and recycles reach every split of the
+sequence). Giza has a removed-mask over its 24 reserve slots.
+
+The searches are depth-first with a transposition table of packed positions, so every
+position is expanded at most once; that makes a ``False`` a proof. Only sound reductions:
+
+- an available king goes at once (removing it never takes a move away), and so does a
+  layout card together with its only partner left when both are available;
+- a dead position is cut off: a layout card whose every possible partner is gone or can
+  never meet it (a card under or over it in the same pyramid, a card under it in the
+  same reserve pile), or a value whose layout cards outnumber their partners (Hall's
+  condition on the whole group);
+- in the last pass two waste cards never meet again: a waste card whose partners are gone
+  from the layout and from the stock stays for good, so the cards under it are dropped;
+  and two relaxations of the rest of the game (counting partners, and the order in which
+  cards can open up) prove many positions lost long before the stock runs out;
+- with a limited number of passes a position is not searched again at a later pass.
+
+Moves are produced as tuples of engine locations (layout index, ``STOCK``, ``WASTE``,
+``RESERVE + k``), ``DRAW`` or ``RECYCLE``, and written in the notation at the end; with
+unlimited passes the draws and recycles are put back when the line is written out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .result import Budget, BudgetExceeded
+
+KING = 13
+PYRAMID_SIZE = 28  # positions of a full pyramid; Q locations start here
+STOCK, WASTE, RESERVE = 100, 101, 200
+DRAW, RECYCLE = ("D",), ("R",)
+_RESERVE_TOP = {0: 2, 4: 1, 6: 0, 7: -1}  # removed bits of a pile (bottom = bit 0) -> top slot
+
+
+@dataclass(frozen=True)
+class PyramidProblem:
+    """A Pyramid-family position in the solver's terms (card values only; suits never matter).
+
+    ``values``: value (1–13) of each layout position, ``pyramids`` pyramids of ``rows`` rows
+    one after the other; ``removed``: bit mask of the layout cards already gone.
+    ``sequence``: the stock and waste as one sequence in drawing order (waste bottom … waste
+    top, stock top … stock bottom); ``pointer``: index of the stock top in it (the waste
+    length). ``reserves``: Giza's piles, bottom … top. ``passes``: ``None`` = unlimited.
+    """
+
+    values: tuple[int, ...]
+    removed: int = 0
+    sequence: tuple[int, ...] = ()
+    pointer: int = 0
+    pass_number: int = 1
+    passes: int | None = 1
+    goal: str = "pyramid"
+    overlap: bool = False
+    reserves: tuple[tuple[int, ...], ...] = ()
+    rows: int = 7
+    pyramids: int = 1
+    size: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        size = self.rows * (self.rows + 1) // 2
+        object.__setattr__(self, "size", size)
+        if len(self.values) != size * self.pyramids:
+            raise ValueError(f"{len(self.values)} layout values for {self.pyramids} pyramid(s)"
+                             f" of {self.rows} rows")
+        if self.reserves and self.sequence:
+            raise ValueError("a position has either a stock or reserves, not both")
+
+    def location_text(self, loc: int) -> str:
+        if loc < STOCK:
+            return f"P{loc}" if loc < self.size else f"Q{loc - self.size}"
+        if loc == STOCK:
+            return "S"
+        if loc == WASTE:
+            return "W"
+        return f"G{loc - RESERVE}"
+
+    def move_text(self, move: tuple) -> str:
+        if move is DRAW or move is RECYCLE:
+            return move[0]
+        return "+".join(self.location_text(loc) for loc in sorted(move))
+
+
+def _geometry(rows: int, pyramids: int):
+    """Per layout position: the mask of the (up to two) cards covering it, those cards,
+    and the mask of every card under it (transitively covering it)."""
+    size = rows * (rows + 1) // 2
+    covers: list[int] = []
+    kids: list[tuple[int, ...]] = []
+    for base in range(0, size * pyramids, size):
+        for r in range(rows):
+            for c in range(r + 1):
+                if r + 1 < rows:
+                    j = base + (r + 1) * (r + 2) // 2 + c
+                    covers.append((1 << j) | (1 << (j + 1)))
+                    kids.append((j, j + 1))
+                else:
+                    covers.append(0)
+                    kids.append(())
+    under = [0] * len(covers)
+    for i in reversed(range(len(covers))):
+        m = covers[i]
+        for j in kids[i]:
+            m |= under[j]
+        under[i] = m
+    return covers, kids, under
+
+
+class PyramidSearch:
+    """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
+
+    order_checks = True  # the order relaxations (off only to measure what they buy)
+
+    def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
+        self.problem = problem
+        self.budget = budget
+        self.nodes = 0
+        self.covers, self.kids, self.under = _geometry(problem.rows, problem.pyramids)
+        self.L = len(problem.values)
+        self._exp_cache: dict[int, tuple] = {}
+        self._open_cache: dict[int, tuple] = {}
+        self._clear_cache: dict[int, tuple[bool, int]] = {}
+        self._build_slots()
+
+    # --- per-deal tables ------------------------------------------------------------
+    def _build_slots(self) -> None:
+        """Slots: layout 0..L-1, then the stock sequence or the 24 reserve slots.
+
+        ``part[s]``: mask of the slots that could ever pair with slot ``s``;
+        ``must[v]``: the slots of value ``v`` that have to go for a win (layout cards; with
+        goal ``all`` in Giza the reserve cards too: there a pile can bury a card's only
+        partners under it)."""
+        pr, L = self.problem, self.L
+        vals = list(pr.values)
+        removed = pr.removed
+        extra_removed = 0
+        pile_of: list[int] = [-1] * L
+        if pr.reserves:
+            for k in range(8):
+                pile = pr.reserves[k] if k < len(pr.reserves) else ()
+                if len(pile) > 3:
+                    raise ValueError("a Giza reserve holds at most three cards")
+                for d in range(3):
+                    vals.append(pile[d] if d < len(pile) else 0)
+                    pile_of.append(k)
+                    if d >= len(pile):
+                        extra_removed |= 1 << (3 * k + d)
+        else:
+            vals.extend(pr.sequence)
+            pile_of.extend([-1] * len(pr.sequence))
+        self.vals = vals
+        self.extra_removed = extra_removed  # reserve slots empty from the start
+        nslots = len(vals)
+        under, kids = self.under, self.kids
+        alive0 = ~(removed | (extra_removed << L))
+        part = [0] * nslots
+        for s in range(nslots):
+            v = vals[s]
+            if not v or v == KING or not alive0 >> s & 1:
+                continue
+            m = 0
+            for t in range(nslots):
+                if t == s or vals[t] + v != 13 or not alive0 >> t & 1:
+                    continue
+                if s < L and t < L:
+                    apart = not (under[s] >> t & 1 or under[t] >> s & 1)
+                    if not apart and pr.overlap and (t in kids[s] or s in kids[t]):
+                        apart = True
+                    if not apart:
+                        continue
+                if s >= L and t >= L and pile_of[s] >= 0 and pile_of[s] == pile_of[t]:
+                    continue
+                m |= 1 << t
+            part[s] = m
+        self.part = part
+        must: list[tuple[int, ...]] = [()] * 14
+        for v in range(1, 13):
+            limit = nslots if (pr.reserves and pr.goal == "all") else L
+            must[v] = tuple(s for s in range(limit) if vals[s] == v and alive0 >> s & 1)
+        self.must = must
+        full_p = (1 << L) - 1
+        self.layout_part = [m & full_p for m in part[:L]]
+        self.layout_of = [tuple(i for i in must[v] if i < L) for v in range(14)]
+
+    def _dead(self, alive: int, v: int) -> bool:
+        """Whether the cards of value ``v`` or ``13 - v`` that must go can no longer all go."""
+        part, must = self.part, self.must
+        for u in (v, 13 - v):
+            union = 0
+            count = 0
+            for s in must[u]:
+                if alive >> s & 1:
+                    m = part[s] & alive
+                    if not m:
+                        return True
+                    union |= m
+                    count += 1
+            if count > 1 and union.bit_count() < count:
+                return True
+        return False
+
+    def _dead_counts(self, pm: int, cnt: int, v: int) -> bool:
+        """``_dead`` for a stock kept as value counts (``cnt``: four bits a value): whether
+        the layout cards of value ``v`` or ``13 - v`` can no longer all find distinct
+        partners among the layout cards apart from them and the stock and waste cards."""
+        alive = ~pm
+        ppart, layout_of = self.layout_part, self.layout_of
+        for u in (v, 13 - v):
+            spare = (cnt >> (4 * (13 - u))) & 15
+            union = 0
+            count = 0
+            for i in layout_of[u]:
+                if alive >> i & 1:
+                    m = ppart[i] & alive
+                    if not m and not spare:
+                        return True
+                    union |= m
+                    count += 1
+            if count > 1 and union.bit_count() + spare < count:
+                return True
+        return False
+
+    def _expinfo(self, pm: int) -> tuple:
+        """Facts about the layout shape ``pm``, cached: (king mask, king moves,
+        {partner value: exposed positions needing it}, layout pairs, bit mask of the values
+        left in the layout)."""
+        info = self._exp_cache.get(pm)
+        if info is not None:
+            return info
+        covers, vals = self.covers, self.vals
+        exposed = [i for i in range(self.L) if not pm >> i & 1 and covers[i] & ~pm == 0]
+        kings = [i for i in exposed if vals[i] == KING]
+        if kings:
+            info = (sum(1 << i for i in kings), tuple((i,) for i in kings), None, None, 0, None,
+                    None)
+        else:
+            need: dict[int, list[int]] = {}
+            for i in exposed:
+                need.setdefault(13 - vals[i], []).append(i)
+            pairs = []
+            for a in range(len(exposed)):
+                i = exposed[a]
+                for j in exposed[a + 1:]:
+                    if vals[i] + vals[j] == 13:
+                        pairs.append(((1 << i) | (1 << j), (i, j), min(vals[i], vals[j])))
+            if self.problem.overlap:
+                for i in range(self.L):
+                    if pm >> i & 1 or not self.kids[i]:
+                        continue
+                    left = [j for j in self.kids[i] if not pm >> j & 1]
+                    if len(left) == 1:
+                        j = left[0]
+                        if covers[j] & ~pm == 0 and vals[i] + vals[j] == 13:
+                            pairs.append(((1 << i) | (1 << j), (i, j), min(vals[i], vals[j])))
+            # Pairs that open more of the layout first (they tend to lead to wins sooner).
+            pairs.sort(key=lambda t: -self._opens(pm | t[0]))
+            values = 0
+            count = [0] * 14
+            alive = [i for i in range(self.L) if not pm >> i & 1]
+            for i in alive:
+                values |= 1 << vals[i]
+                count[vals[i]] += 1
+            # reach[v]: layout cards of value v that could pair with some layout card left.
+            part, reach = self.part, [0] * 14
+            alive_mask = ~pm
+            for j in alive:
+                if part[j] & alive_mask & ((1 << self.L) - 1):
+                    reach[vals[j]] += 1
+            info = (0, (), need, tuple(pairs), values, count, reach)
+        self._exp_cache[pm] = info
+        return info
+
+    def _exposed(self, pm: int) -> tuple[tuple[int, ...], int]:
+        """Layout cards left with nothing covering them in shape ``pm``, and their mask."""
+        got = self._open_cache.get(pm)
+        if got is None:
+            covers = self.covers
+            ex = tuple(i for i in range(self.L) if not pm >> i & 1 and covers[i] & ~pm == 0)
+            got = (ex, sum(1 << i for i in ex))
+            self._open_cache[pm] = got
+        return got
+
+    def _opens(self, pm: int) -> int:
+        return len(self._exposed(pm)[0])
+
+    def _clears(self, pm: int, can: int) -> tuple[bool, int]:
+        """Layout cards that could go if every value in ``can`` (bit ``v``: a partner for
+        a card of value ``v``) had a partner at hand whenever needed, a layout partner
+        counting once it is open: whether that is every card left, and the partner values
+        the cards opened on the way offer (bit ``13 - v`` for a card of value ``v``).
+        Cached per (shape, ``can``)."""
+        key = pm | (can << self.L)
+        got = self._clear_cache.get(key)
+        if got is None:
+            vals, ppart, exposed = self.vals, self.layout_part, self._exposed
+            removable = 0
+            while True:
+                ex, exmask = exposed(pm | removable)
+                openmask = exmask | removable
+                grown = 0
+                for x in ex:
+                    if can >> vals[x] & 1 or ppart[x] & openmask:
+                        grown |= 1 << x
+                if not grown:
+                    break
+                removable |= grown
+            offered = 0
+            for x in ex:
+                offered |= 1 << (13 - vals[x])
+            x = removable
+            while x:
+                low = x & -x
+                offered |= 1 << (13 - vals[low.bit_length() - 1])
+                x ^= low
+            got = (not (~pm & ((1 << self.L) - 1)) & ~removable, offered)
+            self._clear_cache[key] = got
+        return got
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.budget is not None and self.nodes % Budget.CHECK_EVERY == 0:
+            self.budget.check(self.nodes)
+
+    # --- entry point ----------------------------------------------------------------
+    def run(self) -> tuple[bool, list[tuple]]:
+        """``(True, moves)`` or ``(False, [])``; raises ``BudgetExceeded``."""
+        pr = self.problem
+        if pr.reserves:
+            return self._run_giza()
+        if pr.passes is None:
+            return self._run_cycle() if pr.goal == "all" else self._run_free()
+        if pr.goal != "all" and not self._run_free()[0]:
+            # Lost even with unlimited passes (a quick search): lost with fewer too.
+            return False, []
+        return self._run_stock()
+
+    # --- a stock with a limited number of passes --------------------------------------
+    def _run_stock(self) -> tuple[bool, list[tuple]]:
+        """Search with a stock and a limited number of passes.
+
+        Suits never matter, so the stock and the waste are kept as their card values, four
+        bits a card, top card in the lowest bits (``s`` and ``w``); ``fcnt``/``wcnt`` count
+        the values in each, four bits a value. Two positions that differ only in which of
+        two equal cards went are one position."""
+        pr, L = self.problem, self.L
+        seq = pr.sequence
+        n = len(seq)
+        full_p = (1 << L) - 1
+        goal_all = pr.goal == "all"
+        passes = pr.passes
+        multi = passes > pr.pass_number
+        expinfo, tick, exposed = self._expinfo, self._tick, self._exposed
+        vals = self.vals
+        check_order = self.order_checks and not pr.overlap
+        ppart = self.layout_part
+        dead = self._dead_counts
+        closure = self._clears
+        shift_w = L + 4 * n + 4
+        visited: dict[int, int] | set[int] = {} if multi else set()
+        path: list[tuple] = []
+
+        def hopeless(pm: int, info: tuple, wl: list[int], fcnt: int) -> bool:
+            """Last pass: two relaxations of the rest of the game, each a proof of loss
+            when it fails. (1) Counting: for some depth of the waste, the layout cards and
+            every waste card above that depth find distinct partners (a waste card pairs
+            with a layout card or a stock card; two layout cards only when neither lies
+            under the other). (2) Order: every layout card could go if partners could
+            serve many times: a waste card goes once the cards above it can go and a
+            partner is open in the layout or left in the stock; a layout card once the
+            cards covering it can go and a partner is open, reachable in the waste or
+            left in the stock."""
+            pcount, reach = info[5], info[6]
+            fc = [(fcnt >> (4 * v)) & 15 for v in range(14)]
+            wc = [0] * 14
+            nw = len(wl)
+            state = [0] * 7
+            bad = 0
+            for a in range(1, 7):
+                b = 13 - a
+                pa, pb, fa, fb = pcount[a], pcount[b], fc[a], fc[b]
+                if pa > reach[b] + fb or pb > reach[a] + fa or pa > pb + fb or pb > pa + fa:
+                    state[a] = 1
+                    bad += 1
+            if goal_all:
+                for z in wl:
+                    wc[z] += 1
+                for a in range(1, 7):
+                    b = 13 - a
+                    pa, pb, wa, wb, fa, fb = pcount[a], pcount[b], wc[a], wc[b], fc[a], fc[b]
+                    if (wa > pb + fb or wb > pa + fa or pa > reach[b] + wb + fb
+                            or pb > reach[a] + wa + fa):
+                        return True
+            elif bad:
+                for z in wl:
+                    if z == KING:
+                        continue
+                    wc[z] += 1
+                    a = z if z < 7 else 13 - z
+                    b = 13 - a
+                    pa, pb, wa, wb, fa, fb = pcount[a], pcount[b], wc[a], wc[b], fc[a], fc[b]
+                    if wa > pb + fb or wb > pa + fa:
+                        return True
+                    new = (pa > reach[b] + wb + fb or pb > reach[a] + wa + fa
+                           or pa + wa > pb + wb + fb or pb + wb > pa + wa + fa)
+                    bad += new - state[a]
+                    state[a] = new
+                    if not bad:
+                        break
+                else:
+                    return True
+            if not check_order:
+                return False
+            fut = 1 << KING
+            for v in range(1, 13):
+                if fc[v]:
+                    fut |= 1 << (13 - v)
+            can = fut | (1 << (13 - wl[0]) if wl else 0)
+            depth = 0
+            while True:
+                cleared, offered = closure(pm, can)
+                ok = fut | offered
+                while depth < nw:
+                    if ok >> wl[depth] & 1:
+                        depth += 1
+                        if depth < nw:
+                            can |= 1 << (13 - wl[depth])
+                    else:
+                        break
+                if closure(pm, can) == (cleared, offered):
+                    break
+            if not cleared:
+                return True
+            return goal_all and depth < nw
+
+        def rec(pm: int, w: int, s: int, fcnt: int, wcnt: int, pas: int, touched: int) -> bool:
+            mark = len(path)
+            while True:  # available kings go at once
+                if pm == full_p and (not goal_all or not (w or s)):
+                    return True
+                info = expinfo(pm)
+                if info[0]:
+                    pm |= info[0]
+                    path.extend(info[1])
+                    continue
+                if s & 15 == KING:
+                    s >>= 4
+                    fcnt -= 1 << (4 * KING)
+                    path.append((STOCK,))
+                    continue
+                if w & 15 == KING:
+                    w >>= 4
+                    wcnt -= 1 << (4 * KING)
+                    path.append((WASTE,))
+                    continue
+                # A layout card with a single partner left must go with it: if both are
+                # available, that pair goes now (doing it later gains nothing).
+                forced = None
+                cnt = fcnt + wcnt
+                exmask = exposed(pm)[1]
+                for y, xs in info[2].items():
+                    spare = (cnt >> (4 * y)) & 15
+                    if spare > 1:
+                        continue
+                    for x in xs:
+                        other = ppart[x] & ~pm
+                        if spare:
+                            if other:
+                                continue
+                            if s & 15 == y:
+                                forced = ((x, STOCK), 1 << x, 1, 0)
+                            elif w & 15 == y:
+                                forced = ((x, WASTE), 1 << x, 0, 1)
+                        elif other and not other & (other - 1) and other & exmask:
+                            forced = ((x, other.bit_length() - 1), (1 << x) | other, 0, 0)
+                        if forced:
+                            break
+                    if forced:
+                        break
+                if forced:
+                    move, bits, from_s, from_w = forced
+                    pm |= bits
+                    path.append(move)
+                    v = vals[x]
+                    if from_s:
+                        fcnt -= 1 << (4 * (s & 15))
+                        s >>= 4
+                    if from_w:
+                        wcnt -= 1 << (4 * (w & 15))
+                        w >>= 4
+                    touched = -1
+                    continue
+                break
+            if pm == full_p and (not goal_all or not (w or s)):
+                return True
+            last = pas == passes
+            wl = None
+            if last and w:
+                # Last pass: two waste cards never meet again, so a waste card whose
+                # partners are gone from the layout and from the stock stays for good, and
+                # the cards under it are out of the game: drop them.
+                lonely = info[4]
+                wl = []
+                x = w
+                while x:
+                    z = x & 15
+                    wl.append(z)
+                    if not (lonely >> (13 - z) & 1 or (fcnt >> (4 * (13 - z))) & 15):
+                        if goal_all:
+                            del path[mark:]
+                            return False
+                        if x >> 4:
+                            w &= (1 << (4 * len(wl))) - 1
+                            wcnt = 0
+                            for y in wl:
+                                wcnt += 1 << (4 * y)
+                            touched = -1
+                        break
+                    x >>= 4
+            key = pm | (s << L) | (w << shift_w)
+            if multi:
+                seen = visited.get(key)
+                if seen is not None and seen <= pas:
+                    del path[mark:]
+                    return False
+                visited[key] = pas
+            else:
+                if key in visited:
+                    del path[mark:]
+                    return False
+                visited.add(key)
+            if touched:
+                cnt = fcnt + wcnt
+                if touched < 0:
+                    if any(dead(pm, cnt, v) for v in range(1, 7)):
+                        del path[mark:]
+                        return False
+                elif dead(pm, cnt, touched):
+                    del path[mark:]
+                    return False
+            if last:
+                if hopeless(pm, info, wl or [], fcnt):
+                    del path[mark:]
+                    return False
+            elif check_order:
+                # Before the last pass every stock and waste card comes round again.
+                can = 1 << KING
+                cnt = fcnt + wcnt
+                for v in range(1, 13):
+                    if (cnt >> (4 * v)) & 15:
+                        can |= 1 << (13 - v)
+                if not closure(pm, can)[0]:
+                    del path[mark:]
+                    return False
+            tick()
+            need, pairs = info[2], info[3]
+            for bits, move, v in pairs:
+                path.append(move)
+                if rec(pm | bits, w, s, fcnt, wcnt, pas, v):
+                    return True
+                path.pop()
+            sv = s & 15
+            wv = w & 15
+            if sv:
+                for i in need.get(sv, ()):
+                    path.append((i, STOCK))
+                    if rec(pm | (1 << i), w, s >> 4, fcnt - (1 << (4 * sv)), wcnt, pas,
+                           min(sv, 13 - sv)):
+                        return True
+                    path.pop()
+            if wv:
+                for i in need.get(wv, ()):
+                    path.append((i, WASTE))
+                    if rec(pm | (1 << i), w >> 4, s, fcnt, wcnt - (1 << (4 * wv)), pas,
+                           min(wv, 13 - wv)):
+                        return True
+                    path.pop()
+                if sv + wv == 13:
+                    path.append((STOCK, WASTE))
+                    if rec(pm, w >> 4, s >> 4, fcnt - (1 << (4 * sv)), wcnt - (1 << (4 * wv)),
+                           pas, min(wv, sv)):
+                        return True
+                    path.pop()
+            if sv:
+                path.append(DRAW)
+                bit = 1 << (4 * sv)
+                if rec(pm, (w << 4) | sv, s >> 4, fcnt - bit, wcnt + bit, pas, 0):
+                    return True
+                path.pop()
+            elif w and pas < passes:
+                path.append(RECYCLE)
+                s2 = 0
+                x = w
+                while x:
+                    s2 = (s2 << 4) | (x & 15)
+                    x >>= 4
+                if rec(pm, 0, s2, wcnt, 0, pas + 1, 0):
+                    return True
+                path.pop()
+            del path[mark:]
+            return False
+
+        def code(values) -> tuple[int, int]:
+            c = cnt = 0
+            for v in reversed(values):
+                c = (c << 4) | v
+            for v in values:
+                cnt += 1 << (4 * v)
+            return c, cnt
+
+        p = pr.pointer
+        w0, wc0 = code(seq[:p][::-1])  # waste top first
+        s0, sc0 = code(seq[p:])        # stock top first
+        won = rec(pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1)
+        return won, (path if won else [])
+
+    # --- unlimited passes: the pointer is free ----------------------------------------
+    def _run_free(self) -> tuple[bool, list[tuple]]:
+        """Unlimited passes, goal ``pyramid``: every stock card can be brought up at any
+        time, and taking stock cards away never opens anything, so pairs of two stock
+        cards are never needed and which copy of a value pairs with a layout card does
+        not matter: the stock is just how many cards of each value it still holds."""
+        pr, L = self.problem, self.L
+        full_p = (1 << L) - 1
+        expinfo, tick = self._expinfo, self._tick
+        dead = self._dead_counts
+        cnt0 = 0
+        for v in pr.sequence:
+            if v != KING:
+                cnt0 += 1 << (4 * v)
+        visited: set[int] = set()
+        path: list[tuple] = []
+
+        def ordered(pm: int, cnt: int) -> bool:
+            """Whether every layout card could go if partners could serve many times."""
+            can = 1 << KING
+            for v in range(1, 13):
+                if (cnt >> (4 * v)) & 15:
+                    can |= 1 << (13 - v)
+            return self._clears(pm, can)[0]
+
+        def rec(pm: int, cnt: int, touched: int) -> bool:
+            mark = len(path)
+            while True:
+                if pm == full_p:
+                    return True
+                info = expinfo(pm)
+                if not info[0]:
+                    break
+                pm |= info[0]
+                path.extend(info[1])
+            key = pm | (cnt << L)
+            if key in visited:
+                del path[mark:]
+                return False
+            visited.add(key)
+            if touched and (any(dead(pm, cnt, v) for v in range(1, 7)) if touched < 0
+                            else dead(pm, cnt, touched)):
+                del path[mark:]
+                return False
+            if not pr.overlap and not ordered(pm, cnt):
+                del path[mark:]
+                return False
+            tick()
+            need, pairs = info[2], info[3]
+            for bits, move, v in pairs:
+                path.append(move)
+                if rec(pm | bits, cnt, v):
+                    return True
+                path.pop()
+            for y, xs in need.items():
+                if (cnt >> (4 * y)) & 15:
+                    for x in xs:
+                        path.append(("v", x, y))
+                        if rec(pm | (1 << x), cnt - (1 << (4 * y)), min(y, 13 - y)):
+                            return True
+                        path.pop()
+            del path[mark:]
+            return False
+
+        if not rec(pr.removed, cnt0, -1):
+            return False, []
+        return True, self._write_cycle(path)
+
+    def _run_cycle(self) -> tuple[bool, list[tuple]]:
+        pr, L = self.problem, self.L
+        n = len(pr.sequence)
+        sval = pr.sequence
+        full_p = (1 << L) - 1
+        full_s = (1 << n) - 1
+        goal_all = pr.goal == "all"
+        expinfo, dead, tick = self._expinfo, self._dead, self._tick
+        by_value: list[tuple[int, ...]] = [tuple(k for k in range(n) if sval[k] == v)
+                                           for v in range(14)]
+        visited: set[int] = set()
+        path: list[tuple] = []  # abstract moves: ("k", loc) kings; pairs of slots
+
+        def rec(pm: int, sm: int, touched: int) -> bool:
+            mark = len(path)
+            while True:
+                info = expinfo(pm)
+                if not info[0]:
+                    break
+                pm |= info[0]
+                path.extend(info[1])
+            if pm == full_p and (not goal_all or sm == full_s):
+                return True
+            if touched:
+                alive = ~(pm | (sm << L))
+                if any(dead(alive, v) for v in range(1, 7)) if touched < 0 else dead(alive, touched):
+                    del path[mark:]
+                    return False
+            key = pm | (sm << L)
+            if key in visited:
+                del path[mark:]
+                return False
+            visited.add(key)
+            tick()
+            need, pairs = info[2], info[3]
+            for bits, move, v in pairs:
+                path.append(move)
+                if rec(pm | bits, sm, v):
+                    return True
+                path.pop()
+            for vs, positions in need.items():
+                for k in by_value[vs]:
+                    if sm >> k & 1:
+                        continue
+                    for i in positions:
+                        path.append(("s", i, k))
+                        if rec(pm | (1 << i), sm | (1 << k), min(vs, 13 - vs)):
+                            return True
+                        path.pop()
+            prev = -1
+            for k in range(n):
+                if sm >> k & 1:
+                    continue
+                if prev >= 0 and sval[prev] + sval[k] == 13:
+                    path.append(("w", prev, k))
+                    if rec(pm, sm | (1 << prev) | (1 << k), min(sval[k], 13 - sval[k])):
+                        return True
+                    path.pop()
+                prev = k
+            del path[mark:]
+            return False
+
+        # Every king of the stock can be brought up and removed: do it first.
+        kings = [k for k in range(n) if sval[k] == KING]
+        sm0 = 0
+        for k in kings:
+            path.append(("s", None, k))
+            sm0 |= 1 << k
+        won = rec(pr.removed, sm0, -1)
+        if not won:
+            return False, []
+        return True, self._write_cycle(path)
+
+    def _write_cycle(self, abstract: list[tuple]) -> list[tuple]:
+        """Turn the pointer-free line into real moves, adding the draws and recycles."""
+        n = len(self.problem.sequence)
+        sm = 0
+        out: list[tuple] = []
+
+        def nxt(q: int) -> int:
+            while q < n and sm >> q & 1:
+                q += 1
+            return q
+
+        p = nxt(self.problem.pointer)
+
+        def route(target: int) -> list[tuple]:
+            """Draws (and a recycle) that move the pointer from ``p`` to ``target``."""
+            if target >= p:
+                return [DRAW] * sum(1 for q in range(p, target) if not sm >> q & 1)
+            before = [DRAW] * sum(1 for q in range(p, n) if not sm >> q & 1)
+            after = [DRAW] * sum(1 for q in range(0, target) if not sm >> q & 1)
+            return before + [RECYCLE] + after
+
+        sval = self.problem.sequence
+        for move in abstract:
+            if move[0] == "v":  # a layout card with any stock card of that value
+                _, i, y = move
+                best = None
+                for k in range(n):
+                    if sval[k] == y and not sm >> k & 1:
+                        cost = min(len(route(k)), len(route(nxt(k + 1))))
+                        if best is None or cost < best[0]:
+                            best = (cost, k)
+                move = ("s", i, best[1])
+            if move[0] == "s" or move[0] == "w":
+                kind, i, k = move
+                if kind == "w":  # two neighbours of the sequence: waste top + stock top
+                    out.extend(route(k))
+                    out.append((STOCK, WASTE))
+                    sm |= (1 << i) | (1 << k)
+                    p = nxt(k + 1)
+                    continue
+                as_stock = route(k)
+                as_waste = route(nxt(k + 1))
+                if len(as_waste) < len(as_stock):
+                    out.extend(as_waste)
+                    p = nxt(k + 1)
+                    out.append((WASTE,) if i is None else (i, WASTE))
+                    sm |= 1 << k
+                else:
+                    out.extend(as_stock)
+                    out.append((STOCK,) if i is None else (i, STOCK))
+                    sm |= 1 << k
+                    p = nxt(k + 1)
+            else:
+                out.append(move)
+        return out
+
+    # --- Giza: reserves, no stock -----------------------------------------------------
+    def _run_giza(self) -> tuple[bool, list[tuple]]:
+        pr, L = self.problem, self.L
+        vals = self.vals
+        full_p = (1 << L) - 1
+        full_g = (1 << 24) - 1
+        goal_all = pr.goal == "all"
+        expinfo, dead, tick = self._expinfo, self._dead, self._tick
+        top_of = _RESERVE_TOP
+        visited: set[int] = set()
+        path: list[tuple] = []
+        def rec(pm: int, gm: int, touched: int) -> bool:
+            mark = len(path)
+            while True:
+                if pm == full_p and (not goal_all or gm == full_g):
+                    return True
+                info = expinfo(pm)
+                if info[0]:
+                    pm |= info[0]
+                    path.extend(info[1])
+                    continue
+                tops = []
+                king = False
+                for k in range(8):
+                    d = top_of[(gm >> (3 * k)) & 7]
+                    if d >= 0:
+                        s = 3 * k + d
+                        v = vals[L + s]
+                        if v == KING:
+                            gm |= 1 << s
+                            path.append((RESERVE + k,))
+                            king = True
+                        else:
+                            tops.append((k, s, v))
+                if not king:
+                    break
+            if pm == full_p and (not goal_all or gm == full_g):
+                return True
+            if touched:
+                alive = ~(pm | (gm << L))
+                if any(dead(alive, v) for v in range(1, 7)) if touched < 0 else dead(alive, touched):
+                    del path[mark:]
+                    return False
+            key = pm | (gm << L)
+            if key in visited:
+                del path[mark:]
+                return False
+            visited.add(key)
+            tick()
+            need, pairs = info[2], info[3]
+            for bits, move, v in pairs:
+                path.append(move)
+                if rec(pm | bits, gm, v):
+                    return True
+                path.pop()
+            for k, s, v in tops:
+                for i in need.get(v, ()):
+                    path.append((i, RESERVE + k))
+                    if rec(pm | (1 << i), gm | (1 << s), min(v, 13 - v)):
+                        return True
+                    path.pop()
+            for a in range(len(tops)):
+                ka, sa, va = tops[a]
+                for kb, sb, vb in tops[a + 1:]:
+                    if va + vb == 13:
+                        path.append((RESERVE + ka, RESERVE + kb))
+                        if rec(pm, gm | (1 << sa) | (1 << sb), min(va, vb)):
+                            return True
+                        path.pop()
+            del path[mark:]
+            return False
+
+        won = rec(pr.removed, self.extra_removed, -1)
+        return won, (path if won else [])
+
+
+def solve_problem(problem: PyramidProblem, budget: Budget | None = None):
+    """``(winnable, moves as notation strings, nodes)``; ``winnable`` is ``None`` when the
+    budget ran out."""
+    search = PyramidSearch(problem, budget)
+    try:
+        won, moves = search.run()
+    except BudgetExceeded:
+        return None, (), search.nodes
+    return won, tuple(problem.move_text(m) for m in moves), search.nodes

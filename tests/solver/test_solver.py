@@ -1,0 +1,302 @@
+"""The solver: verdicts match the shared vectors, every claimed win replays to ``won`` through
+the engine, and unwinnable verdicts agree with a plain exhaustive search on reduced deals."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from app.engine import GameRecord, deal_for_seed, format_deal, get_game
+from app.solver import SolveResult, best_score_move, hint, is_winnable, solve
+from app.solver.pyramid import PyramidProblem, solve_problem
+
+from . import reference
+
+VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+
+
+def _vectors() -> list[dict]:
+    path = VECTORS / "solve.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _start(game: str, options: dict, deal_text: str):
+    variant = get_game(game)
+    rules = variant.parse_rules(options)
+    return rules, variant.new_position(variant.parse_deal(deal_text), rules)
+
+
+def _replays_to_won(game: str, rules, deal_text: str, moves) -> bool:
+    record = GameRecord.from_text(game, rules, deal_text, " ".join(moves))
+    return record.position.status == "won"
+
+
+# --- the shared vectors ------------------------------------------------------------------
+@pytest.mark.parametrize("case", _vectors(), ids=lambda c: f"{c['game']}-{c['deal'][:11]}")
+def test_verdicts_match_the_vectors(case):
+    rules, position = _start(case["game"], case.get("options", {}), case["deal"])
+    result = solve(position, budget_seconds=60)
+    assert result.winnable is case["winnable"]
+    if result.winnable:
+        assert _replays_to_won(case["game"], rules, case["deal"], result.moves)
+    else:
+        assert result.moves == ()
+
+
+def test_vector_wins_are_found_from_the_middle_of_their_example_line():
+    for case in _vectors():
+        if not case["winnable"]:
+            continue
+        rules, _ = _start(case["game"], case.get("options", {}), case["deal"])
+        line = case["example_win"].split()
+        played = " ".join(line[: len(line) // 2])
+        position = GameRecord.from_text(case["game"], rules, case["deal"], played).position
+        result = solve(position)
+        assert result.winnable is True
+        assert _replays_to_won(case["game"], rules, case["deal"], played.split() + list(result.moves))
+
+
+# --- claimed wins replay through the engine ------------------------------------------------
+CONFIGS = [
+    ("pyramid", {"passes": "1"}),
+    ("pyramid", {"passes": "1", "goal": "all"}),
+    ("pyramid", {"passes": "2"}),
+    ("pyramid", {"passes": "3", "goal": "all"}),
+    ("pyramid", {"passes": "unlimited"}),
+    ("pyramid", {"passes": "unlimited", "goal": "all"}),
+    ("pyramid", {"passes": "unlimited", "overlap": "true"}),
+    ("pyramid", {"passes": "1", "overlap": "true"}),
+    ("giza", {}),
+    ("giza", {"goal": "all"}),
+    ("giza", {"overlap": "true"}),
+    ("double-pyramid", {"passes": "3"}),
+    ("double-pyramid", {"passes": "1"}),
+    ("double-pyramid", {"passes": "unlimited"}),
+]
+
+
+@pytest.mark.parametrize("game,options", CONFIGS, ids=lambda x: str(x))
+def test_claimed_wins_replay_to_won(game, options):
+    """Seeded deals until a few wins are found (or a time limit), each win replayed."""
+    variant = get_game(game)
+    rules = variant.parse_rules(options)
+    wins = decided = 0
+    deadline = time.perf_counter() + 2.0
+    seed = 1000
+    while time.perf_counter() < deadline and wins < 4:
+        deal = deal_for_seed(game, seed)
+        seed += 1
+        result = solve(variant.new_position(deal, rules), budget_seconds=0.5)
+        if result.winnable is None:
+            assert result.reason == "budget" and result.moves == ()
+            continue
+        decided += 1
+        if result.winnable:
+            wins += 1
+            assert _replays_to_won(game, rules, format_deal(deal), result.moves)
+    assert decided > 0
+    if game != "double-pyramid" and options.get("passes") != "1":
+        assert wins > 0
+
+
+# --- unwinnable verdicts against a plain exhaustive search -----------------------------------
+def _balanced(rng: random.Random, k: int) -> list[int]:
+    """Card values in complementary pairs and kings, so that small deals are often winnable."""
+    out: list[int] = []
+    while len(out) < k:
+        v = rng.randint(1, 13)
+        out += [13] if v == 13 else [v, 13 - v]
+    out = out[:k]
+    rng.shuffle(out)
+    return out
+
+
+def _reduced_cases(count: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        kind = rng.choice(["stock", "stock", "stock", "giza", "double"])
+        rows = rng.choice([2, 3]) if kind == "double" else rng.choice([3, 4])
+        pyramids = 2 if kind == "double" else 1
+        size = rows * (rows + 1) // 2 * pyramids
+        goal = rng.choice(["pyramid", "all"])
+        overlap = rng.random() < 0.3
+        if kind == "giza":
+            piles = rng.randint(1, 5)
+            cards = _balanced(rng, size + 3 * piles)
+            layout, rest = tuple(cards[:size]), cards[size:]
+            reserves = tuple(tuple(rest[3 * k: 3 * k + rng.randint(1, 3)]) for k in range(piles))
+            small = reference.Small(rows, 1, layout, (), reserves, 1, goal, overlap)
+            problem = PyramidProblem(values=layout, reserves=reserves, goal=goal,
+                                     overlap=overlap, rows=rows)
+        else:
+            passes = rng.choice([1, 1, 2, 3, None])
+            cards = _balanced(rng, size + rng.randint(0, 10))
+            layout, stock = tuple(cards[:size]), tuple(cards[size:])
+            small = reference.Small(rows, pyramids, layout, stock, (), passes, goal, overlap)
+            problem = PyramidProblem(values=layout, sequence=stock, passes=passes, goal=goal,
+                                     overlap=overlap, rows=rows, pyramids=pyramids)
+        yield small, problem
+
+
+def test_verdicts_agree_with_exhaustive_search_on_reduced_deals():
+    counts = {True: 0, False: 0}
+    for small, problem in _reduced_cases(300, seed=4):
+        expected = reference.winnable(small)
+        won, moves, _ = solve_problem(problem)
+        assert won is expected, small
+        counts[won] += 1
+        if won:
+            assert reference.replay_wins(small, moves), (small, moves)
+    assert counts[True] > 30 and counts[False] > 30
+
+
+def test_reduced_positions_in_mid_game_agree_too():
+    """Start from a position part-way through a random line (waste, later passes)."""
+    rng = random.Random(7)
+    checked = 0
+    for small, _ in _reduced_cases(300, seed=11):
+        if small.reserves:
+            continue
+        pos = reference.start(small)
+        for _ in range(rng.randint(1, 8)):
+            options = reference.moves(small, pos)
+            if not options:
+                break
+            pos = reference.play(small, pos, rng.choice(options))
+        removed, stock, waste, pas, _ = pos
+        if reference.won(small, pos):
+            continue
+        mask = sum(1 << i for i in removed)
+        problem = PyramidProblem(values=small.layout, removed=mask,
+                                 sequence=waste[::-1] + stock, pointer=len(waste),
+                                 pass_number=pas, passes=small.passes, goal=small.goal,
+                                 overlap=small.overlap, rows=small.rows,
+                                 pyramids=small.pyramids)
+        expected = _reference_from(small, pos)
+        won, moves, _ = solve_problem(problem)
+        assert won is expected, (small, pos)
+        if won:
+            here = pos
+            for move in moves:
+                here = reference.play(small, here, move)
+            assert reference.won(small, here)
+        checked += 1
+    assert checked > 100
+
+
+def _reference_from(small, pos) -> bool:
+    from collections import deque
+
+    def key(p):
+        return p[:3] + p[4:] if small.passes is None else p
+
+    seen = {key(pos)}
+    queue = deque([pos])
+    while queue:
+        here = queue.popleft()
+        if reference.won(small, here):
+            return True
+        for move in reference.moves(small, here):
+            nxt = reference.play(small, here, move)
+            if key(nxt) not in seen:
+                seen.add(key(nxt))
+                queue.append(nxt)
+    return False
+
+
+# --- Gaps ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("options,seeds", [
+    ({"rounds": "1"}, (15, 16, 17)),
+    ({"rounds": "1", "aces": "starters"}, (17, 28)),
+    ({"rounds": "3"}, (1, 5, 6)),
+    ({"rounds": "2", "aces": "starters"}, (2, 4, 6)),
+    ({"rounds": "unlimited"}, (3,)),
+])
+def test_gaps_wins_replay_to_won(options, seeds):
+    """Seeds whose wins this solver finds within 20,000 positions (a redeal included for
+    several rounds); each win replays through the engine."""
+    variant = get_game("gaps")
+    rules = variant.parse_rules(options)
+    for seed in seeds:
+        deal = deal_for_seed("gaps", seed)
+        result = solve(variant.new_position(deal, rules), budget_nodes=20_000)
+        assert result.winnable is True, seed
+        assert _replays_to_won("gaps", rules, format_deal(deal), result.moves)
+
+
+def test_gaps_budget_is_honest_and_solves_mid_game():
+    variant = get_game("gaps")
+    rules = variant.parse_rules({"rounds": "3"})
+    deal = deal_for_seed("gaps", 5)
+    start = variant.new_position(deal, rules)
+    # from the middle of a round-2 position the continuation still replays to won
+    line = solve(start, budget_nodes=20_000).moves
+    cut = line.index("N") + 1 if "N" in line else len(line) // 2
+    played = " ".join(line[:cut])
+    middle = GameRecord.from_text("gaps", rules, format_deal(deal), played).position
+    result = solve(middle, budget_nodes=20_000)
+    assert result.winnable is True
+    assert _replays_to_won("gaps", rules, format_deal(deal), played.split() + list(result.moves))
+    for seed in range(3):
+        small = solve(variant.new_position(deal_for_seed("gaps", seed), rules), budget_nodes=5)
+        assert small.winnable in (True, None)
+        if small.winnable is None:
+            assert small.reason == "budget" and small.moves == ()
+
+
+def test_gaps_budget_runs_out_as_none():
+    variant = get_game("gaps")
+    rules = variant.parse_rules({"rounds": "3"})
+    position = variant.new_position(deal_for_seed("gaps", 0), rules)
+    result = solve(position, budget_nodes=50)
+    assert result == SolveResult(None, (), "budget", result.nodes)
+    assert result.to_json() == {"winnable": None, "reason": "budget"}
+
+
+def test_gaps_lost_position_is_proven():
+    """Every gap right of a king and no redeal left: lost, and the solver proves it."""
+    from dataclasses import replace
+
+    from app.engine import card
+
+    variant = get_game("gaps")
+    rules = variant.parse_rules({"rounds": "1"})
+    position = variant.new_position(deal_for_seed("gaps", 0), rules)
+    rest = [card(rank, suit) for suit in "CDHS" for rank in range(2, 13)]
+    grid = []
+    for r, suit in enumerate("CDHS"):
+        grid += [card(13, suit), None] + rest[11 * r: 11 * r + 11]
+    stuck = replace(position, grid=tuple(grid))
+    assert stuck.status == "lost"
+    assert solve(stuck).winnable is False
+
+
+# --- the web API -----------------------------------------------------------------------------
+def test_hint_follows_a_winning_line_to_the_end():
+    case = next(c for c in _vectors() if c["winnable"] and c["game"] == "giza")
+    rules, position = _start(case["game"], case.get("options", {}), case["deal"])
+    assert is_winnable(position) is True
+    for _ in range(60):
+        if position.status != "playing":
+            break
+        move = hint(position)
+        position = position.apply(move)
+    assert position.status == "won"
+
+
+def test_hint_in_a_lost_deal_is_a_legal_move_or_none():
+    case = next(c for c in _vectors() if not c["winnable"] and c["game"] == "pyramid")
+    rules, position = _start(case["game"], case.get("options", {}), case["deal"])
+    assert is_winnable(position) is False
+    move = hint(position)
+    assert move in {str(m) for m in position.legal_moves()}
+    assert best_score_move(position, max_nodes=200) in {str(m) for m in position.legal_moves()}
+
+
+def test_result_json_shapes():
+    assert SolveResult(True, ("D", "P0"), None, 3).to_json() == {"winnable": True, "moves": "D P0"}
+    assert SolveResult(False).to_json() == {"winnable": False}
