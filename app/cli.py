@@ -24,6 +24,13 @@ from app.engine import (
 from app.engine.variants import Position
 
 USAGE_ERROR = 2
+# Pyramid and Giza are always decided exactly; the larger searches get this by default.
+DEFAULT_SOLVE_SECONDS = 20.0
+SURVEY_SECONDS = 5.0
+
+
+def variant_needs_budget(game: str) -> bool:
+    return game in ("gaps", "double-pyramid")
 
 
 class UsageError(Exception):
@@ -115,7 +122,10 @@ def solve(args: argparse.Namespace) -> int:
             record = record.play(token)
         except (InvalidMoveError, IllegalMoveError) as exc:
             return _move_error(index, exc)
-    result = solve_position(record.position, budget_seconds=args.budget)
+    budget = args.budget
+    if budget is None and variant_needs_budget(args.game):
+        budget = DEFAULT_SOLVE_SECONDS
+    result = solve_position(record.position, budget_seconds=budget)
     if result.winnable is None:
         _emit({"winnable": None, "reason": result.reason or "budget"})
     elif result.winnable:
@@ -132,9 +142,12 @@ def survey(args: argparse.Namespace) -> int:
     options = variant.parse_rules(_rule_options(args)).to_options()
     if args.deals < 1 or args.jobs < 1:
         raise UsageError("--deals and --jobs must be at least 1")
+    budget = args.budget
+    if budget is None and variant_needs_budget(variant.name):
+        budget = SURVEY_SECONDS
     report = SurveyReport(variant.name, options, args.seed)
     started = time.perf_counter()
-    for result in run_survey(variant.name, options, args.deals, args.seed, args.jobs, args.budget):
+    for result in run_survey(variant.name, options, args.deals, args.seed, args.jobs, budget):
         report.results.append(result)
         done = len(report.results)
         if not args.quiet and (done == args.deals or done % max(1, args.deals // 200) == 0):
@@ -193,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_options(p)
     p.add_argument("--deal", required=True, help="the deal in notation")
     p.add_argument("--moves", default="", help="moves separated by spaces")
-    p.add_argument("--budget", type=float, default=10.0, help="seconds before 'unknown' (default 10)")
+    p.add_argument("--budget", type=float, default=None,
+                   help=f"seconds before 'unknown' (default: exact for pyramid and giza, "
+                        f"{DEFAULT_SOLVE_SECONDS:g} s for gaps and double-pyramid)")
     p.set_defaults(run=solve)
 
     p = commands.add_parser("survey", help="solve many seeded deals and print the win rate")
@@ -201,7 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--budget", type=float, default=5.0, help="seconds per deal before 'unknown'")
+    p.add_argument("--budget", type=float, default=None,
+                   help="seconds per deal before 'unknown' (default: exact for pyramid and giza, "
+                        f"{SURVEY_SECONDS:g} s for gaps and double-pyramid)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=survey)

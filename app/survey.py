@@ -79,7 +79,7 @@ def wilson(successes: int, trials: int) -> tuple[float, float, float]:
     return p, max(0.0, centre - spread), min(1.0, centre + spread)
 
 
-def _solve_seed(task: tuple[str, dict, int, float]) -> DealResult:
+def _solve_seed(task: tuple[str, dict, int, float | None]) -> DealResult:
     from app.solver import solve
 
     game, options, seed, budget = task
@@ -91,7 +91,7 @@ def _solve_seed(task: tuple[str, dict, int, float]) -> DealResult:
 
 
 def run_survey(
-    game: str, options: dict[str, str], deals: int, first_seed: int, jobs: int, budget: float
+    game: str, options: dict[str, str], deals: int, first_seed: int, jobs: int, budget: float | None
 ) -> Iterator[DealResult]:
     tasks = [(game, options, seed, budget) for seed in range(first_seed, first_seed + deals)]
     if jobs <= 1:
