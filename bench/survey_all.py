@@ -56,6 +56,7 @@ def main() -> None:
             by_rules[key] = json.loads(out) | {"command": " ".join(command)}
         entry = by_rules[key] | {"preset": slug}
         results = [r for r in results if r.get("preset") != slug] + [entry]
+        OUT.parent.mkdir(parents=True, exist_ok=True)
         OUT.write_text(json.dumps(results, indent=2) + "\n")
         print(json.dumps(entry), flush=True)
 

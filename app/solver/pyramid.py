@@ -370,6 +370,25 @@ class PyramidSearch:
         shift_w = L + 4 * n + 4
         visited: dict[int, int] | set[int] = {} if multi else set()
         path: list[tuple] = []
+        # Facts about the stock's value counts, needed at every node of the last pass and
+        # shared by the many nodes with the same stock: (counts per value, mask of the
+        # partner values the stock offers (king included), mask of the values with a
+        # partner in the stock).
+        stock_cache: dict[int, tuple[list[int], int, int]] = {}
+        count_cache: dict[int, tuple[list[int], int]] = {}
+
+        def stock_facts(fcnt: int) -> tuple[list[int], int, int]:
+            got = stock_cache.get(fcnt)
+            if got is None:
+                fc = [(fcnt >> (4 * v)) & 15 for v in range(14)]
+                fut = 1 << KING
+                has = 0
+                for v in range(1, 13):
+                    if fc[v]:
+                        fut |= 1 << (13 - v)
+                        has |= 1 << v
+                got = stock_cache[fcnt] = (fc, fut, has)
+            return got
 
         def hopeless(pm: int, info: tuple, wl: list[int], fcnt: int) -> bool:
             """Last pass: two relaxations of the rest of the game, each a proof of loss
@@ -382,17 +401,27 @@ class PyramidSearch:
             cards covering it can go and a partner is open, reachable in the waste or
             left in the stock."""
             pcount, reach = info[5], info[6]
-            fc = [(fcnt >> (4 * v)) & 15 for v in range(14)]
+            fc, fut, _ = stock_facts(fcnt)
             wc = [0] * 14
             nw = len(wl)
-            state = [0] * 7
-            bad = 0
-            for a in range(1, 7):
-                b = 13 - a
-                pa, pb, fa, fb = pcount[a], pcount[b], fc[a], fc[b]
-                if pa > reach[b] + fb or pb > reach[a] + fa or pa > pb + fb or pb > pa + fa:
-                    state[a] = 1
-                    bad += 1
+            # The value pairs that fail the count without the waste depend on the shape and
+            # the stock only, which many nodes share.
+            ckey = pm | (fcnt << L)
+            got = count_cache.get(ckey)
+            if got is None:
+                state = [0] * 7
+                bad = 0
+                for a in range(1, 7):
+                    b = 13 - a
+                    pa, pb, fa, fb = pcount[a], pcount[b], fc[a], fc[b]
+                    if pa > reach[b] + fb or pb > reach[a] + fa or pa > pb + fb or pb > pa + fa:
+                        state[a] = 1
+                        bad += 1
+                count_cache[ckey] = (state, bad)
+            else:
+                state, bad = got
+            if bad:
+                state = state[:]  # updated below
             if goal_all:
                 for z in wl:
                     wc[z] += 1
@@ -422,10 +451,6 @@ class PyramidSearch:
                     return True
             if not check_order:
                 return False
-            fut = 1 << KING
-            for v in range(1, 13):
-                if fc[v]:
-                    fut |= 1 << (13 - v)
             can = fut | (1 << (13 - wl[0]) if wl else 0)
             depth = 0
             while True:
@@ -510,13 +535,13 @@ class PyramidSearch:
                 # Last pass: two waste cards never meet again, so a waste card whose
                 # partners are gone from the layout and from the stock stays for good, and
                 # the cards under it are out of the game: drop them.
-                lonely = info[4]
+                present = info[4] | stock_facts(fcnt)[2]  # values left in layout or stock
                 wl = []
                 x = w
                 while x:
                     z = x & 15
                     wl.append(z)
-                    if not (lonely >> (13 - z) & 1 or (fcnt >> (4 * (13 - z))) & 15):
+                    if not present >> (13 - z) & 1:
                         if goal_all:
                             del path[mark:]
                             return False
