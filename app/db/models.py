@@ -34,6 +34,10 @@ class Player(Base):
     scoring: Mapped[str] = mapped_column(String(16), default="simple")
     zen: Mapped[bool] = mapped_column(default=False)
     four_colour: Mapped[bool] = mapped_column(default=False)
+    # "new deal" gives only deals the solver proves winnable (app.services.winnable)
+    winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # the "still winnable?" indicator on the game page (off by default: it is a spoiler)
+    winnable_indicator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # shown on deal pages beside the player's results (escaped); NULL = "anonymous"
     display_name: Mapped[str | None] = mapped_column(String(40))
@@ -76,6 +80,9 @@ class Game(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     auto_finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
+    # actions that played several moves at once (auto-finish), as "start:count" tokens: the
+    # moves[start:start+count] are one undo step (app.services.games, undo/redo)
+    groups: Mapped[str] = mapped_column(Text, default="", server_default="")
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 
@@ -107,4 +114,24 @@ class DealVerdict(Base):
     winnable: Mapped[bool | None] = mapped_column(Boolean)  # None: undecided within the budget
     moves: Mapped[str] = mapped_column(Text, default="")   # a winning line, when winnable
     nodes: Mapped[int] = mapped_column(Integer, default=0)
+    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PositionVerdict(Base):
+    """The solver's verdict on one position, shared by every game and instance that reaches it.
+
+    ``key`` is the SHA-256 of the game, its rules, the deal and the moves played
+    (app.services.solver_cache.position_key). ``budget`` is the node budget the verdict was
+    searched with: an undecided verdict (``winnable`` NULL) may be searched again with more.
+    """
+
+    __tablename__ = "position_verdicts"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    winnable: Mapped[bool | None] = mapped_column(Boolean)
+    moves: Mapped[str] = mapped_column(Text, default="")   # a winning continuation, when winnable
+    nodes: Mapped[int] = mapped_column(Integer, default=0)
+    budget: Mapped[int] = mapped_column(Integer, default=0)
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

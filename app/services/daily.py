@@ -61,7 +61,7 @@ def _solve(preset_slug: str, seed: int):
 
 def choose(day: date, preset_slug: str) -> Choice:
     """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable
-    if none within the limit is proven winnable (so far only without a Gaps solver)."""
+    if none within the limit is proven winnable (a safety net: not seen with the current solver)."""
     limit = MAX_GAPS_CANDIDATES if get_preset(preset_slug).game == "gaps" else MAX_CANDIDATES
     fallback: Choice | None = None
     for k in range(limit):

@@ -180,6 +180,10 @@ def start_game(
             raise InputError(str(exc), "bad_deal", detail=str(exc)) from None
         seed = None
     else:
+        if seed is None and player.winnable_only:
+            from .winnable import winnable_seed  # the solver only when the player asked for it
+
+            seed = winnable_seed(session, preset.slug)
         seed = random_seed() if seed is None else seed
         deal = deal_for_seed(variant.name, seed)
     _check_rate(session, player, limits)
@@ -248,6 +252,8 @@ def _store(session: Session, game: Game, record: GameRecord, action: str = "move
            started: float | None = None) -> GameRecord:
     now = utcnow()
     results.mark_idle(game, now)
+    if game.groups and action not in ("undo", "redo"):
+        game.groups = kept_groups(game.groups, record.cursor, len(record.moves))
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status
@@ -306,7 +312,8 @@ def undo(session: Session, game: Game, player: Player | None, *, ply: int | None
     if not record.can_undo:
         raise InputError("there is nothing to undo", "nothing_to_undo")
     game.undo_count += 1
-    return _store(session, game, record.undo(), "undo")
+    # one undo takes back one action: an auto-finish's moves go back together
+    return _store(session, game, record.at(group_start(game.groups, record.cursor)), "undo")
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> GameRecord:
@@ -315,7 +322,70 @@ def redo(session: Session, game: Game, player: Player | None, *, ply: int | None
     record = record_of(game)
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return _store(session, game, record.redo(), "redo")
+    return _store(session, game, record.at(group_end(game.groups, record.cursor)), "redo")
+
+
+# ---------------------------------------------------------------- grouped actions
+
+def parse_groups(text: str) -> list[tuple[int, int]]:
+    """``games.groups``: "start:count" tokens, one per action that played several moves."""
+    out = []
+    for token in (text or "").split():
+        start, _, count = token.partition(":")
+        if start.isdigit() and count.isdigit() and int(count) > 1:
+            out.append((int(start), int(count)))
+    return out
+
+
+def format_groups(groups: list[tuple[int, int]]) -> str:
+    return " ".join(f"{start}:{count}" for start, count in sorted(groups))
+
+
+def group_start(text: str, cursor: int) -> int:
+    """Where one undo from ``cursor`` lands: the start of the action that ended there."""
+    for start, count in parse_groups(text):
+        if start + count == cursor:
+            return start
+    return cursor - 1
+
+
+def group_end(text: str, cursor: int) -> int:
+    """Where one redo from ``cursor`` lands: the end of the action that starts there."""
+    for start, count in parse_groups(text):
+        if start == cursor:
+            return start + count
+    return cursor + 1
+
+
+def kept_groups(text: str, cursor: int, length: int) -> str:
+    """The groups still inside the move list after a new move dropped the redo tail."""
+    return format_groups([(s, c) for s, c in parse_groups(text) if s + c <= min(cursor, length)])
+
+
+def play_moves(session: Session, game: Game, player: Player | None, moves: list[str], *,
+               ply: int | None = None, version: int | None = None, limits: Limits = Limits(),
+               action: str = "auto-finish", group: bool = True) -> GameRecord:
+    """Several moves as ONE action (one undo step; ``group=False``: each its own step): all
+    legal, or none stored."""
+    started = time.perf_counter()
+    check_owner(game, player)
+    check_fresh(game, ply, version)
+    record = record_of(game)
+    start = record.cursor
+    if start + len(moves) > limits.max_moves:
+        raise InputError("this game has reached the longest move list allowed", "too_many_moves")
+    try:
+        for move_text in moves:
+            record = record.play(move_text)
+    except InvalidMoveError as exc:
+        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
+    except IllegalMoveError as exc:
+        raise InputError(str(exc), "illegal_move", detail=str(exc)) from None
+    groups = [(s, c) for s, c in parse_groups(game.groups) if s + c <= start]
+    if group and len(moves) > 1:
+        groups.append((start, len(moves)))
+    game.groups = format_groups(groups)
+    return _store(session, game, record, action, started)
 
 
 # ---------------------------------------------------------------- JSON

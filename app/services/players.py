@@ -69,3 +69,14 @@ def update_preferences(
         player.four_colour = four_colour
     session.commit()
     return player
+
+
+def update_solver_preferences(session: Session, player: Player, *, winnable_only: bool | None = None,
+                              winnable_indicator: bool | None = None) -> Player:
+    """Winnable-only new deals, and the "still winnable?" indicator (both off by default)."""
+    if winnable_only is not None:
+        player.winnable_only = winnable_only
+    if winnable_indicator is not None:
+        player.winnable_indicator = winnable_indicator
+    session.commit()
+    return player

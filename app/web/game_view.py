@@ -14,6 +14,7 @@ from app.services import board as board_service
 from app.services.board import Announcement
 from app.services.games import elapsed_seconds, record_of
 
+from .solver_view import solver_context
 from .templating import is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
@@ -64,9 +65,13 @@ def game_context(request: Request, game: Game, record: GameRecord, player: Playe
 
 
 def render_game(request: Request, game: Game, player: Player | None, *, selected: str | None = None,
-                feedback: Feedback = Feedback(), status_code: int = 200, fragment: bool | None = None) -> Response:
+                feedback: Feedback = Feedback(), status_code: int = 200, fragment: bool | None = None,
+                extra: dict | None = None) -> Response:
     record = record_of(game)
     context = game_context(request, game, record, player, selected, feedback)
+    # hints, "still winnable?", auto-finish, post-game analysis (app/web/solver_view.py)
+    context.update(solver_context(game, record, player))
+    context.update(extra or {})
     as_fragment = is_htmx(request) if fragment is None else fragment
     context["share_oob"] = as_fragment
     return render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,

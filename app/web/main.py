@@ -16,7 +16,7 @@ from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, stats
+from .routes import api, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -50,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLogMiddleware)
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (lobby, games, prefs, rules, api, health, stats, profile, deals, replays, api_stats):
+    for module in (lobby, games, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver):
         app.include_router(module.router)
     if settings.bench_floor:
         app.include_router(bench.router)

@@ -42,6 +42,10 @@ def message(key: str | None, **params: object) -> str:
         "lost_pyramid": _("No more moves: no pair or king can be removed."),
         "lost_giza": _("No more moves: no pair or king is uncovered."),
         "lost_gaps": _("No more moves: every gap is dead and no redeals are left."),
+        "game_over": _("The game is over."),
+        "no_hint": _("There is no move to hint at."),
+        "no_auto_finish": _("Auto-finish is only possible when the solver has proven that the rest wins."),
+        "no_retry": _("There is no earlier point to try again from."),
     }
     text = texts.get(key, key)
     detail = params.get("detail")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from functools import lru_cache
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.datastructures import MutableHeaders
@@ -50,6 +51,11 @@ def sign_player(secret: str, player_id: str) -> str:
 def unsign_player(secret: str, value: str | None) -> str | None:
     if not value or len(value) > 200:
         return None
+    return _unsign_player(secret, value)
+
+
+@lru_cache(maxsize=4096)  # every request checks its cookie: an HMAC and a JSON parse, done once per cookie
+def _unsign_player(secret: str, value: str) -> str | None:
     try:
         player_id = _serializer(secret).loads(value)
     except BadSignature:
@@ -57,6 +63,7 @@ def unsign_player(secret: str, value: str | None) -> str | None:
     return player_id if isinstance(player_id, str) else None
 
 
+@lru_cache(maxsize=4096)  # asked twice per browser request (checked, and put in the page)
 def csrf_token(secret: str, player_id: str) -> str:
     # stateless: bound to the player, so a token lifted from one player's page is useless to another
     return hmac.new(secret.encode(), f"csrf:{player_id}".encode(), hashlib.sha256).hexdigest()

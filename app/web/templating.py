@@ -6,8 +6,10 @@ from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
 from starlette.responses import Response
 
 from app import i18n
@@ -30,6 +32,24 @@ env = Environment(
 )
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
 templates = Jinja2Blocks(env=env)
+
+
+@lru_cache(maxsize=2048)  # keyed by the catalog itself: one rebuilt by ensure_compiled() is a new key
+def _translation(catalog: Any, message: str, autoescape: bool) -> str:
+    text = catalog.gettext(message)
+    # our own catalogs, trusted as markup exactly as Jinja's i18n extension trusts them
+    return Markup(text) if autoescape else text  # nosec B704
+
+
+@pass_context
+def _gettext(context: Context, message: str, /, **variables: Any) -> str:
+    """Jinja's newstyle gettext (the translation as Markup when autoescaping, always
+    %-formatted), with each translation kept per language: a board asks for about twenty
+    texts, and Jinja's own wrapper went through three calls and a new Markup for each."""
+    return _translation(i18n.translations_for(i18n.current_language()), message, context.eval_ctx.autoescape) % variables
+
+
+env.globals.update(gettext=_gettext, _=_gettext)
 
 
 def rank_label(card: Card) -> str:
@@ -59,7 +79,28 @@ def _card_name(_language: str, rank_number: int, suit: str) -> str:
     return _("{rank} of {suit}").format(rank=rank, suit=suit_name(suit))
 
 
+def _memoized_macro(name: str, maxsize: int = 8192):
+    """The `_cards.html` macro `name`, rendered once per distinct argument and language.
+
+    A board draws up to 56 cards and redrawing each through its macro (escaping, gettext for
+    its spoken state) was about half of a move's server CPU. The markup depends only on the
+    frozen, hashable Slot/Cell and the language, and between two moves of a game most cards
+    stay as they were, so the rendered string is kept and reused.
+    """
+
+    @lru_cache(maxsize=maxsize)
+    def rendered(item: Any, _language: str) -> Markup:
+        return getattr(env.get_template("_cards.html").module, name)(item)
+
+    def memoized(item: Any) -> Markup:
+        return rendered(item, i18n.current_language())
+
+    return memoized
+
+
 env.globals.update(
+    card_button=_memoized_macro("card_button"),
+    gaps_cell=_memoized_macro("gaps_cell"),
     asset_url=asset_url,
     message=message,
     card_name=card_name,

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
 
-  var KEY_ACTIONS = { u: ["undo"], r: ["redo"], d: ["draw", "recycle"], n: ["new"] };
+  var KEY_ACTIONS = { u: ["undo"], r: ["redo"], d: ["draw", "recycle"], n: ["new"], h: ["hint"] };
   var CELL = "#board [data-loc]:not([data-removed]), #board [data-pos]";
 
   function typing(target) {
@@ -101,9 +101,30 @@
     }, 1000);
   }
 
+  // A hint names the cards (or button) of the suggested move; mark them on the board.
+  function showHint() {
+    var note = document.querySelector("#board [data-hint]");
+    if (!note) return;
+    var targets = [];
+    (note.getAttribute("data-hint-locs") || "").split(" ").forEach(function (loc) {
+      if (loc) targets.push('#board [data-loc="' + loc + '"]:not([data-removed])');
+    });
+    var card = note.getAttribute("data-hint-card"), pos = note.getAttribute("data-hint-pos");
+    var action = note.getAttribute("data-hint-action");
+    if (card) targets.push('#board [data-card="' + card + '"][data-pos]');
+    if (pos) targets.push('#board [data-pos="' + pos + '"]');
+    if (action) targets.push('#board [data-action="' + action + '"]');
+    targets.forEach(function (selector) {
+      var el = document.querySelector(selector);
+      if (el) el.classList.add("hinted");
+    });
+  }
+  document.addEventListener("htmx:afterSettle", showHint);
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
     startClock();
+    showHint();
   });
 
   // Replays (/g/{id}/replay): ← → step, Home/End jump; the slider posts nothing, it only reads.

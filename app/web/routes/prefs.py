@@ -34,7 +34,9 @@ def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
                     scoring: Annotated[str, Form(max_length=16)] = "simple",
                     zen: Annotated[bool, Form()] = False,
                     four_colour: Annotated[bool, Form()] = False,
+                    winnable_indicator: Annotated[bool, Form()] = False,
                     next: Annotated[str, Form(max_length=300)] = "/") -> Response:
     # an unticked checkbox sends nothing, so absent means off
     players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour)
+    players.update_solver_preferences(session, player, winnable_indicator=winnable_indicator)
     return see_other(request, _safe_next(next))

@@ -1,0 +1,128 @@
+"""Help during a game, from the solver: hints, "still winnable?", and auto-finish.
+
+All three read the cached verdict of the current position (``solver_cache``) or search it now
+within a budget, so none of them can hang a request. The move response never waits for them:
+the board carries a placeholder that asks for the status with its own request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from app.db.models import Game, Player
+from app.engine import GameRecord
+
+from . import games, solver_cache
+from .errors import ConflictError, InputError
+
+HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
+SCORE_NODES = 20_000                      # the best-score fallback when no win is known
+# auto-finish is offered near the end only (the offer itself says "still winnable"):
+NEAR_END_PYRAMID_CARDS = 10               # at most this many pyramid cards left
+NEAR_END_GAPS_CARDS = 12                  # at most this many Gaps cards out of place
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: str
+    winning: bool   # the next move of a proven winning line (False: best score found)
+
+
+@dataclass(frozen=True)
+class Status:
+    winnable: bool | None       # the indicator: True ✓, False ✗, None ?
+    auto_finish: bool           # offer auto-finish (proven win, near the end)
+    remaining: int = 0          # moves auto-finish would play
+
+
+def _playing(record: GameRecord) -> None:
+    if record.position.status != "playing":
+        raise InputError("the game is over", "game_over")
+
+
+def hint(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+         version: int | None = None) -> Hint:
+    """The next move of a winning line from the current position, else the move reaching the
+    best score found; counted on the game (``hint_count``)."""
+    games.check_owner(game, player)
+    games.check_fresh(game, ply, version)
+    record = games.record_of(game)
+    _playing(record)
+    found = solver_cache.verdict(session, record, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    if found.winnable and found.moves:
+        result = Hint(found.moves[0], True)
+    else:
+        from app.solver import best_score_move
+
+        move = best_score_move(record.position, SCORE_NODES)
+        if move is None:
+            raise InputError("no move is possible", "no_hint")
+        result = Hint(move, False)
+    game.hint_count += 1
+    try:
+        session.commit()
+    except StaleDataError:
+        session.rollback()
+        raise ConflictError("this game moved on in another tab", "stale") from None
+    return result
+
+
+def near_end(position) -> bool:
+    """Few enough cards left that an auto-finish offer is no great spoiler."""
+    grid = getattr(position, "grid", None)
+    if grid is not None:
+        from . import board
+
+        left = 48 - board.gaps_board(position, None).in_place
+        return left <= NEAR_END_GAPS_CARDS
+    left = sum(1 for i in range(len(position.layout)) if not position.is_removed(i))
+    return left <= NEAR_END_PYRAMID_CARDS
+
+
+def wants_status(game: Game, player: Player | None, record: GameRecord) -> bool:
+    """Whether the board gets the placeholder that loads the status after the move."""
+    if player is None or player.id != game.player_id or record.position.status != "playing":
+        return False
+    return bool(player.winnable_indicator) or near_end(record.position)
+
+
+def status(session: Session, game: Game, player: Player | None) -> Status:
+    record = games.record_of(game)
+    if record.position.status != "playing":
+        return Status(record.position.status == "won", False)
+    if player is None or player.id != game.player_id:
+        return Status(None, False)
+    show = bool(player.winnable_indicator)
+    near = near_end(record.position)
+    if not show and not near:
+        return Status(None, False)
+    found = solver_cache.verdict(session, record)
+    offer = bool(near and found.winnable and found.moves)
+    return Status(found.winnable if show else None, offer, len(found.moves) if offer else 0)
+
+
+def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+                version: int | None = None, limits: games.Limits = games.Limits()) -> GameRecord:
+    """Play the proven winning line to the end as one action (one undo step)."""
+    games.check_owner(game, player)
+    games.check_fresh(game, ply, version)
+    record = games.record_of(game)
+    _playing(record)
+    found = solver_cache.verdict(session, record)
+    if not (found.winnable and found.moves):
+        raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
+    trial = record
+    for move in found.moves:  # the engine checks the solver's line before anything is stored
+        trial = trial.play(move)
+    if trial.position.status != "won":
+        raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
+    game.auto_finished = True  # stored with the moves, in the same write
+    try:
+        return games.play_moves(session, game, player, list(found.moves), ply=ply, version=version,
+                                limits=limits, action="auto-finish")
+    except Exception:
+        session.rollback()
+        raise

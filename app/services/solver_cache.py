@@ -1,0 +1,90 @@
+"""The solver's verdicts on positions, kept in the database (table ``position_verdicts``).
+
+A position is named by its game, rules, deal and the moves played to reach it; the key is the
+SHA-256 of that text, so every instance (and every game reaching the same position by the same
+moves) reuses a verdict. The solver runs with a budget (nodes and seconds) and never hangs a
+request: an undecided answer is kept too, and searched again only with a larger node budget.
+Proven verdicts (won / not winnable) are facts and are never searched again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import PositionVerdict, utcnow
+from app.engine import GameRecord
+
+log = logging.getLogger("tretten.solver")
+
+# Budgets per use. The Pyramid family is exact and fast (milliseconds for most positions);
+# Double Pyramid and Gaps searches are the ones these budgets cut short.
+STATUS_NODES, STATUS_SECONDS = 200_000, 1.5      # the "still winnable?" indicator, auto-finish
+ANALYSIS_NODES, ANALYSIS_SECONDS = 200_000, 1.5  # each probe of the post-game analysis
+
+
+@dataclass(frozen=True)
+class Verdict:
+    winnable: bool | None          # None: undecided within the budget (or no solver for it)
+    moves: tuple[str, ...] = ()    # a winning continuation when winnable
+    cached: bool = False           # read from the database rather than searched now
+
+
+def position_key(game: str, rules: dict, deal: str, played: str) -> str:
+    text = "\n".join((game, json.dumps({str(k): str(v) for k, v in rules.items()}, sort_keys=True),
+                      deal, " ".join(played.split())))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def key_of(record: GameRecord) -> str:
+    return position_key(record.game, record.rules.to_options(), record.deal_text, record.played_text)
+
+
+def cached(session: Session, record: GameRecord) -> Verdict | None:
+    row = session.get(PositionVerdict, key_of(record))
+    if row is None:
+        return None
+    return Verdict(row.winnable, tuple(row.moves.split()), True)
+
+
+def verdict(session: Session, record: GameRecord, *, nodes: int = STATUS_NODES,
+            seconds: float = STATUS_SECONDS) -> Verdict:
+    """The verdict on the record's position at its cursor: from the cache, or searched now
+    within the budget and stored."""
+    position = record.position
+    if position.status == "won":
+        return Verdict(True, ())
+    if position.status == "lost":
+        return Verdict(False, ())
+    key = key_of(record)
+    row = session.get(PositionVerdict, key)
+    if row is not None and (row.winnable is not None or row.budget >= nodes):
+        return Verdict(row.winnable, tuple(row.moves.split()), True)
+    try:
+        from app.solver import solve
+
+        result = solve(position, budget_nodes=nodes, budget_seconds=seconds)
+    except Exception as exc:  # a solver failure shows as "unknown", never as an error page
+        log.warning("solver failed on %s at ply %s: %s", record.game, record.cursor, exc)
+        return Verdict(None, ())
+    found = Verdict(result.winnable, tuple(result.moves) if result.winnable else ())
+    # a time-limited "undecided" depends on the machine: keep it only as an answer for this
+    # node budget, so a later, larger budget tries again
+    if row is None:
+        row = PositionVerdict(key=key, game=record.game, ply=record.cursor)
+        session.add(row)
+    row.winnable = found.winnable
+    row.moves = " ".join(found.moves)
+    row.nodes = result.nodes
+    row.budget = nodes
+    row.solved_at = utcnow()
+    try:
+        session.commit()
+    except IntegrityError:  # another request or instance stored it first: theirs is as good
+        session.rollback()
+    return found

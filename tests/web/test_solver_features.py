@@ -1,0 +1,347 @@
+"""Hints, winnable-only deals, "still winnable?", post-game analysis, "try again from here",
+auto-finish and the odds page (Pyramid deals: the solver is exact and fast there)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, func, select
+
+from app.db.models import Game, PositionVerdict
+from app.engine import PRESETS, GameRecord, deal_for_seed
+from app.services import games as game_service
+from app.services import solver_cache
+from app.solver import SolveResult, solve
+
+from .helpers import HX, board_state, csrf_of
+from .play import WIN_LINE, WIN_SEED
+
+VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "solve.jsonl"
+
+
+def _vector_deals(winnable: bool) -> list[str]:
+    if not VECTORS.exists():
+        return []
+    rows = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
+    return [r["deal"] for r in rows if r["game"] == "pyramid" and not r["options"] and r["winnable"] is winnable]
+
+
+def _session(client):
+    return client.app.state.sessionmaker()
+
+
+def _game(client, game_id: str) -> Game:
+    with _session(client) as session:
+        game = session.get(Game, game_id)
+        session.expunge(game)
+        return game
+
+
+def _open(client, url: str) -> tuple[str, str]:
+    response = client.get(url)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    page = client.get(location)
+    assert page.status_code == 200
+    return location.rsplit("/", 1)[1], page.text
+
+
+def _seeded(client, seed: int = WIN_SEED, preset: str = "pyramid") -> tuple[str, str]:
+    return _open(client, f"/play/{preset}/{seed}")
+
+
+def _play(client, game_id: str, moves: list[str]) -> None:
+    """Store moves through the service, each its own action (a quick way to reach a position)."""
+    with _session(client) as session:
+        game = session.get(Game, game_id)
+        game_service.play_moves(session, game, game.player, moves, action="test", group=False)
+
+
+def _page(client, game_id: str) -> str:
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 200
+    return response.text
+
+
+def _post(client, path: str, html: str, htmx: bool = True, **fields):
+    state = board_state(html)
+    data = {"csrf_token": csrf_of(html), "ply": state["ply"], "version": state["version"], **fields}
+    return client.post(path, data=data, headers=HX if htmx else {})
+
+
+# ---------------------------------------------------------------- hints
+
+def test_a_hint_is_a_legal_move_of_a_winning_line_and_is_counted(client):
+    game_id, html = _seeded(client)
+    assert 'data-action="hint"' in html and 'aria-keyshortcuts="h"' in html
+    response = _post(client, f"/games/{game_id}/hint", html)
+    assert response.status_code == 200
+    move = re.search(r'data-hint="([^"]+)"', response.text).group(1)
+    position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", WIN_SEED)).position
+    assert move in {str(m) for m in position.legal_moves()}
+    assert solve(position.apply(position.parse_move(move))).winnable is True  # still winnable after it
+    assert 'id="announce" hx-swap-oob' in response.text and "Hint:" in response.text.split('id="announce"')[1]
+    assert _game(client, game_id).hint_count == 1
+    response = _post(client, f"/games/{game_id}/hint", response.text)
+    assert _game(client, game_id).hint_count == 2
+    assert board_state(response.text)["ply"] == 0  # a hint plays nothing
+
+
+def test_a_hint_without_javascript_is_post_redirect_get(client):
+    game_id, html = _seeded(client)
+    response = _post(client, f"/games/{game_id}/hint", html, htmx=False)
+    assert response.status_code == 303
+    assert response.headers["location"].startswith(f"/games/{game_id}/hinted?move=")
+    page = client.get(response.headers["location"])
+    assert page.status_code == 200 and "data-hint=" in page.text and "<html" in page.text
+    assert _game(client, game_id).hint_count == 1
+
+
+def test_a_hint_on_a_lost_position_gives_the_best_score_move(client):
+    deals = _vector_deals(False)
+    if not deals:
+        pytest.skip("no shared vectors")
+    game_id, html = _open(client, "/play/pyramid?deal=" + deals[0].replace(" ", "+"))
+    response = _post(client, f"/games/{game_id}/hint", html)
+    move = re.search(r'data-hint="([^"]+)"', response.text).group(1)
+    record = GameRecord.from_text("pyramid", PRESETS["pyramid"].rules, deals[0])
+    assert move in {str(m) for m in record.position.legal_moves()}
+    assert "No win is known from here" in response.text
+
+
+def test_a_stale_hint_is_refused_and_not_counted(client):
+    game_id, html = _seeded(client)
+    _play(client, game_id, [WIN_LINE[0]])
+    response = _post(client, f"/games/{game_id}/hint", html)
+    assert response.status_code == 409
+    assert _game(client, game_id).hint_count == 0
+
+
+# ---------------------------------------------------------------- winnable-only deals
+
+def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
+    # a fixed random start: the search from it is then the same on every machine
+    monkeypatch.setattr(game_service, "random_seed", lambda: 4000)
+    lobby = client.get("/").text
+    assert 'data-winnable-only="off"' in lobby
+    response = client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "on", "next": "/"})
+    assert response.status_code == 303
+    lobby = client.get("/").text
+    assert 'data-winnable-only="on"' in lobby
+    for preset in ("pyramid", "pyramid-classic"):
+        response = client.post("/games", data={"csrf_token": csrf_of(lobby), "preset": preset})
+        assert response.status_code == 303
+        game = _game(client, response.headers["location"].rsplit("/", 1)[1])
+        position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", game.seed)).position
+        assert solve(position).winnable is True, (preset, game.seed)
+    # the board's "new deal" follows the preference too
+    html = _page(client, game.id)
+    response = _post(client, f"/games/{game.id}/act", html, htmx=False, action="new")
+    newer = _game(client, response.headers["location"].rsplit("/", 1)[1])
+    position = GameRecord.new("pyramid", PRESETS[newer.preset].rules, deal_for_seed("pyramid", newer.seed)).position
+    assert solve(position).winnable is True
+
+
+# ---------------------------------------------------------------- "still winnable?"
+
+def _indicator_on(client, html: str) -> None:
+    response = client.post("/prefs", data={"csrf_token": csrf_of(html), "scoring": "simple",
+                                           "winnable_indicator": "true", "next": "/"})
+    assert response.status_code == 303
+
+
+def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, monkeypatch):
+    game_id, html = _seeded(client)
+    assert "/solver" not in html.split('id="board"')[1]  # off by default, and not near the end
+    _indicator_on(client, html)
+    html = _page(client, game_id)
+    assert f'hx-get="/games/{game_id}/solver" hx-trigger="load"' in html
+    assert f'href="/games/{game_id}/solver"' in html  # without JavaScript: a link
+    # the move response carries only the placeholder, never the verdict
+    calls = []
+    import app.solver as solver_module
+
+    real = solver_module.solve
+    monkeypatch.setattr(solver_module, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
+    from .helpers import act
+
+    first = WIN_LINE[0].split("+")
+    response = act(client, game_id, html, target=first[0])
+    response = act(client, game_id, response.text, target=first[1], sel=first[0])
+    assert board_state(response.text)["ply"] == 1
+    assert 'data-solver-status="pending"' in response.text and "data-winnable=" not in response.text
+    assert calls == []
+    status = client.get(f"/games/{game_id}/solver", headers=HX)
+    assert status.status_code == 200 and 'data-winnable="yes"' in status.text and "<html" not in status.text
+    assert len(calls) == 1
+    record = game_service.record_of(_game(client, game_id))
+    with _session(client) as session:
+        row = session.get(PositionVerdict, solver_cache.key_of(record))
+        assert row is not None and row.winnable is True and row.ply == 1
+    again = client.get(f"/games/{game_id}/solver", headers=HX)  # cached: the solver is not asked
+    assert 'data-winnable="yes"' in again.text and len(calls) == 1
+    page = client.get(f"/games/{game_id}/solver")  # without JavaScript: the whole page with it
+    assert "<html" in page.text and 'data-winnable="yes"' in page.text
+
+
+def test_the_indicator_says_no_on_an_unwinnable_deal(client):
+    deals = _vector_deals(False)
+    if not deals:
+        pytest.skip("no shared vectors")
+    game_id, html = _open(client, "/play/pyramid?deal=" + deals[1].replace(" ", "+"))
+    _indicator_on(client, html)
+    status = client.get(f"/games/{game_id}/solver", headers=HX)
+    assert 'data-winnable="no"' in status.text and 'data-auto-finish="no"' in status.text
+
+
+# ---------------------------------------------------------------- auto-finish
+
+def _near_end(client) -> tuple[str, int]:
+    """A won-able game of seed 250 played up to 6 moves before the end of the known win."""
+    game_id, _ = _seeded(client)
+    keep = len(WIN_LINE) - 6
+    _play(client, game_id, list(WIN_LINE[:keep]))
+    return game_id, keep
+
+
+def test_auto_finish_is_one_action_and_one_undo_step(client):
+    game_id, keep = _near_end(client)
+    html = _page(client, game_id)
+    assert f'hx-get="/games/{game_id}/solver"' in html  # near the end the offer is looked up
+    status = client.get(f"/games/{game_id}/solver", headers=HX)
+    assert 'data-auto-finish="yes"' in status.text and 'data-action="auto-finish"' in status.text
+    response = _post(client, f"/games/{game_id}/autofinish", html)
+    assert response.status_code == 200
+    state = board_state(response.text)
+    assert state["status"] == "won"
+    game = _game(client, game_id)
+    assert game.auto_finished is True and game.groups == f"{keep}:{state['ply'] - keep}"
+    response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
+    assert board_state(response.text)["ply"] == keep and board_state(response.text)["status"] == "playing"
+    assert _game(client, game_id).undo_count == 1
+    response = _post(client, f"/games/{game_id}/act", response.text, action="redo")
+    assert board_state(response.text)["status"] == "won"
+    response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
+    # a different move after the undo drops the grouped tail: each later undo is one move again
+    _play(client, game_id, [WIN_LINE[keep]])
+    assert _game(client, game_id).groups == ""
+    html = _page(client, game_id)
+    response = _post(client, f"/games/{game_id}/act", html, action="undo")
+    assert board_state(response.text)["ply"] == keep
+
+
+def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
+    game_id, keep = _near_end(client)
+    import app.solver as solver_module
+
+    with _session(client) as session:  # forget what other tests proved about this position
+        session.execute(delete(PositionVerdict))
+        session.commit()
+    monkeypatch.setattr(solver_module, "solve", lambda *a, **k: SolveResult(None, (), "budget", 10))
+    status = client.get(f"/games/{game_id}/solver", headers=HX)
+    assert 'data-auto-finish="no"' in status.text and "auto-finish" not in status.text.split("data-auto-finish")[1]
+    response = _post(client, f"/games/{game_id}/autofinish", _page(client, game_id))
+    assert response.status_code == 422 and 'data-error="no_auto_finish"' in response.text
+    game = _game(client, game_id)
+    assert game.cursor == keep and game.auto_finished is False
+
+
+# ---------------------------------------------------------------- post-game analysis
+
+def _lost_game(client) -> tuple[str, int]:
+    """Seed 250 played along the known win, then one move that loses it, then to the end."""
+    record = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", WIN_SEED))
+    played: list[str] = []
+    for move in WIN_LINE:
+        losing = next((m for m in record.position.legal_moves()
+                       if str(m) != move and solve(record.play(m).position).winnable is False), None)
+        if losing is not None and len(played) >= 3:
+            record = record.play(losing)
+            played.append(str(losing))
+            break
+        record = record.play(move)
+        played.append(move)
+    fatal = len(played)
+    while record.position.status == "playing":
+        move = min(record.position.legal_moves(), key=str)
+        record = record.play(move)
+        played.append(str(move))
+    assert record.position.status == "lost"
+    game_id, _ = _seeded(client)
+    _play(client, game_id, played)
+    return game_id, fatal
+
+
+def test_analysis_finds_the_move_that_lost_the_deal(client):
+    game_id, fatal = _lost_game(client)
+    html = _page(client, game_id)
+    assert f'hx-get="/games/{game_id}/analysis" hx-trigger="load"' in html
+    response = client.get(f"/games/{game_id}/analysis", headers=HX)
+    assert response.status_code == 200
+    assert 'data-analysis-kind="lost_at"' in response.text
+    ply = int(re.search(r'data-analysis-ply="(\d+)"', response.text).group(1))
+    assert ply == fatal
+    record = game_service.record_of(_game(client, game_id))
+    assert solve(record.at(ply - 1).position).winnable is True    # winnable before that move
+    assert solve(record.at(ply).position).winnable is False       # not after it
+    assert 'class="fatal" data-fatal' in response.text
+    # the replay page shows the same analysis through its hook
+    replay = client.get(f"/g/{game_id}/replay?ply={ply}")
+    assert 'data-analysis="yes"' in replay.text and "No longer winnable from here." in replay.text
+    # try again from here: a new game of the deal with the moves before the losing one
+    response = client.post(f"/games/{game_id}/retry", data={"csrf_token": csrf_of(html), "retry_ply": ply - 1})
+    assert response.status_code == 303
+    new = _game(client, response.headers["location"].rsplit("/", 1)[1])
+    assert new.id != game_id and new.seed == WIN_SEED and new.cursor == ply - 1 and new.status == "playing"
+    assert new.moves.split() == record.played_text.split()[: ply - 1]
+
+
+def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client):
+    deals = _vector_deals(False)
+    if not deals:
+        pytest.skip("no shared vectors")
+    game_id, _ = _open(client, "/play/pyramid?deal=" + deals[2].replace(" ", "+"))
+    record = GameRecord.from_text("pyramid", PRESETS["pyramid"].rules, deals[2])
+    moves = []
+    while record.position.status == "playing":
+        move = min(record.position.legal_moves(), key=str)
+        record = record.play(move)
+        moves.append(str(move))
+    _play(client, game_id, moves)
+    response = client.get(f"/games/{game_id}/analysis", headers=HX)
+    assert 'data-analysis-kind="lost_from_start"' in response.text
+    assert "could not be won from the start" in response.text
+
+    won_id, _ = _seeded(client)
+    _play(client, won_id, list(WIN_LINE))
+    response = client.get(f"/games/{won_id}/analysis", headers=HX)
+    assert 'data-analysis-kind="won"' in response.text and "shortest win known to the solver" in response.text
+    with _session(client) as session:  # the probes are cached per position
+        assert session.scalar(select(func.count()).select_from(PositionVerdict)) > 0
+
+
+def test_no_analysis_while_a_game_is_played(client):
+    game_id, _ = _seeded(client)
+    response = client.get(f"/games/{game_id}/analysis", headers=HX)
+    assert 'data-analysis-kind="none"' in response.text
+
+
+# ---------------------------------------------------------------- odds page
+
+@pytest.mark.parametrize("language, title, none", [
+    ("en", "How often can a deal be won?", "No published figure found."),
+    ("da", "Hvor tit kan et spil vindes?", "Intet offentliggjort tal fundet."),
+    ("sv", "Hur ofta kan en giv vinnas?", "Ingen publicerad siffra hittad."),
+])
+def test_the_odds_page_in_three_languages(client, language, title, none):
+    response = client.get("/odds", headers={"Accept-Language": language})
+    assert response.status_code == 200
+    assert f'<html lang="{language}">' in response.text
+    assert title in response.text and none in response.text
+    assert "9.02 %" in response.text and "solitairewinrates.com/Pyramid.html" in response.text
+    assert 'href="/odds" aria-current="page"' in response.text
+    assert response.text.count("<tr data-preset=") == len(PRESETS)
+    assert "data-measured" in response.text
