@@ -8,7 +8,6 @@ lines) goes to a file the test can read.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -17,41 +16,17 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from app.db.migrate import upgrade_to_head
 from app.settings import PROJECT_ROOT, Settings
 
-POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+from ..databases import fresh_postgres, worker  # noqa: F401 (the tests import them from here)
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def worker() -> str:
-    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main"))
-
-
-def fresh_postgres(name: str) -> str:
-    """A new empty database beside TRETTEN_TEST_POSTGRES_URL; fails under CI=true if there is no server."""
-    base = make_url(POSTGRES_URL)
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL at {POSTGRES_URL} is needed under CI: {exc}")
-        pytest.skip(f"no PostgreSQL at {POSTGRES_URL}: {type(exc).__name__}")
-    finally:
-        admin.dispose()
-    return base.set(database=name).render_as_string(hide_password=False)
 
 
 def migrated(url: str, data_dir: Path) -> Settings:

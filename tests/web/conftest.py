@@ -9,46 +9,23 @@ where it fails: CI must test both.
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from app.db.migrate import upgrade_to_head
 from app.settings import Settings
 from app.web.main import create_app
 
-POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+from ..databases import fresh_postgres, worker
+
 BACKENDS = os.environ.get("TRETTEN_TEST_BACKENDS", "sqlite,postgresql").split(",")
-
-
-def _worker() -> str:
-    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main"))
-
-
-def _fresh_postgres_database() -> str:
-    base = make_url(POSTGRES_URL)
-    name = f"tretten_test_{_worker()}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL at {POSTGRES_URL} is needed under CI: {exc}")
-        pytest.skip(f"no PostgreSQL at {POSTGRES_URL}: {type(exc).__name__}")
-    finally:
-        admin.dispose()
-    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="session", params=[b for b in BACKENDS if b])
 def settings(request, tmp_path_factory) -> Settings:
     data_dir = tmp_path_factory.mktemp(f"data-{request.param}")
-    url = f"sqlite:///{data_dir / 'test.sqlite3'}" if request.param == "sqlite" else _fresh_postgres_database()
+    url = f"sqlite:///{data_dir / 'test.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_test_{worker()}")
     settings = Settings(data_dir=data_dir, database_url=url, secret_key="test-secret", games_per_minute=1000)
     upgrade_to_head(settings)
     return settings

@@ -1,0 +1,38 @@
+"""Test databases: a fresh PostgreSQL database per purpose and xdist worker.
+
+PostgreSQL comes from TRETTEN_TEST_POSTGRES_URL (default: this machine's server at
+127.0.0.1:5432, trust auth). Without a server, callers skip locally but fail under
+CI=true, where both backends must be tested.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def worker() -> str:
+    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main"))
+
+
+def fresh_postgres(name: str) -> str:
+    """A new empty database called ``name`` beside POSTGRES_URL; its URL."""
+    base = make_url(POSTGRES_URL)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL at {POSTGRES_URL} is needed under CI: {exc}")
+        pytest.skip(f"no PostgreSQL at {POSTGRES_URL}: {type(exc).__name__}")
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
