@@ -72,14 +72,9 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
 
 def near_end(position) -> bool:
     """Few enough cards left that an auto-finish offer is no great spoiler."""
-    grid = getattr(position, "grid", None)
-    if grid is not None:
-        from . import board
-
-        left = 48 - board.gaps_board(position, None).in_place
-        return left <= NEAR_END_GAPS_CARDS
-    left = sum(1 for i in range(len(position.layout)) if not position.is_removed(i))
-    return left <= NEAR_END_PYRAMID_CARDS
+    if position.game == "gaps":  # simple_score: cards in the rows' correct runs
+        return 48 - position.simple_score <= NEAR_END_GAPS_CARDS
+    return len(position.layout) - position.simple_score <= NEAR_END_PYRAMID_CARDS
 
 
 def wants_status(game: Game, player: Player | None, record: GameRecord) -> bool:
