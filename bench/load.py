@@ -7,7 +7,9 @@ new deal. Moves are chosen by the engine, locally, from the same seed. Afterward
 players hit the floor for as long: `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true),
 which reads the game row, commits one UPDATE and returns a fragment of the move fragment's size.
 
-Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians.
+Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians; and for
+each phase the CPU the servers and this load generator used (from /proc and process_time), since
+on a small machine the generator's own share of the cores is part of the picture.
 
   .venv/bin/python bench/load.py                                   # SQLite, one instance, 50 players
   .venv/bin/python bench/load.py --db postgresql --instances 2     # PostgreSQL, two instances
@@ -108,12 +110,23 @@ def form_for(move: str) -> dict:
     return {"target": move}
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU of a process so far (fields 14 and 15 of /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     sizes: list[int] = field(default_factory=list)
     games: int = 0
+    server_cpu: float = 0.0  # seconds, all instances, over the phase
+    client_cpu: float = 0.0  # seconds, this load generator, over the phase
 
     def line(self, name: str, seconds: float) -> str:
         ms = sorted(x * 1000 for x in self.latencies)
@@ -122,6 +135,11 @@ class Stats:
         q = statistics.quantiles(ms, n=100, method="inclusive")
         return (f"{name:6s} {len(ms) / seconds:7.1f} req/s   p50 {q[49]:6.2f} ms   p95 {q[94]:6.2f} ms   "
                 f"p99 {q[98]:6.2f} ms   max {ms[-1]:7.2f} ms   n {len(ms)}   errors {self.errors}")
+
+    def cpu_line(self, seconds: float) -> str:
+        n = max(len(self.latencies), 1)
+        return (f"       CPU: servers {self.server_cpu / seconds:4.2f} cores ({self.server_cpu * 1000 / n:5.2f} ms/req), "
+                f"load generator {self.client_cpu / seconds:4.2f} cores ({self.client_cpu * 1000 / n:5.2f} ms/req)")
 
     def median(self) -> float:
         return statistics.median(self.latencies) * 1000 if self.latencies else float("nan")
@@ -189,8 +207,10 @@ class Player:
         stats.sizes.append(len(response.content))
 
 
-async def run_phase(players: list[Player], seconds: float, think: float, step, stats: Stats) -> float:
+async def run_phase(players: list[Player], seconds: float, think: float, step, stats: Stats,
+                    pids: tuple[int, ...] = ()) -> float:
     deadline = time.monotonic() + seconds
+    server_before, client_before = sum(cpu_seconds(p) for p in pids), time.process_time()
 
     async def loop(player: Player) -> None:
         await asyncio.sleep(player.rng.uniform(0, think))  # do not all start at once
@@ -200,10 +220,13 @@ async def run_phase(players: list[Player], seconds: float, think: float, step, s
 
     started = time.monotonic()
     await asyncio.gather(*(loop(p) for p in players))
-    return time.monotonic() - started
+    elapsed = time.monotonic() - started
+    stats.server_cpu = sum(cpu_seconds(p) for p in pids) - server_before
+    stats.client_cpu = time.process_time() - client_before
+    return elapsed
 
 
-async def drive(bases: list[str], args) -> tuple[Stats, Stats, float, float]:
+async def drive(bases: list[str], args, pids: tuple[int, ...] = ()) -> tuple[Stats, Stats, float, float]:
     rng = random.Random(args.seed)
     presets = args.presets.split(",")
     players = [Player(i, bases[i % len(bases)], presets, random.Random(rng.random())) for i in range(args.players)]
@@ -212,10 +235,10 @@ async def drive(bases: list[str], args) -> tuple[Stats, Stats, float, float]:
     warm = Stats()
     await run_phase(players, args.warmup, think, lambda p, s: p.move(s), warm)
     moves = Stats()
-    move_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.move(s), moves)
+    move_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.move(s), moves, pids)
     size = int(statistics.median(moves.sizes)) if moves.sizes else 11000
     floor = Stats()
-    floor_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.floor(s, size), floor)
+    floor_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.floor(s, size), floor, pids)
     await asyncio.gather(*(p.http.aclose() for p in players))
     return moves, floor, move_seconds, floor_seconds
 
@@ -240,7 +263,7 @@ def main() -> None:
     upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
     servers = start_servers(url, data_dir, args.instances, args.pool)
     try:
-        moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args))
+        moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args, tuple(p.pid for p, _ in servers)))
     finally:
         for process, _ in servers:
             process.send_signal(signal.SIGTERM)
@@ -253,7 +276,9 @@ def main() -> None:
     print(f"{args.players} players, think {args.think_ms:.0f} ms, {args.db}, {args.instances} instance(s), "
           f"{args.seconds:.0f} s per phase; move fragment {size} B raw; games finished {moves.games}")
     print(moves.line("moves", move_seconds))
+    print(moves.cpu_line(move_seconds))
     print(floor.line("floor", floor_seconds))
+    print(floor.cpu_line(floor_seconds))
     print(f"median move / median floor = {moves.median() / floor.median():.2f}")
 
 

@@ -138,6 +138,21 @@ def get_game_row(session: Session, game_id: str) -> Game:
     return game
 
 
+def player_and_game(session: Session, player_id: str | None, game_id: str) -> tuple[Player | None, Game | None]:
+    """A player (by id) and a game (by id), either or both possibly missing, in one query:
+    a board action needs both, and one round trip costs less than two."""
+    if not player_id:
+        return None, session.get(Game, game_id) if len(game_id) <= 24 else None
+    if len(game_id) > 24:
+        return session.get(Player, player_id), None
+    row = session.execute(
+        select(Player, Game).outerjoin(Game, Game.id == game_id).where(Player.id == player_id)
+    ).first()
+    if row is None:
+        return None, session.get(Game, game_id)
+    return row[0], row[1]
+
+
 def unfinished_games(session: Session, player: Player, limit: int = 20) -> list[Game]:
     query = (
         select(Game)

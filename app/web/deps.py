@@ -7,6 +7,8 @@ from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from app import i18n
 from app.db.models import Player
@@ -46,10 +48,15 @@ def _queue_cookie(request: Request, header_value: str) -> None:
     request.scope.setdefault("state", {}).setdefault("set_cookies", []).append(header_value)
 
 
-def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:
-    """The player of the signed cookie, created (and the cookie set) on a first visit."""
-    player_id = security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
-    player = player_service.get_player(session, player_id)
+def cookie_player_id(request: Request, settings: Settings) -> str | None:
+    """The player id the signed cookie names (None: no cookie, or a forged one); no database."""
+    return security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
+
+
+def browser_player(request: Request, session: Session, settings: Settings, player: Player | None) -> Player:
+    """The request's player, given the cookie's player as loaded (None: no cookie, a bad one, or
+    no such player): created (and the cookie set) on a first visit. Refuses (403) a request whose
+    CSRF token was checked against another player than the one that turns out to exist."""
     if player is None:
         player = player_service.create_player(session)
         _queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies))
@@ -59,21 +66,60 @@ def get_browser_player(request: Request, session: SessionDep, settings: Settings
         "player": player,
         "csrf_token": security.csrf_token(settings.secret_key, player.id),
     }
+    checked = request.scope.get("state", {}).get(CSRF_CHECKED)
+    if checked is not None and checked != player.id:
+        # the token was right for the cookie's player, but that player is gone (deleted or
+        # pruned): a new one was just made, whose token no page can have presented
+        raise HTTPException(status_code=403, detail="csrf")
     return player
+
+
+def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:
+    """The player of the signed cookie, created (and the cookie set) on a first visit."""
+    player = player_service.get_player(session, cookie_player_id(request, settings))
+    return browser_player(request, session, settings, player)
 
 
 PlayerDep = Annotated[Player, Depends(get_browser_player)]
 
+CSRF_CHECKED = "csrf_player"  # request state: the player id the CSRF token was checked against
 
-async def require_csrf(request: Request, player: PlayerDep, settings: SettingsDep) -> None:
-    """Every state-changing browser POST carries the token: htmx as a header, forms as a field."""
+
+async def read_form(request: Request) -> FormData:
+    """The request's form, parsed once (Starlette caches it); an unreadable body is a 400, as
+    FastAPI answers for a route with Form parameters."""
+    try:
+        return await request.form()
+    except HTTPException:
+        raise
+    except Exception as exc:  # malformed multipart, too many fields, a body past the limit (413: security)
+        raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
+
+
+async def require_csrf(request: Request, settings: SettingsDep) -> None:
+    """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
+
+    The token is an HMAC of the player id, so it is checked against the signed cookie without
+    the database; the player dependency (or the board action) then confirms that player exists
+    (see ``browser_player``). A refused request still gets its player and cookie, as before."""
+    form = await read_form(request)  # the body is read before any check, as for a Form route
     presented = request.headers.get(security.CSRF_HEADER)
     if not presented:
-        form = await request.form()  # Starlette caches it, so the handler can read it again
         value = form.get(security.CSRF_FIELD)
         presented = value if isinstance(value, str) else None
-    if not security.csrf_ok(settings.secret_key, player.id, presented):
-        raise HTTPException(status_code=403, detail="csrf")
+    player_id = cookie_player_id(request, settings)
+    if player_id is not None and security.csrf_ok(settings.secret_key, player_id, presented):
+        request.scope.setdefault("state", {})[CSRF_CHECKED] = player_id
+        return
+    await run_in_threadpool(_refused_player, request, settings)
+    raise HTTPException(status_code=403, detail="csrf")
+
+
+def _refused_player(request: Request, settings: Settings) -> None:
+    """What the player dependency did for a refused POST: the player (made on a first visit,
+    with its cookie) and its language for the 403 page."""
+    with request.app.state.sessionmaker() as session:
+        get_browser_player(request, session, settings)
 
 
 CsrfDep = Depends(require_csrf)

@@ -78,6 +78,37 @@ def test_a_token_from_another_players_page_is_refused(client, other_client):
     assert response.status_code == 403
 
 
+def test_a_deleted_players_cookie_and_token_are_refused_before_the_form_is_read(client, other_client):
+    """The CSRF check needs no database (the token is an HMAC of the cookie's player id); the
+    player's existence is confirmed after it. A deleted player's still-valid cookie and token
+    are refused with 403, even with a malformed form, and the browser gets a new player."""
+    game_id, html = start_seeded(other_client, "pyramid", 3)
+    _, mine = start_seeded(client, "pyramid", 3)
+    cookie, token = client.cookies.get("tretten_player"), csrf_of(mine)
+    assert client.post("/profile/delete", data={"csrf_token": token, "confirm": "yes"}).status_code == 303
+    client.cookies.set("tretten_player", cookie)  # the deleted player's cookie, kept
+    state = board_state(html)
+    for data in ({"action": "draw", "ply": state["ply"], "version": state["version"]}, {"action": "draw", "ply": "-1"}):
+        response = client.post(f"/games/{game_id}/act", data={**data, "csrf_token": token}, headers=HX)
+        assert response.status_code == 403 and "reload" in response.text.lower()
+        assert "tretten_player=" in response.headers["set-cookie"]  # a new player for this browser
+        client.cookies.set("tretten_player", cookie)
+    assert client.post("/prefs", data={"csrf_token": token, "zen": "on"}).status_code == 403
+    assert board_state(other_client.get(f"/games/{game_id}").text)["ply"] == 0
+
+
+def test_a_bad_form_with_the_right_token_is_400_and_a_bad_body_too(client):
+    game_id, html = start_seeded(client, "pyramid", 3)
+    token = csrf_of(html)
+    assert client.post(f"/games/{game_id}/act", data={"csrf_token": token, "ply": "-1"}, headers=HX).status_code == 400
+    assert client.post(f"/games/{game_id}/act", data={"csrf_token": token, "action": "x" * 30}).status_code == 400
+    broken = client.post(f"/games/{game_id}/act", content=b"--x\r\nbroken", headers={
+        **HX, "X-CSRF-Token": token, "Content-Type": "multipart/form-data"})  # no boundary: unreadable
+    assert broken.status_code == 400
+    assert client.post(f"/games/{'x' * 30}/act", data={"csrf_token": token, "action": "draw"}).status_code == 404
+    assert board_state(client.get(f"/games/{game_id}").text)["ply"] == 0
+
+
 # ------------------------------------------------------------------ API auth and owners
 
 def test_the_api_takes_bearer_tokens_not_cookies(client):

@@ -6,13 +6,17 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, Query, Request
-from pydantic import BaseModel, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
 from starlette.responses import Response
 
 from app.services import actions, games
 from app.services.errors import ServiceError
+from app.services.games import Limits
 
-from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep
+from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, read_form
 from ..errors import status_of
 from ..game_view import Feedback, render_game
 from ..redirects import see_other
@@ -51,26 +55,56 @@ def show_game(game_id: str, request: Request, session: SessionDep, player: Playe
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
-def act(game_id: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-        fields: Annotated[ActionFields, Form()]) -> Response:
-    game = games.get_game_row(session, game_id)
+async def act(game_id: str, request: Request) -> Response:
+    """A board action. The hot path of the app: the CSRF dependency checks the token against
+    the signed cookie without the database, and everything else (the player and the game in
+    one query, the move, the board) runs in ONE hop to the threadpool, with its own session."""
+    form = await read_form(request)  # already parsed by the CSRF check: no second read
+    return await run_in_threadpool(_act, game_id, request, form)
+
+
+def _action_fields(form: FormData) -> ActionFields:
+    """The form as FastAPI reads a Form model: an empty field (or empty file) counts as absent."""
+    data = {}
+    for name in ActionFields.model_fields:
+        value = form.get(name)
+        if value is None or value == "" or (isinstance(value, UploadFile) and not value.filename):
+            continue
+        data[name] = value
     try:
-        outcome = actions.perform(session, game, player, fields.to_form(), limits)
-    except ServiceError as exc:
-        session.expire_all()  # show what is stored now, not what this request tried
-        game = games.get_game_row(session, game_id)
-        feedback = Feedback(error=exc.key, detail=exc.params.get("detail"))
-        return render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
-                           status_code=status_of(exc))
-    if outcome.new_game is not None:
-        return see_other(request, f"/games/{outcome.new_game.id}")
-    feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
-    if request.headers.get("hx-request") == "true":
-        return render_game(request, game, player, selected=outcome.selected, feedback=feedback)
-    query = {"sel": outcome.selected or "", "note": outcome.note if outcome.note in PAGE_NOTES else "",
-             "confirm": "redeal" if outcome.confirm_redeal else ""}
-    query = {k: v for k, v in query.items() if v}
-    return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
+        return ActionFields.model_validate(data)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors(include_url=False)) from None
+
+
+def _act(game_id: str, request: Request, form: FormData) -> Response:
+    settings = request.app.state.settings
+    limits = Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
+    with request.app.state.sessionmaker() as session:
+        player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
+        # in the order a Form route takes them: the player (403 if the CSRF check was against a
+        # player that no longer exists), the form (400), then the game (404)
+        player = browser_player(request, session, settings, player)
+        fields = _action_fields(form)
+        if game is None:
+            game = games.get_game_row(session, game_id)  # raises the 404
+        try:
+            outcome = actions.perform(session, game, player, fields.to_form(), limits)
+        except ServiceError as exc:
+            session.expire_all()  # show what is stored now, not what this request tried
+            game = games.get_game_row(session, game_id)
+            feedback = Feedback(error=exc.key, detail=exc.params.get("detail"))
+            return render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
+                               status_code=status_of(exc))
+        if outcome.new_game is not None:
+            return see_other(request, f"/games/{outcome.new_game.id}")
+        feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
+        if request.headers.get("hx-request") == "true":
+            return render_game(request, game, player, selected=outcome.selected, feedback=feedback)
+        query = {"sel": outcome.selected or "", "note": outcome.note if outcome.note in PAGE_NOTES else "",
+                 "confirm": "redeal" if outcome.confirm_redeal else ""}
+        query = {k: v for k, v in query.items() if v}
+        return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
 
 
 @router.post("/games", dependencies=[CsrfDep])
