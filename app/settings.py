@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     db_pool_size: int = 10
     log_sql: bool = False
+    telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
     bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")
 
     @model_validator(mode="after")
