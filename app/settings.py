@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     db_pool_size: int = 10
+    board_threads: int = Field(default=4, ge=1, le=64, description="Worker threads for board actions at once per instance (app/web/threads.py); more wait their turn.")
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
     bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")

@@ -14,10 +14,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy import bindparam, update
-from starlette.concurrency import run_in_threadpool
 
 from app.db.models import Game, utcnow
 from app.services import games
+
+from ..threads import run_board_work
 
 router = APIRouter(include_in_schema=False)
 
@@ -45,7 +46,7 @@ def filler(size: int) -> str:
 async def floor(game_id: str, request: Request, size: Annotated[int, Query(ge=0, le=65536)] = 11000) -> HTMLResponse:
     # built as the board action is (app/web/routes/games.py): one hop to the threadpool, with
     # its own session, so the floor pays for the same plumbing a move does and no more
-    return await run_in_threadpool(_floor, game_id, request, size)
+    return await run_board_work(request, _floor, game_id, request, size)
 
 
 def _floor(game_id: str, request: Request, size: int) -> HTMLResponse:

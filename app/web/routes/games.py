@@ -8,7 +8,6 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.responses import Response
 
@@ -20,6 +19,7 @@ from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, co
 from ..errors import status_of
 from ..game_view import Feedback, render_game
 from ..redirects import see_other
+from ..threads import run_board_work
 
 router = APIRouter(include_in_schema=False)
 
@@ -60,7 +60,7 @@ async def act(game_id: str, request: Request) -> Response:
     the signed cookie without the database, and everything else (the player and the game in
     one query, the move, the board) runs in ONE hop to the threadpool, with its own session."""
     form = await read_form(request)  # already parsed by the CSRF check: no second read
-    return await run_in_threadpool(_act, game_id, request, form)
+    return await run_board_work(request, _act, game_id, request, form)
 
 
 def _action_fields(form: FormData) -> ActionFields:
