@@ -96,12 +96,13 @@ async def read_form(request: Request) -> FormData:
         raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
 
 
-async def require_csrf(request: Request, settings: SettingsDep) -> None:
+async def require_csrf(request: Request) -> None:
     """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
 
     The token is an HMAC of the player id, so it is checked against the signed cookie without
     the database; the player dependency (or the board action) then confirms that player exists
     (see ``browser_player``). A refused request still gets its player and cookie, as before."""
+    settings: Settings = request.app.state.settings  # not a sub-dependency: one less to solve per POST
     form = await read_form(request)  # the body is read before any check, as for a Form route
     presented = request.headers.get(security.CSRF_HEADER)
     if not presented:
