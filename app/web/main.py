@@ -47,7 +47,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = session_factory(settings)
 
     # added last = outermost: security headers wrap even compressed and error responses
-    app.add_middleware(GZipMiddleware, minimum_size=500)
+    # level 6 (zlib's default) rather than Starlette's 9: a board fragment compresses ~25% faster
+    # (~100 us instead of ~130 us for 12 kB) and comes out ~2.5% larger (1720 B instead of 1677 B)
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
