@@ -122,6 +122,8 @@ class PyramidSearch:
     """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
 
     order_checks = True  # the order relaxations (off only to measure what they buy)
+    free_precheck = True
+    last_pass_search = True  # pyramid_last for a search that starts in the last pass
 
     def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -341,7 +343,11 @@ class PyramidSearch:
             return self._run_giza()
         if pr.passes is None:
             return self._run_cycle() if pr.goal == "all" else self._run_free()
-        if pr.goal != "all" and not self._run_free()[0]:
+        if self.last_pass_search and pr.pass_number >= pr.passes:
+            from .pyramid_last import run_last_pass
+
+            return run_last_pass(self)
+        if self.free_precheck and pr.goal != "all" and not self._run_free()[0]:
             # Lost even with unlimited passes (a quick search): lost with fewer too.
             return False, []
         return self._run_stock()

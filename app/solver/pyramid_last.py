@@ -1,0 +1,296 @@
+"""The last (or only) pass of a Pyramid-family game with a stock, searched with value-group
+relaxations as loss proofs.
+
+Position: ``pm`` (removed layout cards), ``p`` (index of the stock top in the fixed
+sequence waste bottom … waste top, stock top … stock bottom) and ``wm`` (bit mask of the
+sequence cards before ``p`` still in the waste; the waste top is the highest bit). In the
+last pass every card from ``p`` on is still in the stock, so these three integers are the
+whole position. The search is depth-first with a set of the positions already expanded;
+the game is acyclic (every move removes a card or moves ``p`` on), so a ``False`` is a
+proof.
+
+Value-group relaxations (the loss proofs). Cards pair only with cards of the
+complementary value, so the 52 cards fall into six groups {1, 12}, {2, 11}, … {6, 7}
+and the kings. For a set ``G`` of groups, the *relaxed game on G* is the game in which
+every card outside ``G`` (kings included) may be taken away at any time, alone: it
+keeps only the cards of ``G``, a layout card of ``G`` is open once the cards of ``G``
+covering it (directly or not) are gone, the stock and the waste keep the cards of ``G``
+in their order, and the same pairs, draws and goal apply to them.
+
+Why a loss of the relaxed game proves a loss of the real one: map a real position to its
+relaxed position (the cards of ``G`` left, the waste cards of ``G`` in order, the stock
+pointer moved to the next card of ``G``). Every real move maps to a relaxed move or to
+nothing: a pair of cards of ``G`` is a pair of cards of the same ``G`` (partners share a
+group); a real open layout card has every card covering it gone, those of ``G`` too; the
+real stock top and waste top, when in ``G``, are the relaxed ones (the relaxed stock
+starts at the next card of ``G`` and the relaxed waste top is the highest card of ``G``
+left under the real top); a draw of a card of ``G`` is a relaxed draw; every other move
+changes nothing in the relaxed position. A real won position maps to a relaxed won one
+(every card of ``G`` in the layout, and with goal ``all`` in the stock and waste too, is
+gone). So a real winning line maps to a relaxed winning line, and a relaxed position
+from which no line wins proves the real position lost. With ``overlap`` the relaxed game
+also lets a card pair with a card of ``G`` under it when that is the only card of ``G``
+left under it (a superset of the real overlap pairs, which keeps the argument).
+
+The relaxed games are tiny (a group has 8 cards, three groups 24), and each is solved
+exactly with its own memo (its positions are acyclic too, so a memoised verdict is
+final), shared by every node of the real search. A child position differs from its
+parent only in the cards of one group ``g`` (kings aside), so only the relaxations
+containing ``g`` can change their verdict and only those are checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .pyramid import DRAW, KING, STOCK, WASTE
+
+SUBSET_SIZES = (1, 2, 3, 4)  # relaxations used: every single group, pair, triple, quadruple
+
+
+def _group(v: int) -> int:
+    return 0 if v == KING or v == 0 else min(v, 13 - v)
+
+
+GROUP_OF = tuple(_group(v) for v in range(14))
+
+
+class Relaxation:
+    """The relaxed game on a set of value groups, solved on demand with a memo.
+
+    A real position ``(pm, p, wm)`` projects to ``(pm & lm, nxt[p], wm & sm)``; ``memo``
+    maps a projected position (packed by ``key``) to whether the relaxed game wins from it,
+    and ``win`` (built on first use) fills it in."""
+
+    __slots__ = ("groups", "memo", "lm", "sm", "nxt", "pshift", "wshift", "subs", "_args",
+                 "_win")
+
+    def __init__(self, groups, lmasks, smasks, L, n, args):
+        self.groups = frozenset(groups)
+        self.memo: dict[int, bool] = {}
+        lm = sm = 0
+        for g in groups:
+            lm |= lmasks[g]
+            sm |= smasks[g]
+        nxt = [n] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            nxt[k] = k if sm >> k & 1 else nxt[k + 1]
+        self.lm, self.sm, self.nxt = lm, sm, nxt
+        self.pshift, self.wshift = L, L + 7
+        self.subs: list[Relaxation] = []  # relaxations on one group fewer (see ``_build``)
+        self._args = args
+        self._win = None
+
+    def win(self, rm: int, p: int, wm: int) -> bool:
+        if self._win is None:
+            self._win = self._build()
+        return self._win(rm, p, wm)
+
+    def _build(self):
+        vals, seq, under, goal_all, overlap, counter = self._args
+        lm, sm, nxt, memo = self.lm, self.sm, self.nxt, self.memo
+        n = len(seq)
+        lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
+        cov = {x: under[x] & lm for x in lay}
+        shape_cache: dict[int, tuple] = {}
+        pshift, wshift = self.pshift, self.wshift
+        subs = [(r.memo, r.lm, r.nxt, r.sm, r) for r in self.subs]
+
+        def shape(rm: int) -> tuple:
+            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
+            pairs = []
+            for a in range(len(ex)):
+                x = ex[a]
+                for y in ex[a + 1:]:
+                    if vals[x] + vals[y] == 13:
+                        pairs.append((1 << x) | (1 << y))
+            if overlap:
+                for x in lay:
+                    if rm >> x & 1:
+                        continue
+                    left = cov[x] & ~rm
+                    if left and not left & (left - 1):
+                        y = left.bit_length() - 1
+                        if vals[x] + vals[y] == 13:
+                            pairs.append((1 << x) | left)
+            need: dict[int, list[int]] = {}
+            for x in ex:
+                need.setdefault(13 - vals[x], []).append(1 << x)
+            got = (tuple(pairs), need)
+            shape_cache[rm] = got
+            return got
+
+        def win(rm: int, p: int, wm: int) -> bool:
+            key = rm | (p << pshift) | (wm << wshift)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            counter[0] += 1
+            if rm == lm and (not goal_all or (p == n and not wm)):
+                memo[key] = True
+                return True
+            # The relaxed game on a subset of G relaxes this one too: lost there, lost here.
+            for smemo, slm, snxt, ssm, sub in subs:
+                a, b, c = rm & slm, snxt[p], wm & ssm
+                ok = smemo.get(a | (b << pshift) | (c << wshift))
+                if ok is None:
+                    ok = sub.win(a, b, c)
+                if not ok:
+                    memo[key] = False
+                    return False
+            sh = shape_cache.get(rm)
+            if sh is None:
+                sh = shape(rm)
+            pairs, need = sh
+            res = False
+            for bits in pairs:
+                if win(rm | bits, p, wm):
+                    res = True
+                    break
+            if not res and wm:
+                t = wm.bit_length() - 1
+                wv = seq[t]
+                w2 = wm ^ (1 << t)
+                for b in need.get(wv, ()):
+                    if win(rm | b, p, w2):
+                        res = True
+                        break
+                if not res and p < n and seq[p] + wv == 13 and win(rm, nxt[p + 1], w2):
+                    res = True
+            if not res and p < n:
+                sv = seq[p]
+                np_ = nxt[p + 1]
+                for b in need.get(sv, ()):
+                    if win(rm | b, np_, wm):
+                        res = True
+                        break
+                if not res and win(rm, np_, wm | (1 << p)):
+                    res = True
+            memo[key] = res
+            return res
+
+        return win
+
+
+def run_last_pass(search) -> tuple[bool, list[tuple]]:
+    """Search the last pass from ``search.problem`` (a ``PyramidSearch``)."""
+    pr = search.problem
+    L = search.L
+    vals = search.vals
+    seq = pr.sequence
+    n = len(seq)
+    full_p = (1 << L) - 1
+    goal_all = pr.goal == "all"
+    under = search.under
+    expinfo, tick = search._expinfo, search._tick
+    budget = search.budget
+    counter = [0]
+    group_of = GROUP_OF
+    lmasks = [0] * 7
+    smasks = [0] * 7
+    for i in range(L):
+        if not pr.removed >> i & 1:
+            lmasks[group_of[vals[i]]] |= 1 << i
+    for k in range(n):
+        smasks[group_of[seq[k]]] |= 1 << k
+    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
+    args = (vals, seq, under, goal_all, pr.overlap, counter)
+    rels: list[Relaxation] = []
+    for size in SUBSET_SIZES:
+        for gs in itertools.combinations(present, size):
+            rels.append(Relaxation(gs, lmasks, smasks, L, n, args))
+    by_groups = {r.groups: r for r in rels}
+    for r in rels:
+        if len(r.groups) > 1:
+            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
+                      if r.groups - {g} in by_groups]
+    by_group: list[list[Relaxation]] = [[] for _ in range(7)]
+    for r in rels:
+        for g in r.groups:
+            by_group[g].append(r)
+    all_checks = list(rels)
+    pshift = L
+    wshift = L + 7
+    visited: set[int] = set()
+    path: list[tuple] = []
+
+    def rec(pm: int, p: int, wm: int, g: int) -> bool:
+        mark = len(path)
+        while True:  # kings go at once (removing one never takes a move away)
+            if pm == full_p and (not goal_all or (p == n and not wm)):
+                return True
+            info = expinfo(pm)
+            if info[0]:
+                pm |= info[0]
+                path.extend(info[1])
+                continue
+            if p < n and seq[p] == KING:
+                p += 1
+                path.append((STOCK,))
+                continue
+            if wm:
+                t = wm.bit_length() - 1
+                if seq[t] == KING:
+                    wm ^= 1 << t
+                    path.append((WASTE,))
+                    continue
+            break
+        key = pm | (p << pshift) | (wm << wshift)
+        if key in visited:
+            del path[mark:]
+            return False
+        visited.add(key)
+        checks = all_checks if g < 0 else by_group[g]
+        for i in range(len(checks)):
+            r = checks[i]
+            rm, rp, rw = pm & r.lm, r.nxt[p], wm & r.sm
+            ok = r.memo.get(rm | (rp << pshift) | (rw << wshift))
+            if ok is None:
+                ok = r.win(rm, rp, rw)
+            if not ok:
+                if i:  # the check that failed goes first next time
+                    checks.insert(0, checks.pop(i))
+                del path[mark:]
+                return False
+        tick()
+        if budget is not None and counter[0] > 4096:
+            counter[0] = 0
+            budget.check(search.nodes)
+        need, pairs = info[2], info[3]
+        for bits, move, v in pairs:
+            path.append(move)
+            if rec(pm | bits, p, wm, v):
+                return True
+            path.pop()
+        if p < n:
+            sv = seq[p]
+            gv = group_of[sv]
+            for i in need.get(sv, ()):
+                path.append((i, STOCK))
+                if rec(pm | (1 << i), p + 1, wm, gv):
+                    return True
+                path.pop()
+        if wm:
+            t = wm.bit_length() - 1
+            wv = seq[t]
+            gw = group_of[wv]
+            for i in need.get(wv, ()):
+                path.append((i, WASTE))
+                if rec(pm | (1 << i), p, wm ^ (1 << t), gw):
+                    return True
+                path.pop()
+            if p < n and seq[p] + wv == 13:
+                path.append((STOCK, WASTE))
+                if rec(pm, p + 1, wm ^ (1 << t), gw):
+                    return True
+                path.pop()
+        if p < n:
+            path.append(DRAW)
+            if rec(pm, p + 1, wm | (1 << p), group_of[seq[p]]):
+                return True
+            path.pop()
+        del path[mark:]
+        return False
+
+    won = rec(pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1)
+    return won, (path if won else [])
