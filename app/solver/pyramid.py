@@ -27,6 +27,12 @@ position is expanded at most once; that makes a ``False`` a proof. Only sound re
   cards can open up) prove many positions lost long before the stock runs out;
 - with a limited number of passes a position is not searched again at a later pass.
 
+A search that starts in the last pass (every one-pass game, and a game resumed in its last
+pass) runs in ``pyramid_last``: the same kind of search on (removed layout, stock pointer,
+waste mask), pruned by value-group relaxations (the game restricted to one to four pairs of
+complementary values, every other card free to go), each a proof of loss; its docstring
+gives the argument. Earlier passes and unlimited passes are searched here as before.
+
 Moves are produced as tuples of engine locations (layout index, ``STOCK``, ``WASTE``,
 ``RESERVE + k``), ``DRAW`` or ``RECYCLE``, and written in the notation at the end; with
 unlimited passes the draws and recycles are put back when the line is written out.

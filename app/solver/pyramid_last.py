@@ -46,6 +46,7 @@ import itertools
 from .pyramid import DRAW, KING, STOCK, WASTE
 
 SUBSET_SIZES = (1, 2, 3, 4)  # relaxations used: every single group, pair, triple, quadruple
+DOUBLE_SUBSET_SIZES = (1, 2, 3)  # two decks: a group has 16 cards
 
 
 def _group(v: int) -> int:
@@ -87,7 +88,8 @@ class Relaxation:
         return self._win(rm, p, wm)
 
     def _build(self):
-        vals, seq, under, goal_all, overlap, counter = self._args
+        vals, seq, under, goal_all, overlap, counter, search = self._args
+        budget = search.budget
         lm, sm, nxt, memo = self.lm, self.sm, self.nxt, self.memo
         n = len(seq)
         lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
@@ -126,6 +128,8 @@ class Relaxation:
             if got is not None:
                 return got
             counter[0] += 1
+            if budget is not None and not counter[0] & 1023:
+                budget.check(search.nodes)
             if rm == lm and (not goal_all or (p == n and not wm)):
                 memo[key] = True
                 return True
@@ -194,9 +198,9 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     for k in range(n):
         smasks[group_of[seq[k]]] |= 1 << k
     present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
-    args = (vals, seq, under, goal_all, pr.overlap, counter)
+    args = (vals, seq, under, goal_all, pr.overlap, counter, search)
     rels: list[Relaxation] = []
-    for size in SUBSET_SIZES:
+    for size in SUBSET_SIZES if pr.pyramids == 1 else DOUBLE_SUBSET_SIZES:
         for gs in itertools.combinations(present, size):
             rels.append(Relaxation(gs, lmasks, smasks, L, n, args))
     by_groups = {r.groups: r for r in rels}
@@ -253,9 +257,6 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
                 del path[mark:]
                 return False
         tick()
-        if budget is not None and counter[0] > 4096:
-            counter[0] = 0
-            budget.check(search.nodes)
         need, pairs = info[2], info[3]
         for bits, move, v in pairs:
             path.append(move)
