@@ -129,7 +129,9 @@ class PyramidSearch:
 
     order_checks = True  # the order relaxations (off only to measure what they buy)
     free_precheck = True
-    last_pass_search = True  # pyramid_last for a search that starts in the last pass
+    last_pass_search = True
+    giza_relaxations = True  # the value-group relaxations in Giza too
+    giza_relax_after = 50  # ... once the search has expanded this many positions  # pyramid_last for a search that starts in the last pass
 
     def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -870,6 +872,13 @@ class PyramidSearch:
         top_of = _RESERVE_TOP
         visited: set[int] = set()
         path: list[tuple] = []
+        relax = None
+        if self.giza_relaxations:
+            from .pyramid_last import giza_relaxations
+
+            relax = giza_relaxations(self, goal_all, pr.overlap)
+        shift_r = L
+
         def rec(pm: int, gm: int, touched: int) -> bool:
             mark = len(path)
             while True:
@@ -907,6 +916,21 @@ class PyramidSearch:
                 del path[mark:]
                 return False
             visited.add(key)
+            if relax is not None and self.nodes >= self.giza_relax_after:
+                # Value-group relaxations (pyramid_last): lost there, lost here. Only
+                # those with the group of the last move can have changed their verdict.
+                checks = relax[0] if touched < 0 else relax[1][touched]
+                for c in range(len(checks)):
+                    r = checks[c]
+                    a, b = pm & r.lm, gm & r.sm
+                    ok = r.memo.get(a | (b << shift_r))
+                    if ok is None:
+                        ok = r.win(a, b)
+                    if not ok:
+                        if c:
+                            checks.insert(0, checks.pop(c))
+                        del path[mark:]
+                        return False
             tick()
             need, pairs = info[2], info[3]
             for bits, move, v in pairs:

@@ -295,3 +295,169 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
 
     won = rec(pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1)
     return won, (path if won else [])
+
+
+# --- Giza: the same relaxations over the reserve piles -------------------------------------
+class GizaRelaxation:
+    """The relaxed game on a set of value groups for Giza: the layout cards and the reserve
+    cards of ``G``, a reserve card of ``G`` available once the cards of ``G`` above it in
+    its pile are gone (the others may be taken away at any time). A real reserve top in
+    ``G`` has every card above it gone, so it is a relaxed top too, and the argument above
+    holds unchanged. A real position ``(pm, gm)`` (``gm``: removed reserve slots) projects
+    to ``(pm & lm, gm & sm)``."""
+
+    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
+
+    def __init__(self, groups, lmasks, smasks, args):
+        self.groups = frozenset(groups)
+        self.memo: dict[int, bool] = {}
+        lm = sm = 0
+        for g in groups:
+            lm |= lmasks[g]
+            sm |= smasks[g]
+        self.lm, self.sm = lm, sm
+        self.subs: list[GizaRelaxation] = []
+        self._args = args
+        self._win = None
+
+    def win(self, rm: int, gm: int) -> bool:
+        if self._win is None:
+            self._win = self._build()
+        return self._win(rm, gm)
+
+    def _build(self):
+        vals, L, under, goal_all, overlap, counter, search = self._args
+        budget = search.budget
+        lm, sm, memo = self.lm, self.sm, self.memo
+        lay = [i for i in range(L) if lm >> i & 1]
+        cov = {x: under[x] & lm for x in lay}
+        # Per pile, its slots of G from the top down, with their values.
+        piles = []
+        for k in range(8):
+            slots = [(1 << (3 * k + d), vals[L + 3 * k + d]) for d in (2, 1, 0)
+                     if sm >> (3 * k + d) & 1]
+            if slots:
+                piles.append(slots)
+        shape_cache: dict[int, tuple] = {}
+        tops_cache: dict[int, tuple] = {}
+        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
+
+        def shape(rm: int) -> tuple:
+            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
+            pairs = []
+            for a in range(len(ex)):
+                x = ex[a]
+                for y in ex[a + 1:]:
+                    if vals[x] + vals[y] == 13:
+                        pairs.append((1 << x) | (1 << y))
+            if overlap:
+                for x in lay:
+                    if rm >> x & 1:
+                        continue
+                    left = cov[x] & ~rm
+                    if left and not left & (left - 1):
+                        y = left.bit_length() - 1
+                        if vals[x] + vals[y] == 13:
+                            pairs.append((1 << x) | left)
+            need: dict[int, list[int]] = {}
+            for x in ex:
+                need.setdefault(13 - vals[x], []).append(1 << x)
+            got = (tuple(pairs), need)
+            shape_cache[rm] = got
+            return got
+
+        def tops_of(gm: int) -> tuple:
+            tops = []
+            for slots in piles:
+                for bit, v in slots:
+                    if not gm & bit:
+                        tops.append((bit, v))
+                        break
+            both = []
+            for a in range(len(tops)):
+                ba, va = tops[a]
+                for bb, vb in tops[a + 1:]:
+                    if va + vb == 13:
+                        both.append(ba | bb)
+            got = (tuple(tops), tuple(both))
+            tops_cache[gm] = got
+            return got
+
+        def win(rm: int, gm: int) -> bool:
+            key = rm | (gm << L)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            counter[0] += 1
+            if budget is not None and not counter[0] & 1023:
+                budget.check(search.nodes)
+            if rm == lm and (not goal_all or gm == sm):
+                memo[key] = True
+                return True
+            for smemo, slm, ssm, sub in subs:
+                a, b = rm & slm, gm & ssm
+                ok = smemo.get(a | (b << L))
+                if ok is None:
+                    ok = sub.win(a, b)
+                if not ok:
+                    memo[key] = False
+                    return False
+            sh = shape_cache.get(rm)
+            if sh is None:
+                sh = shape(rm)
+            pairs, need = sh
+            tp = tops_cache.get(gm)
+            if tp is None:
+                tp = tops_of(gm)
+            tops, both = tp
+            res = False
+            for bits in pairs:
+                if win(rm | bits, gm):
+                    res = True
+                    break
+            if not res:
+                for bit, v in tops:
+                    for b in need.get(v, ()):
+                        if win(rm | b, gm | bit):
+                            res = True
+                            break
+                    if res:
+                        break
+            if not res:
+                for bits in both:
+                    if win(rm, gm | bits):
+                        res = True
+                        break
+            memo[key] = res
+            return res
+
+        return win
+
+
+def giza_relaxations(search, goal_all: bool, overlap: bool):
+    """The Giza relaxations of ``search`` (a ``PyramidSearch`` with reserves): the list of
+    all, and per value group the ones containing it."""
+    L, vals = search.L, search.vals
+    removed = search.problem.removed
+    lmasks = [0] * 7
+    smasks = [0] * 7
+    for i in range(L):
+        if not removed >> i & 1:
+            lmasks[GROUP_OF[vals[i]]] |= 1 << i
+    for s in range(24):
+        if not search.extra_removed >> s & 1:
+            smasks[GROUP_OF[vals[L + s]]] |= 1 << s
+    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
+    args = (vals, L, search.under, goal_all, overlap, [0], search)
+    rels = [GizaRelaxation(gs, lmasks, smasks, args)
+            for size in SUBSET_SIZES for gs in itertools.combinations(present, size)]
+    by_groups = {r.groups: r for r in rels}
+    for r in rels:
+        if len(r.groups) > 1:
+            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
+                      if r.groups - {g} in by_groups]
+    by_group: list[list[GizaRelaxation]] = [[] for _ in range(7)]
+    for r in rels:
+        for g in r.groups:
+            by_group[g].append(r)
+    return list(rels), by_group

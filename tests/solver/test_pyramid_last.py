@@ -12,7 +12,7 @@ import pytest
 
 from app.engine import GameRecord, deal_for_seed, format_deal, get_game
 from app.solver import solve
-from app.solver.pyramid import PyramidProblem, solve_problem
+from app.solver.pyramid import PyramidProblem, PyramidSearch, solve_problem
 
 from . import reference
 from .test_solver import _balanced, _reference_from
@@ -99,6 +99,33 @@ def test_last_pass_positions_agree_with_exhaustive_search():
     assert checked > 300
 
 
+def test_giza_relaxations_agree_with_exhaustive_search(monkeypatch):
+    """Giza on reduced deals with the value-group relaxations from the first position on
+    (by default they start after a few dozen positions, which reduced deals seldom reach)."""
+    monkeypatch.setattr(PyramidSearch, "giza_relax_after", 0)
+    rng = random.Random(83)
+    counts = {True: 0, False: 0}
+    for _ in range(500):
+        rows = rng.choice([3, 3, 4, 4, 5])
+        size = rows * (rows + 1) // 2
+        goal = rng.choice(["pyramid", "all"])
+        overlap = rng.random() < 0.3
+        piles = rng.randint(3, 5 if rows == 5 else 8)
+        cards = _balanced(rng, size + 3 * piles)
+        layout, rest = tuple(cards[:size]), cards[size:]
+        reserves = tuple(tuple(rest[3 * k: 3 * k + rng.randint(1, 3)]) for k in range(piles))
+        small = reference.Small(rows, 1, layout, (), reserves, 1, goal, overlap)
+        problem = PyramidProblem(values=layout, reserves=reserves, goal=goal, overlap=overlap,
+                                 rows=rows)
+        expected = reference.winnable(small)
+        won, moves, _ = solve_problem(problem)
+        assert won is expected, small
+        counts[won] += 1
+        if won:
+            assert reference.replay_wins(small, moves), (small, moves)
+    assert counts[True] > 40 and counts[False] > 60, counts
+
+
 def _old_cases():
     if not OLD_VERDICTS.exists():
         return []
@@ -107,11 +134,12 @@ def _old_cases():
 
 @pytest.mark.parametrize("rule_set", ["pyramid-1", "pyramid-1-all", "pyramid-1-overlap",
                                       "pyramid-2-last", "pyramid-3-all-last",
-                                      "double-pyramid-1"])
+                                      "double-pyramid-1", "giza", "giza-all", "giza-overlap"])
 def test_full_deals_agree_with_the_previous_solver(rule_set):
     """Verdicts of the solver before the value-group relaxations (commit be30eca), computed
-    once and stored: start positions of seeded one-pass deals, and positions in the last
-    pass of 2- and 3-pass games reached by a seeded random line. Every win replays to won."""
+    once and stored: start positions of seeded one-pass and Giza deals, and positions in the
+    last pass of 2- and 3-pass games reached by a seeded random line. Every win replays to
+    won."""
     cases = [c for c in _old_cases() if c["rule_set"] == rule_set]
     assert cases
     for case in cases:
