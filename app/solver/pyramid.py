@@ -31,7 +31,9 @@ A search that starts in the last pass (every one-pass game, and a game resumed i
 pass) runs in ``pyramid_last``: the same kind of search on (removed layout, stock pointer,
 waste mask), pruned by value-group relaxations (the game restricted to one to four pairs of
 complementary values, every other card free to go), each a proof of loss; its docstring
-gives the argument. Earlier passes and unlimited passes are searched here as before.
+gives the argument. Giza's search here uses the same relaxations (``GizaRelaxation``) once
+it has expanded ``giza_relax_after`` positions. Earlier passes and unlimited passes are
+searched here as before.
 
 Moves are produced as tuples of engine locations (layout index, ``STOCK``, ``WASTE``,
 ``RESERVE + k``), ``DRAW`` or ``RECYCLE``, and written in the notation at the end; with

@@ -32,11 +32,35 @@ from which no line wins proves the real position lost. With ``overlap`` the rela
 also lets a card pair with a card of ``G`` under it when that is the only card of ``G``
 left under it (a superset of the real overlap pairs, which keeps the argument).
 
-The relaxed games are tiny (a group has 8 cards, three groups 24), and each is solved
-exactly with its own memo (its positions are acyclic too, so a memoised verdict is
-final), shared by every node of the real search. A child position differs from its
-parent only in the cards of one group ``g`` (kings aside), so only the relaxations
-containing ``g`` can change their verdict and only those are checked.
+The relaxed games are small (a group has 8 cards, four groups 32; with two decks twice
+that, so Double Pyramid uses one to three groups), and each is solved exactly, on demand,
+with its own memo shared by every node of the real search: its positions are acyclic too,
+so a memoised verdict is final (a position is stored only once every move from it has
+been answered). The relaxed game on a subset ``G'`` of ``G`` is in the same way a
+relaxation of the relaxed game on ``G`` (project again: the kept cards of ``G'``), so a
+relaxed position whose projection on a subset is lost is lost without being searched;
+that is what keeps the larger relaxations cheap.
+
+Which checks run where, all of them only ever skipping positions proven lost:
+
+- at the first position every relaxation is checked (most lost one-pass deals end here);
+- a child position differs from its parent only in the cards of one group ``g`` (a pair
+  of complementary cards, or a draw of a card of ``g``; kings belong to no group), so its
+  projection on a set without ``g`` is the parent's, already found winnable: only the
+  relaxations containing ``g`` are checked;
+- an available king goes at once: the position without it has every move of the position
+  with it (a king is never a partner, and taking it away only uncovers cards), so it is
+  at least as good; this holds for the layout, the stock top and the waste top;
+- a position already expanded is not expanded again (``visited``), which is exact in an
+  acyclic game.
+
+Giza uses the same relaxations (``GizaRelaxation``, below) from ``PyramidSearch._run_giza``,
+once that search has expanded ``giza_relax_after`` positions (quick wins pay nothing for
+them).
+
+Budgets: the relaxed searches call ``Budget.check`` every 1,024 relaxed positions, so a
+time budget holds even while a large relaxation is solved; the node count stays the count
+of real positions expanded.
 """
 
 from __future__ import annotations
