@@ -1,17 +1,64 @@
 """Budgeted search for Gaps over the current round and the later ones.
 
-A grid is a list of 52 small integers: a card is ``16 * suit + rank`` (rank 2–13, suits in
+A grid is a list of small integers: a card is ``16 * suit + rank`` (rank 2–13, suits in
 ``C D H S`` order), a gap is 0, so the card that may fill a gap is always ``left + 1``
-(unless the left neighbour is a king or a gap). The search is depth-first over
-(grid, round) with a transposition table, so a position is expanded once and a
-``False`` (every move of every reachable position tried) is a proof. Within a round it
-tries first the fills that extend a row's correct run from column 0, then the others, and
-the redeal ``N`` last. The redeal itself is the engine's (``GapsPosition.redealt``): it
-depends on the deal and the round, and the solver never re-implements it.
+(unless the left neighbour is a king or a gap). ``GapsCore`` works on any board of
+``rows`` rows and ``cols`` columns (ranks 2..cols, rank ``cols`` plays the king), so the
+tests can compare it with a plain breadth-first search on reduced boards.
+
+Search. Depth-first over (grid, round) with the grid updated in place and undone, and a
+visited set keyed by an exact integer (6 bits a cell, plus the round): no hashing of a
+52-tuple per node and no collisions, so a position is expanded at most once per run and
+a run that ends having tried every move of every reached position is a proof. Fills
+that extend a row's correct run come first; the redeal ``N`` last. The redeal itself is
+the engine's (``GapsPosition.redealt``): the solver never re-implements it.
+
+Lost positions are remembered across runs. Each run tracks Tarjan's strongly connected
+components (the graph has cycles: a 2 can go back and forth between column-0 gaps).
+When a component is complete, every move out of every position in it has been tried and
+leads into the component or to a position already known lost, and none of them is won,
+so all of them are lost: they go into ``dead``, which later runs (restarts) skip. A run
+cut short adds only components it completed. (Removing a position from the graph only
+when it is proven lost keeps every win reachable.)
+
+Restarts (``GapsCore.solve``). Most one-round deals are won, and a depth-first search
+that goes wrong early spends its whole budget under that first move. So the search is
+run on the Luby schedule of node allowances (``RESTART_NODES`` × 1, 1, 2, 1, 1, 2, 4,
+…): the first run in the fixed order, every later run with the fills of each group
+shuffled by ``random.Random(run)`` (deterministic). A run cut by its allowance proves
+nothing and is dropped, with its visited set. Soundness: a win is the move list of
+one run, which the caller replays; ``False`` comes only from a run that finished within
+its allowance, i.e. a complete search (the order of the moves never matters for that).
+The allowances grow without bound, so the schedule is complete as well. The budget
+(``Budget``) counts every node of every run; when it runs out the answer is ``None``.
+
+Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
+winning within this round). It computes, for every card X, a set reach(X) of cells and a
+set G of cells, the least solution of
+
+    G        ⊇ the current gaps ∪ {cell of X : reach(X) has a cell besides it}
+    reach(X) ∋ the cell of X
+    reach(2) ⊇ the column-0 cells in G that this 2 may fill (its row's, under starters)
+    reach(X) ⊇ {q + 1 : q in reach(X − 1), q not in the last column, q + 1 in G}
+
+Invariant, by induction over any sequence of fills from here: every card stays in
+reach(X) and every gap is in G. A fill moves X into a gap h (in G by induction) that is
+in column 0 (X is a 2 allowed there) or right of X − 1, which is at some q in
+reach(X − 1); either way h is in reach(X). The cell X leaves is in reach(X), and X now
+has two cells there, so that cell is in G. Hence: if some last-column cell is not in G,
+its card can never leave, and the won grid has a gap there; if no assignment of suits to
+rows (a matching; under starters, each row's own suit) gives every card X of suit s in
+row r the cell (r, rank − 2) in reach(X), no won grid is reachable. Either way the
+position is lost within this round, and it is not expanded. A lost position that the
+relaxation does not see is simply searched, so this only removes positions from which
+no win exists; every reduced-board deal in the tests agrees with breadth-first search.
+The sets are bitmasks, one 64-bit lane per suit in a single integer, so all four
+suits advance by rank in one operation; the matching verdicts are cached by mask.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from .result import Budget, BudgetExceeded, SolveResult
@@ -29,87 +76,396 @@ def _text(code: int) -> str:
     return RANKS[(code & 15) - 1] + SUITS[code >> 4]
 
 
-class GapsSearch:
-    def __init__(self, position, budget: Budget | None = None) -> None:
-        self.position = position
+class GapsCore:
+    """The search on packed grids of any size: ``rows`` rows of ``cols`` cells, suits
+    ``0..rows-1`` of ranks ``2..cols`` (rank ``cols`` plays the king), a card is
+    ``16 * suit + rank`` and a gap is 0. The full game is ``GapsCore(4, 13)``; reduced
+    boards exist for the exhaustive cross-checks in the tests."""
+
+    # ``analyse`` costs about ten bare nodes, so it runs at every other depth; a lost
+    # position it skips is searched one level further, which is only slower.
+    PRUNE_EVERY = 2
+
+    def __init__(self, rows: int = ROWS, cols: int = COLUMNS, starters: tuple[int, ...] = (),
+                 budget: Budget | None = None, prune: bool = True) -> None:
+        self.rows, self.cols = rows, cols
+        self.top = cols
+        self.n = rows * cols
+        self.starters = tuple(starters)
         self.budget = budget
+        self.prune = prune
+        self.rng = None
+        self.stride = self.PRUNE_EVERY
+        self.limit = None  # a node count at which ``search`` gives up (raises _Cut)
+        self.dead: set[int] = set()  # positions proven lost, kept from run to run
         self.nodes = 0
-        rules = position.rules
-        self.rounds = rules.rounds
-        self.starters = tuple(SUITS.index(s) for s in (position.starters or ()))
+        n, c = self.n, cols
+        self.col = [i % c for i in range(n)]
+        self.power = [1 << (6 * i) for i in range(n)]
+        self.last_mask = sum(1 << (r * c + c - 1) for r in range(rows))
+        self.not_last = ((1 << n) - 1) & ~self.last_mask
+        self.col0_mask = sum(1 << (r * c) for r in range(rows))
+        # the column-0 cells each 2 may fill
+        if self.starters:
+            self.two_targets = {16 * s + 2: sum(1 << (r * c) for r in range(rows)
+                                                if self.starters[r] == s)
+                                for s in range(rows)}
+        else:
+            self.two_targets = {16 * s + 2: self.col0_mask for s in range(rows)}
+        self.twos = [16 * s + 2 for s in range(rows)]
+        self._lanes()
 
-    # --- rules on packed grids ----------------------------------------------------------
-    def prefix_lengths(self, grid: list[int]) -> list[int]:
-        out = []
-        for r in range(ROWS):
-            base = r * COLUMNS
-            first = grid[base]
-            if self.starters:
-                want = 16 * self.starters[r] + 2
-                if first != want:
-                    out.append(0)
-                    continue
-            elif not first or first & 15 != 2:
-                out.append(0)
-                continue
-            n = 1
-            while n < COLUMNS - 1 and grid[base + n] == first + n:
-                n += 1
-            out.append(n)
-        return out
-
-    def is_won(self, grid: list[int]) -> bool:
-        # A won grid has its four gaps in column 12; almost no node does, so that cheap
-        # test spares the prefix scan at nearly every node.
-        if grid[12] or grid[25] or grid[38] or grid[51]:
-            return False
-        return self.prefix_lengths(grid) == [COLUMNS - 1] * ROWS
-
-    def fills(self, grid: list[int], where: list[int],
-              gaps: list[int] | None = None) -> list[tuple[int, int, int]]:
-        """Legal fills as (card, from cell, to cell), progress first (a fill that extends a
-        row's correct run from column 0), each group in cell order. ``gaps``: the gap cells
-        when the caller tracks them (there are only four), else they are looked up."""
-        good: list[tuple[int, int, int]] = []
-        other: list[tuple[int, int, int]] = []
-        if gaps is None:
-            gaps = [g for g in range(52) if not grid[g]]
-        for g in sorted(gaps):
-            c = g % COLUMNS
-            if c == 0:
-                suits = (self.starters[g // COLUMNS],) if self.starters else range(4)
-                for s in suits:
-                    card = 16 * s + 2
-                    frm = where[card]
-                    move = (card, frm, g)
-                    (good if grid[g + 1] == card + 1 else other).append(move)
-                continue
-            left = grid[g - 1]
-            if not left or left & 15 == 13:
-                continue
-            card = left + 1
-            move = (card, where[card], g)
-            # The fill extends the row's run iff columns 0..c-1 hold that run: the card at
-            # c-1 then has rank c+1, a cheap test that rules out nearly every other fill.
-            if left & 15 == c + 1 and self._run_reaches(grid, g - c, c):
-                good.append(move)
-            else:
-                other.append(move)
-        return good + other
-
-    def _run_reaches(self, grid: list[int], base: int, c: int) -> bool:
-        """Whether columns 0..c-1 of the row starting at ``base`` are its correct run
-        (``prefix_lengths`` of that row is at least ``c``)."""
+    # --- rules -------------------------------------------------------------------------
+    def run_length(self, grid: list[int], r: int) -> int:
+        base, c = r * self.cols, self.cols
         first = grid[base]
         if self.starters:
-            if first != 16 * self.starters[base // COLUMNS] + 2:
+            if first != 16 * self.starters[r] + 2:
+                return 0
+        elif not first or first & 15 != 2:
+            return 0
+        k = 1
+        while k < c - 1 and grid[base + k] == first + k:
+            k += 1
+        return k
+
+    def is_won(self, grid: list[int]) -> bool:
+        c = self.cols
+        for r in range(self.rows):
+            if grid[r * c + c - 1] or self.run_length(grid, r) != c - 1:
+                return False
+        return True
+
+    def _run_reaches(self, grid: list[int], base: int, k: int) -> bool:
+        first = grid[base]
+        if self.starters:
+            if first != 16 * self.starters[base // self.cols] + 2:
                 return False
         elif not first or first & 15 != 2:
             return False
-        for k in range(1, c):
-            if grid[base + k] != first + k:
+        for j in range(1, k):
+            if grid[base + j] != first + j:
                 return False
         return True
+
+    def fills(self, grid: list[int], where: list[int], gaps: list[int]) -> list[tuple]:
+        """Legal fills as (card, from, to): those that extend a row's correct run first,
+        then those that leave a live gap behind, then those that leave a dead one (the
+        card came from the right of a king or of a gap)."""
+        col, top, c = self.col, self.top, self.cols
+        good: list = []
+        other: list = []
+        bad: list = []
+        first = self.rng is None  # the first run keeps every other fill in cell order
+        for g in sorted(gaps):
+            k = col[g]
+            if k == 0:
+                row = g // c
+                for two in self.twos:
+                    if self.starters and self.starters[row] != two >> 4:
+                        continue
+                    frm = where[two]
+                    if grid[g + 1] == two + 1:
+                        good.append((two, frm, g))
+                    elif col[frm] and (not grid[frm - 1] or grid[frm - 1] & 15 == top):
+                        (other if first else bad).append((two, frm, g))
+                    else:
+                        other.append((two, frm, g))
+                continue
+            left = grid[g - 1]
+            if not left or left & 15 == top:
+                continue
+            card = left + 1
+            frm = where[card]
+            if left & 15 == k + 1 and self._run_reaches(grid, g - k, k):
+                good.append((card, frm, g))
+            elif col[frm] and frm - 1 != g and (not grid[frm - 1] or grid[frm - 1] & 15 == top):
+                (other if first else bad).append((card, frm, g))
+            else:
+                other.append((card, frm, g))
+        rng = self.rng
+        if rng is not None:
+            rng.shuffle(good)
+            rng.shuffle(other)
+            rng.shuffle(bad)
+        return good + other + bad
+
+    # --- the relaxation -----------------------------------------------------------------
+    def _lanes(self) -> None:
+        """Constants of ``hopeless``: one 64-bit lane of a big integer per suit, a cell
+        mask (bit ``13 * row + col``) in each lane."""
+        rows, n = self.rows, self.n
+        self.ones = sum(1 << (64 * s) for s in range(rows))
+        self.cells = (1 << n) - 1
+        self.nl4 = self.not_last * self.ones
+        self.low4 = self.cells * self.ones
+        self.t2 = sum(self.two_targets[16 * s + 2] << (64 * s) for s in range(rows))
+        self.col04 = self.col0_mask * self.ones
+        self.fit_cache: dict[int, bool] = {}
+
+    def hopeless(self, grid: list[int], where: list[int], gaps: list[int]) -> bool:
+        return self.analyse(where, gaps) is None
+
+    def analyse(self, where: list[int], gaps: list[int]):
+        """None when no continuation within this round can win (see the module docstring,
+        "Reach"): an over-approximation of the cells each card can still reach shows that
+        some row can never be completed, or a last-column card can never leave."""
+        top, rows, n = self.top, self.rows, self.n
+        ones, nl4, low4, cells = self.ones, self.nl4, self.low4, self.cells
+        # pos[k]: the cell of the rank-k card of each suit, one lane per suit
+        pos = [0, 0]
+        for k in range(2, top + 1):
+            v = 0
+            for s in range(rows):
+                v |= 1 << (where[16 * s + k] + 64 * s)
+            pos.append(v)
+        can_gap = 0
+        for g in gaps:
+            can_gap |= 1 << g
+        t2 = self.t2
+        shift = n
+        while True:
+            before = can_gap
+            g4 = can_gap * ones
+            p = pos[2]
+            reach = p | (g4 & t2)
+            levels = [reach]
+            moved = p & ((((reach ^ p) + low4) >> shift) & ones) * cells
+            if moved:
+                can_gap |= (moved | moved >> 64 | moved >> 128 | moved >> 192) & cells
+                g4 = can_gap * ones
+            for k in range(3, top + 1):
+                p = pos[k]
+                reach = p | (((reach & nl4) << 1) & g4)
+                levels.append(reach)
+                moved = p & ((((reach ^ p) + low4) >> shift) & ones) * cells
+                if moved:
+                    can_gap |= (moved | moved >> 64 | moved >> 128 | moved >> 192) & cells
+                    g4 = can_gap * ones
+            if can_gap == before:
+                break
+        last = self.last_mask
+        if can_gap & last != last:
+            return None
+        fit = self.col04
+        for j, reach in enumerate(levels):
+            fit &= reach >> j
+        if not fit:
+            return None
+        verdict = self.fit_cache.get(fit)
+        if verdict is None:
+            fits = []
+            c = self.cols
+            for s in range(rows):
+                lane = fit >> (64 * s)
+                ok = 0
+                for row in range(rows):
+                    if lane >> (row * c) & 1 and (not self.starters or self.starters[row] == s):
+                        ok |= 1 << row
+                fits.append(ok)
+            verdict = not all(fits) or not _matching(fits, rows)
+            self.fit_cache[fit] = verdict
+        if verdict:
+            return None
+        return levels, pos, can_gap
+
+    # --- search -------------------------------------------------------------------------
+    RESTART_NODES = 2048  # the unit of the restart schedule
+
+    def solve(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
+        """``search`` restarted on the Luby schedule (``RESTART_NODES`` times 1, 1, 2, 1,
+        1, 2, 4, …): the first run in the fixed order, each later one with the fills of
+        each group shuffled by ``random.Random(run)``. A run that ends within its allowance
+        is complete whatever its order, so its ``False`` is a proof; a win is a win."""
+        run = 0
+        try:
+            while True:
+                run += 1
+                self.rng = None if run == 1 else random.Random(run)
+                self.limit = self.nodes + self.RESTART_NODES * _luby(run)
+                try:
+                    return self.search(grid, round_number, can_redeal, redeal)
+                except _Cut:
+                    continue
+        finally:
+            self.rng = self.limit = None
+
+    def search(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
+        """Depth-first from ``grid``; ``(True, moves)`` with moves as (card, to) or None for
+        a redeal, ``(False, [])`` when no continuation wins. Raises ``BudgetExceeded``."""
+        grid = list(grid)
+        n, col, power = self.n, self.col, self.power
+        where = [0] * 64
+        for i, x in enumerate(grid):
+            if x:
+                where[x] = i
+        gaps = [i for i in range(n) if not grid[i]]
+        if self.is_won(grid):
+            return True, []
+        key = 0
+        for i, x in enumerate(grid):
+            key += x * power[i]
+        round_shift = 6 * n
+        root = key + (round_number << round_shift)
+        dead = self.dead
+        if root in dead:
+            return False, []
+        # Tarjan's strongly connected components: ``open_`` maps each position of this run
+        # that is not yet in a completed component to its discovery index.
+        open_ = {root: 0}
+        tarjan = [root]
+        counter = 1
+        budget = self.budget
+        check_every = Budget.CHECK_EVERY
+        last = self.cols - 1
+        prune = self.prune
+        fills = self.fills
+        analyse = self.analyse
+        stride = self.stride
+        path: list = []
+
+        def expand() -> list:
+            moves = fills(grid, where, gaps)
+            if can_redeal is not None and can_redeal(round_number):
+                moves.append(None)
+            elif prune and moves and len(path) % stride == 0:
+                info = analyse(where, gaps)
+                if info is None:
+                    return []
+            return moves
+
+        # Each frame: [moves, next index, undo record, key, discovery index, lowlink].
+        frames: list[list] = [[expand(), 0, None, root, 0, 0]]
+        while frames:
+            frame = frames[-1]
+            moves = frame[0]
+            i = frame[1]
+            if i == len(moves):
+                frames.pop()
+                low = frame[5]
+                if low == frame[4]:  # a component is complete: every position in it is lost
+                    here = frame[3]
+                    while True:
+                        k = tarjan.pop()
+                        del open_[k]
+                        dead.add(k)
+                        if k == here:
+                            break
+                elif frames[-1][5] > low:
+                    frames[-1][5] = low
+                undo = frame[2]
+                if undo is not None:
+                    path.pop()
+                    if undo[0] is None:  # a redeal: restore the saved round
+                        _, grid, where, gaps, key, round_number = undo
+                    else:
+                        card, frm, to = undo
+                        grid[frm] = card
+                        grid[to] = 0
+                        where[card] = frm
+                        gaps[gaps.index(frm)] = to
+                        key += card * (power[frm] - power[to])
+                continue
+            frame[1] = i + 1
+            move = moves[i]
+            if move is None:
+                saved = (None, grid, where, gaps, key, round_number)
+                grid = redeal(grid, round_number)
+                round_number += 1
+                where = [0] * 64
+                for j, x in enumerate(grid):
+                    if x:
+                        where[x] = j
+                gaps = [j for j in range(n) if not grid[j]]
+                key = 0
+                for j, x in enumerate(grid):
+                    key += x * power[j]
+                full = key + (round_number << round_shift)
+                seen = open_.get(full)
+                if seen is not None or full in dead:
+                    if seen is not None and seen < frame[5]:
+                        frame[5] = seen
+                    _, grid, where, gaps, key, round_number = saved
+                    continue
+                undo = saved
+            else:
+                card, frm, to = move
+                key += card * (power[to] - power[frm])
+                full = key + (round_number << round_shift)
+                seen = open_.get(full)
+                if seen is not None or full in dead:
+                    if seen is not None and seen < frame[5]:
+                        frame[5] = seen
+                    key -= card * (power[to] - power[frm])
+                    continue
+                grid[to] = card
+                grid[frm] = 0
+                where[card] = to
+                gaps[gaps.index(to)] = frm
+                undo = move
+            self.nodes += 1
+            if self.nodes % check_every == 0:
+                if budget is not None:
+                    budget.check(self.nodes)
+                if self.limit is not None and self.nodes >= self.limit:
+                    raise _Cut
+            path.append(None if move is None else (move[0], move[2]))
+            for g in gaps:
+                if col[g] != last:
+                    break
+            else:
+                if self.is_won(grid):
+                    return True, path
+            open_[full] = counter
+            tarjan.append(full)
+            frames.append([expand(), 0, undo, full, counter, counter])
+            counter += 1
+        return False, []
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, …"""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+class _Cut(Exception):
+    """A restart's own node allowance ran out (the search goes on with another order)."""
+
+
+def _matching(fits: list[int], rows: int) -> bool:
+    """Whether every suit gets its own row among the rows it fits (bitmasks)."""
+    match = [-1] * rows  # row -> suit
+
+    def place(s: int, seen: int) -> bool:
+        for row in range(rows):
+            if fits[s] >> row & 1 and not seen >> row & 1:
+                seen |= 1 << row
+                if match[row] < 0 or place(match[row], seen):
+                    match[row] = s
+                    return True
+        return False
+
+    return all(place(s, 0) for s in range(len(fits)))
+
+
+class GapsSearch:
+    """The search for an engine position (any round, either ace rule)."""
+
+    def __init__(self, position, budget: Budget | None = None, prune: bool = True,
+                 restarts: bool = True) -> None:
+        self.position = position
+        self.rounds = position.rules.rounds
+        starters = tuple(SUITS.index(s) for s in (position.starters or ()))
+        self.core = GapsCore(ROWS, COLUMNS, starters, budget, prune)
+        self.restarts = restarts
+
+    @property
+    def nodes(self) -> int:
+        return self.core.nodes
 
     def redeal(self, grid: list[int], round_number: int) -> list[int]:
         from app.engine import card as make_card
@@ -121,105 +477,25 @@ class GapsSearch:
     def can_redeal(self, round_number: int) -> bool:
         return self.rounds is None or round_number < self.rounds
 
-    # --- search -------------------------------------------------------------------------
     def run(self) -> tuple[bool, list[str]]:
         grid = [_code(c) for c in self.position.grid]
-        round_number = self.position.round
-        where = [0] * 64
-        for i, x in enumerate(grid):
-            if x:
-                where[x] = i
-        if self.is_won(grid):
-            return True, []
-        gaps = [g for g in range(52) if not grid[g]]
-        visited = {bytes(grid) + round_number.to_bytes(4, "little")}
-        budget = self.budget
-        path: list[str] = []
-        # Each frame: [moves, next index, undo record of the move that led here].
-        frames: list[list] = [[self._moves(grid, where, round_number, gaps), 0, None]]
-        while frames:
-            frame = frames[-1]
-            moves, i = frame[0], frame[1]
-            if i == len(moves):
-                frames.pop()
-                undo = frame[2]
-                if undo is not None:
-                    path.pop()
-                    grid, where, round_number = self._undo(grid, where, round_number, undo)
-                    gaps = self._gaps_after_undo(grid, gaps, undo)
-                continue
-            frame[1] = i + 1
-            move = moves[i]
-            grid, where, round_number, undo = self._apply(grid, where, round_number, move)
-            key = bytes(grid) + round_number.to_bytes(4, "little")
-            if key in visited:
-                grid, where, round_number = self._undo(grid, where, round_number, undo)
-                continue
-            gaps = self._gaps_after_move(grid, gaps, move)
-            visited.add(key)
-            self.nodes += 1
-            if budget is not None and self.nodes % Budget.CHECK_EVERY == 0:
-                budget.check(self.nodes)
-            path.append(self._move_text(move))
-            if self.is_won(grid):
-                return True, path
-            frames.append([self._moves(grid, where, round_number, gaps), 0, undo])
-        return False, []
-
-    @staticmethod
-    def _gaps_after_move(grid, gaps, move) -> list[int]:
-        if move is None:  # a redeal: look the gaps up again
-            return [g for g in range(52) if not grid[g]]
-        _, frm, to = move
-        return [frm if g == to else g for g in gaps]
-
-    @staticmethod
-    def _gaps_after_undo(grid, gaps, undo) -> list[int]:
-        if len(undo) == 3 and isinstance(undo[0], list):
-            return [g for g in range(52) if not grid[g]]
-        _, frm, to = undo
-        return [to if g == frm else g for g in gaps]
-
-    def _moves(self, grid, where, round_number, gaps=None) -> list:
-        moves: list = self.fills(grid, where, gaps)
-        if self.can_redeal(round_number):
-            moves.append(None)  # N
-        return moves
-
-    def _apply(self, grid, where, round_number, move):
-        if move is None:
-            new = self.redeal(grid, round_number)
-            new_where = [0] * 64
-            for i, x in enumerate(new):
-                if x:
-                    new_where[x] = i
-            return new, new_where, round_number + 1, (grid, where, round_number)
-        card, frm, to = move
-        grid[to] = card
-        grid[frm] = 0
-        where[card] = to
-        return grid, where, round_number, move
-
-    @staticmethod
-    def _undo(grid, where, round_number, undo):
-        if len(undo) == 3 and isinstance(undo[0], list):  # a redeal: restore the old grid
-            return undo
-        card, frm, to = undo
-        grid[frm] = card
-        grid[to] = 0
-        where[card] = frm
-        return grid, where, round_number
+        solve = self.core.solve if self.restarts else self.core.search
+        won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
+        if not won:
+            return False, []
+        return True, [self._move_text(m) for m in moves]
 
     @staticmethod
     def _move_text(move) -> str:
         if move is None:
             return "N"
-        card, _, to = move
+        card, to = move
         return f"{_text(card)}>{to // COLUMNS}.{to % COLUMNS}"
 
 
-def solve_gaps(position, budget: Budget | None = None) -> SolveResult:
-    search = GapsSearch(position, budget)
+def solve_gaps(position, budget: Budget | None = None, prune: bool = True,
+               restarts: bool = True) -> SolveResult:
+    search = GapsSearch(position, budget, prune, restarts)
     try:
         won, moves = search.run()
     except BudgetExceeded:

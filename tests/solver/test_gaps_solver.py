@@ -1,0 +1,115 @@
+"""The Gaps solver against a plain breadth-first search on reduced boards, and its
+reductions (the reach relaxation, restarts) checked for soundness."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine import deal_for_seed, get_game
+from app.engine.gaps import GapsPosition
+from app.solver.gaps import GapsCore, GapsSearch, _luby, solve_gaps
+from app.solver.result import Budget
+
+from . import gaps_reference as ref
+
+
+def _codes(grid: tuple) -> list[int]:
+    return [0 if x is None else 16 * x[0] + x[1] for x in grid]
+
+
+def _line(moves) -> list:
+    return [((card >> 4, card & 15), cell) for card, cell in moves]
+
+
+BOARDS = [  # rows, cols, deals, starters
+    (4, 4, 25, False),
+    (3, 5, 40, False),
+    (3, 6, 15, False),
+    (4, 4, 25, True),
+]
+
+
+@pytest.mark.parametrize("rows,cols,deals,starters", BOARDS)
+def test_reduced_boards_agree_with_breadth_first(rows, cols, deals, starters):
+    """Every verdict of the solver (plain, with the relaxation, with restarts) equals the
+    exhaustive breadth-first one, and every win replays to won under the reference rules."""
+    rng = random.Random(rows * 100 + cols + 1000 * starters)
+    seen = {True: 0, False: 0}
+    for _ in range(deals):
+        grid = ref.random_grid(rows, cols, rng)
+        order = tuple(rng.sample(range(rows), rows)) if starters else ()
+        expected = ref.winnable(rows, cols, grid, order)
+        seen[expected] += 1
+        for prune, restarts in ((False, False), (True, False), (True, True)):
+            core = GapsCore(rows, cols, order, None, prune)
+            core.RESTART_NODES = 8  # many restarts even on small boards
+            run = core.solve if restarts else core.search
+            won, moves = run(_codes(grid))
+            assert won == expected, (grid, order, prune, restarts)
+            if won:
+                assert ref.replays_to_won(rows, cols, grid, _line(moves), order)
+    assert seen[True] and seen[False]  # both verdicts are exercised
+
+
+def test_relaxation_never_condemns_a_winnable_position():
+    """Along random play on reduced boards, ``hopeless`` is True only where the
+    breadth-first search finds no win."""
+    rng = random.Random(7)
+    condemned = 0
+    for _ in range(40):
+        rows, cols = 4, 4
+        grid = ref.random_grid(rows, cols, rng)
+        core = GapsCore(rows, cols)
+        for _ in range(12):
+            codes = _codes(grid)
+            where = [0] * 64
+            for i, x in enumerate(codes):
+                if x:
+                    where[x] = i
+            gaps = [i for i, x in enumerate(codes) if not x]
+            if core.hopeless(codes, where, gaps):
+                condemned += 1
+                assert not ref.winnable(rows, cols, grid)
+            moves = ref.fills(rows, cols, grid)
+            if not moves:
+                break
+            grid = ref.play(grid, *rng.choice(moves))
+    assert condemned
+
+
+def test_full_deal_wins_replay_and_budget_is_honest():
+    variant = get_game("gaps")
+    rules = variant.parse_rules({"rounds": "1"})
+    position = variant.new_position(deal_for_seed("gaps", 3), rules)
+    result = solve_gaps(position, Budget(200_000, None))
+    assert result.winnable is True
+    replayed = position
+    for move in result.moves:
+        replayed = replayed.apply(move)
+    assert replayed.status == "won"
+    small = solve_gaps(variant.new_position(deal_for_seed("gaps", 0), rules), Budget(600, None))
+    assert small.winnable is None and small.reason == "budget" and small.moves == ()
+
+
+def test_lost_full_position_is_proven_at_once():
+    """Kings in column 0 with a gap behind each: the relaxation proves the loss."""
+    from dataclasses import replace
+
+    from app.engine import card
+
+    variant = get_game("gaps")
+    rules = variant.parse_rules({"rounds": "1"})
+    position = variant.new_position(deal_for_seed("gaps", 0), rules)
+    rest = [card(rank, suit) for suit in "CDHS" for rank in range(2, 13)]
+    grid = []
+    for r, suit in enumerate("CDHS"):
+        grid += [card(13, suit), None] + rest[11 * r: 11 * r + 11]
+    stuck: GapsPosition = replace(position, grid=tuple(grid))
+    search = GapsSearch(stuck, Budget(10_000, None))
+    assert search.run() == (False, [])
+
+
+def test_luby():
+    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
