@@ -23,9 +23,9 @@ when it is proven lost keeps every win reachable.)
 
 Restarts (``GapsCore.solve``). Most one-round deals are won, and a depth-first search
 that goes wrong early spends its whole budget under that first move. So the search is
-run on the Luby schedule of node allowances (``RESTART_NODES`` × 1, 1, 2, 1, 1, 2, 4,
-…): the first run in the fixed order, every later run with the fills of each group
-shuffled by ``random.Random(run)`` (deterministic). A run cut by its allowance proves
+run again and again: first in the fixed order for ``FIRST_RUN_NODES`` positions, then on
+the Luby schedule of node allowances (``RESTART_NODES`` × 1, 1, 2, 1, 1, 2, 4, …), every
+such run with the fills of each group shuffled by ``random.Random(run)`` (deterministic). A run cut by its allowance proves
 nothing and is dropped, with its visited set. Soundness: a win is the move list of
 one run, which the caller replays; ``False`` comes only from a run that finished within
 its allowance, i.e. a complete search (the order of the moves never matters for that).
@@ -270,19 +270,22 @@ class GapsCore:
         return levels, pos, can_gap
 
     # --- search -------------------------------------------------------------------------
-    RESTART_NODES = 2048  # the unit of the restart schedule
+    FIRST_RUN_NODES = 2048  # the fixed order, the best single order known, goes first
+    RESTART_NODES = 128  # the unit of the restart schedule (measured: 32, 128, 512, 2048, 8192)
 
     def solve(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
-        """``search`` restarted on the Luby schedule (``RESTART_NODES`` times 1, 1, 2, 1,
-        1, 2, 4, …): the first run in the fixed order, each later one with the fills of
-        each group shuffled by ``random.Random(run)``. A run that ends within its allowance
+        """``search`` restarted: a first run of ``FIRST_RUN_NODES`` in the fixed order,
+        then runs on the Luby schedule (``RESTART_NODES`` times 1, 1, 2, 1, 1, 2, 4, …),
+        each with the fills of each group shuffled by ``random.Random(run)``. A run that ends within its allowance
         is complete whatever its order, so its ``False`` is a proof; a win is a win."""
         run = 0
         try:
             while True:
                 run += 1
                 self.rng = None if run == 1 else random.Random(run)
-                self.limit = self.nodes + self.RESTART_NODES * _luby(run)
+                allowance = self.FIRST_RUN_NODES if run == 1 else \
+                    self.RESTART_NODES * _luby(run - 1)
+                self.limit = self.nodes + allowance
                 try:
                     return self.search(grid, round_number, can_redeal, redeal)
                 except _Cut:
@@ -322,6 +325,7 @@ class GapsCore:
         fills = self.fills
         analyse = self.analyse
         stride = self.stride
+        limit = float("inf") if self.limit is None else self.limit
         path: list = []
 
         def expand() -> list:
@@ -404,11 +408,10 @@ class GapsCore:
                 gaps[gaps.index(to)] = frm
                 undo = move
             self.nodes += 1
-            if self.nodes % check_every == 0:
-                if budget is not None:
-                    budget.check(self.nodes)
-                if self.limit is not None and self.nodes >= self.limit:
-                    raise _Cut
+            if budget is not None and self.nodes % check_every == 0:
+                budget.check(self.nodes)
+            if self.nodes >= limit:
+                raise _Cut
             path.append(None if move is None else (move[0], move[2]))
             for g in gaps:
                 if col[g] != last:

@@ -44,7 +44,7 @@ def test_reduced_boards_agree_with_breadth_first(rows, cols, deals, starters):
         seen[expected] += 1
         for prune, restarts in ((False, False), (True, False), (True, True)):
             core = GapsCore(rows, cols, order, None, prune)
-            core.RESTART_NODES = 8  # many restarts even on small boards
+            core.FIRST_RUN_NODES = core.RESTART_NODES = 8  # many restarts on small boards
             run = core.solve if restarts else core.search
             won, moves = run(_codes(grid))
             assert won == expected, (grid, order, prune, restarts)
