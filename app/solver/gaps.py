@@ -282,7 +282,8 @@ class GapsCore:
         try:
             while True:
                 run += 1
-                self.rng = None if run == 1 else random.Random(run)
+                # a seeded generator only shuffles the move order (same answer on every machine)
+                self.rng = None if run == 1 else random.Random(run)  # nosec B311
                 allowance = self.FIRST_RUN_NODES if run == 1 else \
                     self.RESTART_NODES * _luby(run - 1)
                 self.limit = self.nodes + allowance
