@@ -132,6 +132,8 @@ class PyramidSearch:
     order_checks = True  # the order relaxations (off only to measure what they buy)
     free_precheck = True
     last_pass_search = True
+    multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
+    multi_relax_after = 50  # ... with its relaxations once this many positions are expanded
     giza_relaxations = True  # the value-group relaxations in Giza too
     giza_relax_after = 50  # ... once the search has expanded this many positions  # pyramid_last for a search that starts in the last pass
 
@@ -360,6 +362,10 @@ class PyramidSearch:
         if self.free_precheck and pr.goal != "all" and not self._run_free()[0]:
             # Lost even with unlimited passes (a quick search): lost with fewer too.
             return False, []
+        if self.multi_pass_search:
+            from .pyramid_multi import run_multi_pass
+
+            return run_multi_pass(self)
         return self._run_stock()
 
     # --- a stock with a limited number of passes --------------------------------------

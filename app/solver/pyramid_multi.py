@@ -1,0 +1,343 @@
+"""A Pyramid-family game with a stock and a limited number of passes, searched from an
+earlier pass than the last one, with value-group relaxations (``pyramid_last``) as loss
+proofs in every pass.
+
+Position: ``pm`` (removed layout cards), ``am`` (bit mask of the cards of the fixed
+sequence still in the stock or the waste; the sequence is waste bottom … waste top,
+stock top … stock bottom, and a recycle turns the waste over into the same order again),
+``p`` (index of the stock top: the first card of ``am`` at or after the pointer, or ``n``
+when the stock is empty; the waste is the cards of ``am`` before ``p``, its top the
+highest) and ``pas`` (the pass being played). The search is depth-first; positions
+already expanded are kept (``pm``, ``p``, ``am``) with the lowest pass they were expanded
+at, and a position seen before at the same or an earlier pass is not expanded again: with
+more passes left every line of the later one is still playable. The game is acyclic once
+the pass is part of the position (every move removes a card, moves ``p`` on, or starts a
+new pass), so a ``False`` is a proof.
+
+Value-group relaxations with passes. For a set ``G`` of value groups (``pyramid_last``),
+the relaxed game keeps the cards of ``G`` in the layout and in the sequence (in their
+order), every other card may be taken away at any time, alone; the same pairs, draws and
+goal apply, and a recycle is allowed whenever the relaxed stock is empty and a pass
+remains (with an empty waste too). A real position maps to ``(pm & lm, p', am & sm,
+pas)``, ``p'`` the first card of ``G`` in ``am`` at or after ``p`` (``n`` if none). Every
+real move maps to a relaxed move or to nothing:
+
+- a pair of two cards of ``G`` (partners share a group), with a layout card open in the
+  real game (so open in the relaxed one), the real stock top (the relaxed stock top when
+  it is in ``G``: no card of ``G`` is left between ``p`` and it) or the real waste top
+  (the highest card left under ``p``; when in ``G`` it is the highest card of ``G`` left
+  under ``p'``, as no card of ``G`` is left in ``[p, p')``): the same relaxed pair;
+- a draw of a card of ``G``: the relaxed draw; of another card: nothing (``p'`` and the
+  relaxed waste are unchanged);
+- a recycle: the real stock is empty, so the relaxed one is too, and the same pass
+  remains: the relaxed recycle (both pointers go to the first card left, of ``G`` for
+  the relaxed one, and the pass number grows by one in both);
+- anything involving only cards outside ``G`` (kings included): nothing.
+
+A real won position maps to a relaxed won one (every layout card of ``G`` gone; with goal
+``all`` every sequence card of ``G`` too). So a real winning line maps to a relaxed one,
+and a relaxed position from which nothing wins proves the real position lost. With
+``overlap`` the relaxed game allows the same superset of overlap pairs as in
+``pyramid_last``. A relaxed game on a subset of ``G`` relaxes the one on ``G`` in the same
+way, so a relaxed position whose projection on a subset is lost is lost. Each relaxed game
+is solved exactly on demand with a memo shared by the whole deal (every pass, every
+branch): its positions carry the pass number, so they are acyclic and a stored verdict is
+final.
+
+Relaxations on one to five groups are built (one to three with two decks); only those on
+the most groups are checked at real positions, since each of them looks at its subsets
+first (lost there, lost here), so checking the smaller ones too would prove nothing more.
+Which checks run where (each only ever skips positions proven lost): none for the first
+``multi_relax_after`` positions (quick wins pay nothing for them); then every relaxation
+at a position whose parent was not checked and after a recycle (it changes every
+projection); after any other move only the relaxations containing the group of the cards
+it moved (the other projections are the parent's, already found winnable); an available
+king goes at once
+(the position without it has every move of the one with it, in every pass: a king is
+never a partner, and taking it away only uncovers cards or shortens the stock or waste).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .pyramid import DRAW, KING, RECYCLE, STOCK, WASTE
+from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES
+
+CHECK_MAXIMAL_ONLY = True
+MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
+MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
+
+
+class PassRelaxation:
+    """The relaxed game with passes on a set of value groups, solved on demand with a memo
+    (key: ``rm | p << L | am << (L + 7) | pas << (L + 7 + n)``)."""
+
+    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
+
+    def __init__(self, groups, lmasks, smasks, args):
+        self.groups = frozenset(groups)
+        self.memo: dict[int, bool] = {}
+        lm = sm = 0
+        for g in groups:
+            lm |= lmasks[g]
+            sm |= smasks[g]
+        self.lm, self.sm = lm, sm
+        self.subs: list[PassRelaxation] = []
+        self._args = args
+        self._win = None
+
+    def win(self, rm: int, p: int, am: int, pas: int) -> bool:
+        if self._win is None:
+            self._win = self._build()
+        return self._win(rm, p, am, pas)
+
+    def _build(self):
+        vals, seq, under, goal_all, overlap, passes, L, counter, search = self._args
+        budget = search.budget
+        lm, memo = self.lm, self.memo
+        n = len(seq)
+        lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
+        cov = {x: under[x] & lm for x in lay}
+        shape_cache: dict[int, tuple] = {}
+        pshift, ashift, sshift = L, L + 7, L + 7 + n
+        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
+
+        def shape(rm: int) -> tuple:
+            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
+            pairs = []
+            for a in range(len(ex)):
+                x = ex[a]
+                for y in ex[a + 1:]:
+                    if vals[x] + vals[y] == 13:
+                        pairs.append((1 << x) | (1 << y))
+            if overlap:
+                for x in lay:
+                    if rm >> x & 1:
+                        continue
+                    left = cov[x] & ~rm
+                    if left and not left & (left - 1):
+                        y = left.bit_length() - 1
+                        if vals[x] + vals[y] == 13:
+                            pairs.append((1 << x) | left)
+            need: dict[int, list[int]] = {}
+            for x in ex:
+                need.setdefault(13 - vals[x], []).append(1 << x)
+            got = (tuple(pairs), need)
+            shape_cache[rm] = got
+            return got
+
+        def first(am: int, q: int) -> int:
+            x = am >> q
+            return q + (x & -x).bit_length() - 1 if x else n
+
+        def win(rm: int, p: int, am: int, pas: int) -> bool:
+            key = rm | (p << pshift) | (am << ashift) | (pas << sshift)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            counter[0] += 1
+            if budget is not None and not counter[0] & 1023:
+                budget.check(search.nodes)
+            if rm == lm and (not goal_all or not am):
+                memo[key] = True
+                return True
+            for smemo, slm, ssm, sub in subs:
+                a, c = rm & slm, am & ssm
+                b = first(c, p)
+                ok = smemo.get(a | (b << pshift) | (c << ashift) | (pas << sshift))
+                if ok is None:
+                    ok = sub.win(a, b, c, pas)
+                if not ok:
+                    memo[key] = False
+                    return False
+            sh = shape_cache.get(rm)
+            if sh is None:
+                sh = shape(rm)
+            pairs, need = sh
+            res = False
+            for bits in pairs:
+                if win(rm | bits, p, am, pas):
+                    res = True
+                    break
+            below = am & ((1 << p) - 1)
+            if not res and below:
+                t = below.bit_length() - 1
+                wv = seq[t]
+                a2 = am ^ (1 << t)
+                for b in need.get(wv, ()):
+                    if win(rm | b, p, a2, pas):
+                        res = True
+                        break
+                if not res and p < n and seq[p] + wv == 13:
+                    a3 = a2 ^ (1 << p)
+                    if win(rm, first(a3, p + 1), a3, pas):
+                        res = True
+            if not res and p < n:
+                sv = seq[p]
+                a2 = am ^ (1 << p)
+                np_ = first(a2, p + 1)
+                for b in need.get(sv, ()):
+                    if win(rm | b, np_, a2, pas):
+                        res = True
+                        break
+                if not res and win(rm, first(am, p + 1), am, pas):
+                    res = True
+            if not res and p >= n and pas < passes:
+                if win(rm, first(am, 0), am, pas + 1):
+                    res = True
+            memo[key] = res
+            return res
+
+        return win
+
+
+def run_multi_pass(search) -> tuple[bool, list[tuple]]:
+    """Search ``search.problem`` (a ``PyramidSearch`` with a stock, ``pass_number <
+    passes``) with value-group relaxations in every pass."""
+    pr = search.problem
+    L = search.L
+    vals = search.vals
+    seq = pr.sequence
+    n = len(seq)
+    passes = pr.passes
+    full_p = (1 << L) - 1
+    goal_all = pr.goal == "all"
+    expinfo, tick = search._expinfo, search._tick
+    counter = [0]
+    group_of = GROUP_OF
+    lmasks = [0] * 7
+    smasks = [0] * 7
+    for i in range(L):
+        if not pr.removed >> i & 1:
+            lmasks[group_of[vals[i]]] |= 1 << i
+    for k in range(n):
+        smasks[group_of[seq[k]]] |= 1 << k
+    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
+    args = (vals, seq, search.under, goal_all, pr.overlap, passes, L, counter, search)
+    sizes = MULTI_SUBSET_SIZES if pr.pyramids == 1 else MULTI_DOUBLE_SUBSET_SIZES
+    rels = [PassRelaxation(gs, lmasks, smasks, args)
+            for size in sizes for gs in itertools.combinations(present, size)]
+    by_groups = {r.groups: r for r in rels}
+    for r in rels:
+        if len(r.groups) > 1:
+            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
+                      if r.groups - {g} in by_groups]
+    # Only the relaxations on no fewer groups are checked: a lost relaxation on a subset
+    # makes the larger one lost too (``win`` looks at its subsets first).
+    if CHECK_MAXIMAL_ONLY:
+        top = max(len(r.groups) for r in rels) if rels else 0
+        checked = [r for r in rels if len(r.groups) == top]
+    else:
+        checked = rels
+    by_group: list[list[PassRelaxation]] = [[] for _ in range(7)]
+    for r in checked:
+        for g in r.groups:
+            by_group[g].append(r)
+    all_checks = list(checked)
+    pshift, ashift, sshift = L, L + 7, L + 7 + n
+    visited: dict[int, int] = {}
+    path: list[tuple] = []
+    relax_after = search.nodes + search.multi_relax_after  # (the free precheck counts too)
+
+    def first(am: int, q: int) -> int:
+        x = am >> q
+        return q + (x & -x).bit_length() - 1 if x else n
+
+    def rec(pm: int, p: int, am: int, pas: int, g: int) -> bool:
+        mark = len(path)
+        while True:  # kings go at once (removing one never takes a move away)
+            if pm == full_p and (not goal_all or not am):
+                return True
+            info = expinfo(pm)
+            if info[0]:
+                pm |= info[0]
+                path.extend(info[1])
+                continue
+            if p < n and seq[p] == KING:
+                am ^= 1 << p
+                p = first(am, p + 1)
+                path.append((STOCK,))
+                continue
+            below = am & ((1 << p) - 1)
+            if below:
+                t = below.bit_length() - 1
+                if seq[t] == KING:
+                    am ^= 1 << t
+                    path.append((WASTE,))
+                    continue
+            break
+        key = pm | (p << pshift) | (am << ashift)
+        seen = visited.get(key)
+        if seen is not None and seen <= pas:
+            del path[mark:]
+            return False
+        visited[key] = pas
+        if search.nodes < relax_after:
+            checks = ()
+            g = -2  # the children check every relaxation
+        else:
+            checks = all_checks if g < 0 else by_group[g]
+        for i in range(len(checks)):
+            r = checks[i]
+            c = am & r.sm
+            rm, rp = pm & r.lm, first(c, p)
+            ok = r.memo.get(rm | (rp << pshift) | (c << ashift) | (pas << sshift))
+            if ok is None:
+                ok = r.win(rm, rp, c, pas)
+            if not ok:
+                if i:  # the check that failed goes first next time
+                    checks.insert(0, checks.pop(i))
+                del path[mark:]
+                return False
+        tick()
+        need, pairs = info[2], info[3]
+        unchecked = g == -2
+        for bits, move, v in pairs:
+            path.append(move)
+            if rec(pm | bits, p, am, pas, -1 if unchecked else v):
+                return True
+            path.pop()
+        if p < n:
+            sv = seq[p]
+            gv = group_of[sv]
+            a2 = am ^ (1 << p)
+            np_ = first(a2, p + 1)
+            for i in need.get(sv, ()):
+                path.append((i, STOCK))
+                if rec(pm | (1 << i), np_, a2, pas, -1 if unchecked else gv):
+                    return True
+                path.pop()
+        if below:
+            t = below.bit_length() - 1
+            wv = seq[t]
+            gw = group_of[wv]
+            a2 = am ^ (1 << t)
+            for i in need.get(wv, ()):
+                path.append((i, WASTE))
+                if rec(pm | (1 << i), p, a2, pas, -1 if unchecked else gw):
+                    return True
+                path.pop()
+            if p < n and seq[p] + wv == 13:
+                a3 = a2 ^ (1 << p)
+                path.append((STOCK, WASTE))
+                if rec(pm, first(a3, p + 1), a3, pas, -1 if unchecked else gw):
+                    return True
+                path.pop()
+        if p < n:
+            path.append(DRAW)
+            if rec(pm, first(am, p + 1), am, pas,
+                   -1 if unchecked else group_of[seq[p]]):
+                return True
+            path.pop()
+        elif below and pas < passes:
+            path.append(RECYCLE)
+            if rec(pm, first(am, 0), am, pas + 1, -1):
+                return True
+            path.pop()
+        del path[mark:]
+        return False
+
+    am0 = (1 << n) - 1
+    won = rec(pr.removed, first(am0, pr.pointer), am0, pr.pass_number, -1)
+    return won, (path if won else [])

@@ -1,0 +1,83 @@
+"""The multi-pass search (``app/solver/pyramid_multi.py``, value-group relaxations with
+passes as loss proofs in every pass) against a plain exhaustive search on reduced deals,
+with the relaxations checked from the first position on (by default they start after a
+few dozen positions, which reduced deals seldom reach)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.solver.pyramid import PyramidProblem, PyramidSearch, solve_problem
+
+from . import reference
+from .test_solver import _balanced, _reference_from
+
+
+@pytest.fixture(autouse=True)
+def _relax_at_once(monkeypatch):
+    monkeypatch.setattr(PyramidSearch, "multi_relax_after", 0)
+
+
+def _cases(count: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        pyramids = 2 if rng.random() < 0.15 else 1
+        rows = rng.choice([2, 3]) if pyramids == 2 else rng.choice([3, 4, 4, 5])
+        size = rows * (rows + 1) // 2 * pyramids
+        passes = rng.choice([2, 3])
+        goal = rng.choice(["pyramid", "all"])
+        overlap = rng.random() < 0.3
+        longest = {3: 11, 4: 9, 5: 7} if pyramids == 1 else {2: 9, 3: 5}
+        cards = _balanced(rng, size + rng.randint(2, longest[rows]))
+        layout, stock = tuple(cards[:size]), tuple(cards[size:])
+        small = reference.Small(rows, pyramids, layout, stock, (), passes, goal, overlap)
+        problem = PyramidProblem(values=layout, sequence=stock, passes=passes, goal=goal,
+                                 overlap=overlap, rows=rows, pyramids=pyramids)
+        yield small, problem
+
+
+def test_multi_pass_verdicts_agree_with_exhaustive_search(monkeypatch):
+    # Without the unlimited-passes precheck, so that the relaxations decide the losses.
+    monkeypatch.setattr(PyramidSearch, "free_precheck", False)
+    counts = {True: 0, False: 0}
+    for small, problem in _cases(500, seed=91):
+        expected = reference.winnable(small)
+        won, moves, _ = solve_problem(problem)
+        assert won is expected, small
+        counts[won] += 1
+        if won:
+            assert reference.replay_wins(small, moves), (small, moves)
+    assert counts[True] > 80 and counts[False] > 80, counts
+
+
+def test_multi_pass_positions_in_mid_game_agree_too():
+    """Positions part-way into an earlier pass (a waste, cards gone, a later pass)."""
+    rng = random.Random(5)
+    checked = 0
+    for small, _ in _cases(400, seed=17):
+        pos = reference.start(small)
+        for _ in range(rng.randint(1, 10)):
+            options = reference.moves(small, pos)
+            if not options:
+                break
+            pos = reference.play(small, pos, rng.choice(options))
+        removed, stock, waste, pas, _ = pos
+        if pas >= small.passes or reference.won(small, pos):
+            continue
+        problem = PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
+                                 sequence=waste[::-1] + stock, pointer=len(waste),
+                                 pass_number=pas, passes=small.passes, goal=small.goal,
+                                 overlap=small.overlap, rows=small.rows,
+                                 pyramids=small.pyramids)
+        expected = _reference_from(small, pos)
+        won, moves, _ = solve_problem(problem)
+        assert won is expected, (small, pos)
+        if won:
+            here = pos
+            for move in moves:
+                here = reference.play(small, here, move)
+            assert reference.won(small, here)
+        checked += 1
+    assert checked > 150, checked
