@@ -133,7 +133,7 @@ class PyramidSearch:
     free_precheck = True
     last_pass_search = True
     multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
-    multi_relax_after = 50  # ... with its relaxations once this many positions are expanded
+    multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
     giza_relaxations = True  # the value-group relaxations in Giza too
     giza_relax_after = 50  # ... once the search has expanded this many positions  # pyramid_last for a search that starts in the last pass
 
