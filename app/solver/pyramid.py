@@ -27,13 +27,21 @@ position is expanded at most once; that makes a ``False`` a proof. Only sound re
   cards can open up) prove many positions lost long before the stock runs out;
 - with a limited number of passes a position is not searched again at a later pass.
 
+(``_run_stock`` is kept, behind ``multi_pass_search = False``, to compare with.)
+
+A search that starts before the last pass of a limited number (``pyramid-3``, 2-pass games)
+runs in ``pyramid_multi``, unless the unlimited-passes search below finds the deal lost
+first: a position is (removed layout, stock pointer, mask of the stock and waste cards
+left, pass), pruned by value-group relaxations that keep the passes (one to five groups),
+with their memos shared by every pass of the deal; its docstring gives the argument.
+
 A search that starts in the last pass (every one-pass game, and a game resumed in its last
 pass) runs in ``pyramid_last``: the same kind of search on (removed layout, stock pointer,
 waste mask), pruned by value-group relaxations (the game restricted to one to four pairs of
 complementary values, every other card free to go), each a proof of loss; its docstring
 gives the argument. Giza's search here uses the same relaxations (``GizaRelaxation``) once
-it has expanded ``giza_relax_after`` positions. Earlier passes and unlimited passes are
-searched here as before.
+it has expanded ``giza_relax_after`` positions. Unlimited passes are searched here as
+before.
 
 Moves are produced as tuples of engine locations (layout index, ``STOCK``, ``WASTE``,
 ``RESERVE + k``), ``DRAW`` or ``RECYCLE``, and written in the notation at the end; with

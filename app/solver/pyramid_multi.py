@@ -204,7 +204,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
     expinfo, tick = search._expinfo, search._tick
-    counter = [0]
+    counter = search.relaxed_counter = [0]  # relaxed positions solved (for measuring)
     group_of = GROUP_OF
     lmasks = [0] * 7
     smasks = [0] * 7

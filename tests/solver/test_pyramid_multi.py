@@ -81,3 +81,27 @@ def test_multi_pass_positions_in_mid_game_agree_too():
             assert reference.won(small, here)
         checked += 1
     assert checked > 150, checked
+
+
+# Verdicts of the solver before this search (commit e14d91d, ``_run_stock``) on full
+# ``pyramid-3`` deals: losses that the unlimited-passes precheck lets through (so the
+# relaxations prove them) and wins that take more than the first 500 positions.
+PYRAMID_3_OLD = {346: False, 756: False, 960: False, 1501: False,
+                 5: True, 6: True, 10: True, 13: True, 14: True, 20: True, 22: True, 23: True}
+
+
+def test_full_pyramid_3_deals_agree_with_the_previous_solver(monkeypatch):
+    from app.engine import GameRecord, deal_for_seed, format_deal, get_game
+    from app.solver import solve
+
+    monkeypatch.undo()  # the default relaxation start, as in play
+    variant = get_game("pyramid")
+    rules = variant.parse_rules({"passes": "3"})
+    for seed, expected in PYRAMID_3_OLD.items():
+        deal = deal_for_seed("pyramid", seed)
+        result = solve(variant.new_position(deal, rules))
+        assert result.winnable is expected, seed
+        if expected:
+            record = GameRecord.from_text("pyramid", rules, format_deal(deal),
+                                          " ".join(result.moves))
+            assert record.position.status == "won", seed
