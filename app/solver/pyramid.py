@@ -61,6 +61,10 @@ DRAW, RECYCLE = ("D",), ("R",)
 _RESERVE_TOP = {0: 2, 4: 1, 6: 0, 7: -1}  # removed bits of a pile (bottom = bit 0) -> top slot
 
 
+class _Capped(Exception):
+    """The plain search ran out of its positions (see ``PyramidSearch._run_capped``)."""
+
+
 @dataclass(frozen=True)
 class PyramidProblem:
     """A Pyramid-family position in the solver's terms (card values only; suits never matter).
@@ -141,6 +145,7 @@ class PyramidSearch:
     free_precheck = True
     last_pass_search = True
     multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
+    stock_first_nodes = 1000  # ... after the plain search (``_run_stock``) for this many
     multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
     giza_relaxations = True  # the value-group relaxations in Giza too
     giza_relax_after = 50  # ... once the search has expanded this many positions  # pyramid_last for a search that starts in the last pass
@@ -373,8 +378,33 @@ class PyramidSearch:
         if self.multi_pass_search:
             from .pyramid_multi import run_multi_pass
 
+            if self.stock_first_nodes:
+                # The plain search first, for a few positions: its own pruning (no
+                # relaxations to solve) finds most quick wins and losses faster. Its answer
+                # is exact when it finishes; when it would go on, start over.
+                got = self._run_capped(self.stock_first_nodes)
+                if got is not None:
+                    return got
             return run_multi_pass(self)
         return self._run_stock()
+
+    def _run_capped(self, cap: int) -> tuple[bool, list[tuple]] | None:
+        """``_run_stock`` stopped after ``cap`` more positions (``None`` then)."""
+        limit = self.nodes + cap
+        plain = self._tick
+
+        def tick() -> None:
+            if self.nodes >= limit:
+                raise _Capped
+            plain()
+
+        self._tick = tick
+        try:
+            return self._run_stock()
+        except _Capped:
+            return None
+        finally:
+            del self._tick
 
     # --- a stock with a limited number of passes --------------------------------------
     def _run_stock(self) -> tuple[bool, list[tuple]]:

@@ -17,6 +17,7 @@ from .test_solver import _balanced, _reference_from
 
 @pytest.fixture(autouse=True)
 def _relax_at_once(monkeypatch):
+    monkeypatch.setattr(PyramidSearch, "stock_first_nodes", 0)
     monkeypatch.setattr(PyramidSearch, "multi_relax_after", 0)
 
 
@@ -85,16 +86,22 @@ def test_multi_pass_positions_in_mid_game_agree_too():
 
 # Verdicts of the solver before this search (commit e14d91d, ``_run_stock``) on full
 # ``pyramid-3`` deals: losses that the unlimited-passes precheck lets through (so the
-# relaxations prove them) and wins that take more than the first 500 positions.
+# relaxations prove them) and wins that take more than the first 500 positions (764: 1.8
+# million positions in the previous solver).
 PYRAMID_3_OLD = {346: False, 756: False, 960: False, 1501: False,
-                 5: True, 6: True, 10: True, 13: True, 14: True, 20: True, 22: True, 23: True}
+                 5: True, 6: True, 10: True, 13: True, 14: True, 20: True, 22: True, 23: True,
+                 764: True}
 
 
-def test_full_pyramid_3_deals_agree_with_the_previous_solver(monkeypatch):
+@pytest.mark.parametrize("stock_first", [0, 1000])
+def test_full_pyramid_3_deals_agree_with_the_previous_solver(monkeypatch, stock_first):
+    """With the relaxations from the 500th position (as in play), straight away or after
+    the plain search gave up at 1,000 positions."""
     from app.engine import GameRecord, deal_for_seed, format_deal, get_game
     from app.solver import solve
 
-    monkeypatch.undo()  # the default relaxation start, as in play
+    monkeypatch.setattr(PyramidSearch, "stock_first_nodes", stock_first)
+    monkeypatch.setattr(PyramidSearch, "multi_relax_after", 500)
     variant = get_game("pyramid")
     rules = variant.parse_rules({"passes": "3"})
     for seed, expected in PYRAMID_3_OLD.items():
