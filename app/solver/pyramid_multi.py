@@ -47,14 +47,15 @@ final.
 Relaxations on one to five groups are built (one to three with two decks); only those on
 the most groups are checked at real positions, since each of them looks at its subsets
 first (lost there, lost here), so checking the smaller ones too would prove nothing more.
-Which checks run where (each only ever skips positions proven lost): none for the first
-``multi_relax_after`` positions (quick wins pay nothing for them); then every relaxation
-at a position whose parent was not checked and after a recycle (it changes every
-projection); after any other move only the relaxations containing the group of the cards
-it moved (the other projections are the parent's, already found winnable); an available
-king goes at once
-(the position without it has every move of the one with it, in every pass: a king is
-never a partner, and taking it away only uncovers cards or shortens the stock or waste).
+Which checks run where (each only ever skips positions proven lost, so leaving a check out
+is always sound): none for the first ``multi_relax_after`` positions (quick wins pay
+nothing for them) and none at a position reached by a draw (a draw moves one card; its
+children check for it); elsewhere the relaxations containing a group whose cards moved
+since the last checked ancestor (the other projections are that ancestor's, already found
+winnable), every one after a recycle (it changes every projection). An available king
+goes at once (the position without it has every move of the one with it, in every pass:
+a king is never a partner, and taking it away only uncovers cards or shortens the stock
+or waste).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ from .pyramid import DRAW, KING, RECYCLE, STOCK, WASTE
 from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES
 
 CHECK_MAXIMAL_ONLY = True
+SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
+ALL_GROUPS = 0b1111110  # bits 1-6: the value groups
 MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
 MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
 
@@ -230,11 +233,13 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         checked = [r for r in rels if len(r.groups) == top]
     else:
         checked = rels
-    by_group: list[list[PassRelaxation]] = [[] for _ in range(7)]
-    for r in checked:
-        for g in r.groups:
-            by_group[g].append(r)
-    all_checks = list(checked)
+    gbits = {id(r): sum(1 << g for g in r.groups) for r in checked}
+    lists: dict[int, list[PassRelaxation]] = {}  # changed groups -> relaxations to check
+
+    def checks_for(gm: int) -> list[PassRelaxation]:
+        got = lists[gm] = [r for r in checked if gbits[id(r)] & gm]
+        return got
+
     pshift, ashift, sshift = L, L + 7, L + 7 + n
     visited: dict[int, int] = {}
     path: list[tuple] = []
@@ -244,7 +249,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         x = am >> q
         return q + (x & -x).bit_length() - 1 if x else n
 
-    def rec(pm: int, p: int, am: int, pas: int, g: int) -> bool:
+    def rec(pm: int, p: int, am: int, pas: int, gm: int, drawn: bool) -> bool:
         mark = len(path)
         while True:  # kings go at once (removing one never takes a move away)
             if pm == full_p and (not goal_all or not am):
@@ -273,11 +278,14 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             del path[mark:]
             return False
         visited[key] = pas
-        if search.nodes < relax_after:
+        if search.nodes < relax_after or (drawn and SKIP_AFTER_DRAW):
             checks = ()
-            g = -2  # the children check every relaxation
+            base = gm  # not checked: the children check these groups too
         else:
-            checks = all_checks if g < 0 else by_group[g]
+            checks = lists.get(gm)
+            if checks is None:
+                checks = checks_for(gm)
+            base = 0
         for i in range(len(checks)):
             r = checks[i]
             c = am & r.sm
@@ -292,10 +300,9 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
                 return False
         tick()
         need, pairs = info[2], info[3]
-        unchecked = g == -2
         for bits, move, v in pairs:
             path.append(move)
-            if rec(pm | bits, p, am, pas, -1 if unchecked else v):
+            if rec(pm | bits, p, am, pas, base | 1 << v, False):
                 return True
             path.pop()
         if p < n:
@@ -305,7 +312,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             np_ = first(a2, p + 1)
             for i in need.get(sv, ()):
                 path.append((i, STOCK))
-                if rec(pm | (1 << i), np_, a2, pas, -1 if unchecked else gv):
+                if rec(pm | (1 << i), np_, a2, pas, base | 1 << gv, False):
                     return True
                 path.pop()
         if below:
@@ -315,29 +322,28 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             a2 = am ^ (1 << t)
             for i in need.get(wv, ()):
                 path.append((i, WASTE))
-                if rec(pm | (1 << i), p, a2, pas, -1 if unchecked else gw):
+                if rec(pm | (1 << i), p, a2, pas, base | 1 << gw, False):
                     return True
                 path.pop()
             if p < n and seq[p] + wv == 13:
                 a3 = a2 ^ (1 << p)
                 path.append((STOCK, WASTE))
-                if rec(pm, first(a3, p + 1), a3, pas, -1 if unchecked else gw):
+                if rec(pm, first(a3, p + 1), a3, pas, base | 1 << gw, False):
                     return True
                 path.pop()
         if p < n:
             path.append(DRAW)
-            if rec(pm, first(am, p + 1), am, pas,
-                   -1 if unchecked else group_of[seq[p]]):
+            if rec(pm, first(am, p + 1), am, pas, base | 1 << group_of[seq[p]], True):
                 return True
             path.pop()
         elif below and pas < passes:
             path.append(RECYCLE)
-            if rec(pm, first(am, 0), am, pas + 1, -1):
+            if rec(pm, first(am, 0), am, pas + 1, ALL_GROUPS, False):
                 return True
             path.pop()
         del path[mark:]
         return False
 
     am0 = (1 << n) - 1
-    won = rec(pr.removed, first(am0, pr.pointer), am0, pr.pass_number, -1)
+    won = rec(pr.removed, first(am0, pr.pointer), am0, pr.pass_number, ALL_GROUPS, False)
     return won, (path if won else [])
