@@ -145,10 +145,12 @@ class PassRelaxation:
             if rm == lm and (not goal_all or not am):
                 memo[key] = True
                 return True
+            tail = pas << sshift
             for smemo, slm, ssm, sub in subs:
                 a, c = rm & slm, am & ssm
-                b = first(c, p)
-                ok = smemo.get(a | (b << pshift) | (c << ashift) | (pas << sshift))
+                x = c >> p
+                b = p + (x & -x).bit_length() - 1 if x else n
+                ok = smemo.get(a | (b << pshift) | (c << ashift) | tail)
                 if ok is None:
                     ok = sub.win(a, b, c, pas)
                 if not ok:
