@@ -80,6 +80,32 @@ def _group(v: int) -> int:
 GROUP_OF = tuple(_group(v) for v in range(14))
 
 
+def shape_facts(rm: int, lay: list[int], cov: dict[int, int], vals, overlap: bool) -> tuple:
+    """The relaxed layout's facts for one shape ``rm`` (removed layout cards): the pairs of
+    its cards that can go together (both open, or with overlap a card and the one card
+    still covering it), and for each value the open cards that need it as a partner."""
+    ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
+    pairs = []
+    for a in range(len(ex)):
+        x = ex[a]
+        for y in ex[a + 1:]:
+            if vals[x] + vals[y] == 13:
+                pairs.append((1 << x) | (1 << y))
+    if overlap:
+        for x in lay:
+            if rm >> x & 1:
+                continue
+            left = cov[x] & ~rm
+            if left and not left & (left - 1):
+                y = left.bit_length() - 1
+                if vals[x] + vals[y] == 13:
+                    pairs.append((1 << x) | left)
+    need: dict[int, list[int]] = {}
+    for x in ex:
+        need.setdefault(13 - vals[x], []).append(1 << x)
+    return tuple(pairs), need
+
+
 class Relaxation:
     """The relaxed game on a set of value groups, solved on demand with a memo.
 
@@ -123,27 +149,7 @@ class Relaxation:
         subs = [(r.memo, r.lm, r.nxt, r.sm, r) for r in self.subs]
 
         def shape(rm: int) -> tuple:
-            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
-            pairs = []
-            for a in range(len(ex)):
-                x = ex[a]
-                for y in ex[a + 1:]:
-                    if vals[x] + vals[y] == 13:
-                        pairs.append((1 << x) | (1 << y))
-            if overlap:
-                for x in lay:
-                    if rm >> x & 1:
-                        continue
-                    left = cov[x] & ~rm
-                    if left and not left & (left - 1):
-                        y = left.bit_length() - 1
-                        if vals[x] + vals[y] == 13:
-                            pairs.append((1 << x) | left)
-            need: dict[int, list[int]] = {}
-            for x in ex:
-                need.setdefault(13 - vals[x], []).append(1 << x)
-            got = (tuple(pairs), need)
-            shape_cache[rm] = got
+            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
             return got
 
         def win(rm: int, p: int, wm: int) -> bool:
@@ -367,27 +373,7 @@ class GizaRelaxation:
         subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
 
         def shape(rm: int) -> tuple:
-            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
-            pairs = []
-            for a in range(len(ex)):
-                x = ex[a]
-                for y in ex[a + 1:]:
-                    if vals[x] + vals[y] == 13:
-                        pairs.append((1 << x) | (1 << y))
-            if overlap:
-                for x in lay:
-                    if rm >> x & 1:
-                        continue
-                    left = cov[x] & ~rm
-                    if left and not left & (left - 1):
-                        y = left.bit_length() - 1
-                        if vals[x] + vals[y] == 13:
-                            pairs.append((1 << x) | left)
-            need: dict[int, list[int]] = {}
-            for x in ex:
-                need.setdefault(13 - vals[x], []).append(1 << x)
-            got = (tuple(pairs), need)
-            shape_cache[rm] = got
+            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
             return got
 
         def tops_of(gm: int) -> tuple:

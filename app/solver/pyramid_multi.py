@@ -63,7 +63,7 @@ from __future__ import annotations
 import itertools
 
 from .pyramid import DRAW, KING, RECYCLE, STOCK, WASTE
-from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES
+from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES, shape_facts
 
 CHECK_MAXIMAL_ONLY = True
 SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
@@ -107,27 +107,7 @@ class PassRelaxation:
         subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
 
         def shape(rm: int) -> tuple:
-            ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
-            pairs = []
-            for a in range(len(ex)):
-                x = ex[a]
-                for y in ex[a + 1:]:
-                    if vals[x] + vals[y] == 13:
-                        pairs.append((1 << x) | (1 << y))
-            if overlap:
-                for x in lay:
-                    if rm >> x & 1:
-                        continue
-                    left = cov[x] & ~rm
-                    if left and not left & (left - 1):
-                        y = left.bit_length() - 1
-                        if vals[x] + vals[y] == 13:
-                            pairs.append((1 << x) | left)
-            need: dict[int, list[int]] = {}
-            for x in ex:
-                need.setdefault(13 - vals[x], []).append(1 << x)
-            got = (tuple(pairs), need)
-            shape_cache[rm] = got
+            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
             return got
 
         def first(am: int, q: int) -> int:
