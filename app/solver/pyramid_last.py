@@ -106,36 +106,51 @@ def shape_facts(rm: int, lay: list[int], cov: dict[int, int], vals, overlap: boo
     return tuple(pairs), need
 
 
-class Relaxation:
-    """The relaxed game on a set of value groups, solved on demand with a memo.
+class LazyRelaxation:
+    """What every relaxed game shares: its groups, the layout and stock/reserve masks of
+    their cards, the memo of solved positions, the relaxations on one group fewer
+    (``subs``), and a search built on first use (``_build``, per subclass) behind ``win``."""
 
-    A real position ``(pm, p, wm)`` projects to ``(pm & lm, nxt[p], wm & sm)``; ``memo``
-    maps a projected position (packed by ``key``) to whether the relaxed game wins from it,
-    and ``win`` (built on first use) fills it in."""
+    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
 
-    __slots__ = ("groups", "memo", "lm", "sm", "nxt", "pshift", "wshift", "subs", "_args",
-                 "_win")
-
-    def __init__(self, groups, lmasks, smasks, L, n, args):
+    def __init__(self, groups, lmasks, smasks, args):
         self.groups = frozenset(groups)
         self.memo: dict[int, bool] = {}
         lm = sm = 0
         for g in groups:
             lm |= lmasks[g]
             sm |= smasks[g]
-        nxt = [n] * (n + 1)
-        for k in range(n - 1, -1, -1):
-            nxt[k] = k if sm >> k & 1 else nxt[k + 1]
-        self.lm, self.sm, self.nxt = lm, sm, nxt
-        self.pshift, self.wshift = L, L + 7
-        self.subs: list[Relaxation] = []  # relaxations on one group fewer (see ``_build``)
+        self.lm, self.sm = lm, sm
+        self.subs: list = []
         self._args = args
         self._win = None
 
-    def win(self, rm: int, p: int, wm: int) -> bool:
+    def win(self, *position: int) -> bool:
         if self._win is None:
             self._win = self._build()
-        return self._win(rm, p, wm)
+        return self._win(*position)
+
+    def _build(self):
+        raise NotImplementedError
+
+
+class Relaxation(LazyRelaxation):
+    """The relaxed game on a set of value groups, solved on demand with a memo.
+
+    A real position ``(pm, p, wm)`` projects to ``(pm & lm, nxt[p], wm & sm)``; ``memo``
+    maps a projected position (packed by ``key``) to whether the relaxed game wins from it,
+    and ``win`` (built on first use) fills it in."""
+
+    __slots__ = ("nxt", "pshift", "wshift")
+
+    def __init__(self, groups, lmasks, smasks, L, n, args):
+        super().__init__(groups, lmasks, smasks, args)
+        sm = self.sm
+        nxt = [n] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            nxt[k] = k if sm >> k & 1 else nxt[k + 1]
+        self.nxt = nxt
+        self.pshift, self.wshift = L, L + 7
 
     def _build(self):
         vals, seq, under, goal_all, overlap, counter, search = self._args
@@ -328,7 +343,7 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
 
 
 # --- Giza: the same relaxations over the reserve piles -------------------------------------
-class GizaRelaxation:
+class GizaRelaxation(LazyRelaxation):
     """The relaxed game on a set of value groups for Giza: the layout cards and the reserve
     cards of ``G``, a reserve card of ``G`` available once the cards of ``G`` above it in
     its pile are gone (the others may be taken away at any time). A real reserve top in
@@ -336,24 +351,7 @@ class GizaRelaxation:
     holds unchanged. A real position ``(pm, gm)`` (``gm``: removed reserve slots) projects
     to ``(pm & lm, gm & sm)``."""
 
-    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
-
-    def __init__(self, groups, lmasks, smasks, args):
-        self.groups = frozenset(groups)
-        self.memo: dict[int, bool] = {}
-        lm = sm = 0
-        for g in groups:
-            lm |= lmasks[g]
-            sm |= smasks[g]
-        self.lm, self.sm = lm, sm
-        self.subs: list[GizaRelaxation] = []
-        self._args = args
-        self._win = None
-
-    def win(self, rm: int, gm: int) -> bool:
-        if self._win is None:
-            self._win = self._build()
-        return self._win(rm, gm)
+    __slots__ = ()
 
     def _build(self):
         vals, L, under, goal_all, overlap, counter, search = self._args

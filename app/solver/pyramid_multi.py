@@ -63,7 +63,7 @@ from __future__ import annotations
 import itertools
 
 from .pyramid import DRAW, KING, RECYCLE, STOCK, WASTE
-from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES, shape_facts
+from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES, LazyRelaxation, shape_facts
 
 CHECK_MAXIMAL_ONLY = True
 SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
@@ -72,28 +72,11 @@ MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
 MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
 
 
-class PassRelaxation:
+class PassRelaxation(LazyRelaxation):
     """The relaxed game with passes on a set of value groups, solved on demand with a memo
     (key: ``rm | p << L | am << (L + 7) | pas << (L + 7 + n)``)."""
 
-    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
-
-    def __init__(self, groups, lmasks, smasks, args):
-        self.groups = frozenset(groups)
-        self.memo: dict[int, bool] = {}
-        lm = sm = 0
-        for g in groups:
-            lm |= lmasks[g]
-            sm |= smasks[g]
-        self.lm, self.sm = lm, sm
-        self.subs: list[PassRelaxation] = []
-        self._args = args
-        self._win = None
-
-    def win(self, rm: int, p: int, am: int, pas: int) -> bool:
-        if self._win is None:
-            self._win = self._build()
-        return self._win(rm, p, am, pas)
+    __slots__ = ()
 
     def _build(self):
         vals, seq, under, goal_all, overlap, passes, L, counter, search = self._args
