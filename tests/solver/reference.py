@@ -176,3 +176,16 @@ def replay_wins(small: Small, line: list[str] | tuple[str, ...]) -> bool:
     for move in line:
         pos = play(small, pos, move)
     return won(small, pos)
+
+
+def verdict_counts(cases, solve_problem) -> dict[bool, int]:
+    """Solve each ``(small, problem)`` case, assert the verdict equals the exhaustive one
+    and that each claimed win replays to a win here, and count wins and losses."""
+    counts = {True: 0, False: 0}
+    for small, problem in cases:
+        won, moves, _ = solve_problem(problem)
+        assert won is winnable(small), small
+        counts[won] += 1
+        if won:
+            assert replay_wins(small, moves), (small, moves)
+    return counts

@@ -42,14 +42,7 @@ def _cases(count: int, seed: int):
 def test_multi_pass_verdicts_agree_with_exhaustive_search(monkeypatch):
     # Without the unlimited-passes precheck, so that the relaxations decide the losses.
     monkeypatch.setattr(PyramidSearch, "free_precheck", False)
-    counts = {True: 0, False: 0}
-    for small, problem in _cases(500, seed=91):
-        expected = reference.winnable(small)
-        won, moves, _ = solve_problem(problem)
-        assert won is expected, small
-        counts[won] += 1
-        if won:
-            assert reference.replay_wins(small, moves), (small, moves)
+    counts = reference.verdict_counts(_cases(500, seed=91), solve_problem)
     assert counts[True] > 80 and counts[False] > 80, counts
 
 
