@@ -345,3 +345,18 @@ def test_the_odds_page_in_three_languages(client, language, title, none):
     assert 'href="/odds" aria-current="page"' in response.text
     assert response.text.count("<tr data-preset=") == len(PRESETS)
     assert "data-measured" in response.text
+
+
+def test_odds_rows_with_undecided_deals_show_a_range_not_a_rate_over_decided_deals(client):
+    import re
+
+    from app.services.odds import survey_rows
+
+    gaps = next(r for r in survey_rows() if r["preset"] == "gaps")
+    assert gaps["undecided"] > 0  # the committed survey has undecided Gaps deals
+    low = gaps["winnable"] / gaps["deals"] * 100
+    high = (gaps["winnable"] + gaps["undecided"]) / gaps["deals"] * 100
+    row = re.search(r'<tr data-preset="gaps">.*?</tr>', client.get("/odds").text, re.S).group(0)
+    assert f"≥ {low:.1f} %" in row
+    assert f"between {low:.1f} and {high:.1f} %, as the undecided deals turn out" in row
+    assert "95 % interval" not in row
