@@ -31,6 +31,11 @@ one run, which the caller replays; ``False`` comes only from a run that finished
 its allowance, i.e. a complete search (the order of the moves never matters for that).
 The allowances grow without bound, so the schedule is complete as well. The budget
 (``Budget``) counts every node of every run; when it runs out the answer is ``None``.
+In the last round, half the restarts begin at a checkpoint instead: a position on the
+line to the most advanced dead end found so far (most cards in correct runs); see
+``solve``. Measured: most wins are found by short runs that are nearly one straight
+descent, so a restart from a good line's middle is a cheaper descent.
+A position the relaxation (below) condemns also goes into ``dead``.
 
 Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
 winning within this round). It computes, for every card X, a set reach(X) of cells and a
@@ -95,9 +100,14 @@ class GapsCore:
         self.budget = budget
         self.prune = prune
         self.rng = None
+        self.prefix: list = []  # the line from the position solved to a run's start
+        self.best_line: list = []  # the line to the most advanced dead end so far
+        self.best_progress = -1
+        self.track = False
         self.stride = self.PRUNE_EVERY
         self.limit = None  # a node count at which ``search`` gives up (raises _Cut)
         self.dead: set[int] = set()  # positions proven lost, kept from run to run
+        self.alive: set[int] = set()  # last-round positions the relaxation let through
         self.nodes = 0
         n, c = self.n, cols
         self.col = [i % c for i in range(n)]
@@ -213,12 +223,17 @@ class GapsCore:
         top, rows, n = self.top, self.rows, self.n
         ones, nl4, low4, cells = self.ones, self.nl4, self.low4, self.cells
         # pos[k]: the cell of the rank-k card of each suit, one lane per suit
-        pos = [0, 0]
-        for k in range(2, top + 1):
-            v = 0
-            for s in range(rows):
-                v |= 1 << (where[16 * s + k] + 64 * s)
-            pos.append(v)
+        if rows == 4:
+            pos = [0, 0] + [1 << where[k] | 1 << (where[16 + k] + 64)
+                            | 1 << (where[32 + k] + 128) | 1 << (where[48 + k] + 192)
+                            for k in range(2, top + 1)]
+        else:
+            pos = [0, 0]
+            for k in range(2, top + 1):
+                v = 0
+                for s in range(rows):
+                    v |= 1 << (where[16 * s + k] + 64 * s)
+                pos.append(v)
         can_gap = 0
         for g in gaps:
             can_gap |= 1 << g
@@ -276,23 +291,58 @@ class GapsCore:
     def solve(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
         """``search`` restarted: a first run of ``FIRST_RUN_NODES`` in the fixed order,
         then runs on the Luby schedule (``RESTART_NODES`` times 1, 1, 2, 1, 1, 2, 4, …),
-        each with the fills of each group shuffled by ``random.Random(run)``. A run that ends within its allowance
-        is complete whatever its order, so its ``False`` is a proof; a win is a win."""
+        each with the fills of each group shuffled by ``random.Random(run)``. A run that
+        ends within its allowance is complete whatever its order, so its ``False`` is a
+        proof; a win is a win.
+
+        Checkpoints (last round only). A run may instead start from a position on the
+        line to the most advanced dead end seen so far (most cards in correct runs),
+        ``CHECKPOINT`` of the time, at a random depth along it. Its win is that line's
+        prefix followed by its own moves; its ``False`` proves only the checkpoint lost
+        (its completed components go into ``dead`` like any run's, which is sound from
+        any start), so it ends nothing: the search goes on."""
+        last_round = can_redeal is None or not can_redeal(round_number)
+        self.best_line, self.best_progress = [], -1
+        self.track = last_round and self.CHECKPOINT > 0
         run = 0
         try:
             while True:
                 run += 1
                 # a seeded generator only shuffles the move order (same answer on every machine)
-                self.rng = None if run == 1 else random.Random(run)  # nosec B311
+                self.rng = rng = None if run == 1 else random.Random(run)  # nosec B311
                 allowance = self.FIRST_RUN_NODES if run == 1 else \
                     self.RESTART_NODES * _luby(run - 1)
                 self.limit = self.nodes + allowance
+                prefix = []
+                if last_round and rng is not None and self.best_line and \
+                        rng.random() < self.CHECKPOINT:
+                    n = len(self.best_line)
+                    prefix = self.best_line[:rng.randint(int(n * self.CHECKPOINT_FROM), n)]
+                self.prefix = prefix
+                start = self.play_line(grid, prefix)
                 try:
-                    return self.search(grid, round_number, can_redeal, redeal)
+                    won, moves = self.search(start, round_number, can_redeal, redeal)
                 except _Cut:
                     continue
+                if won:
+                    return True, prefix + moves
+                if not prefix:
+                    return False, []
         finally:
             self.rng = self.limit = None
+            self.prefix = []
+            self.track = False
+
+    CHECKPOINT = 0.5
+    CHECKPOINT_FROM = 0.0  # the shallowest checkpoint, as a fraction of the line
+
+    def play_line(self, grid: list[int], line: list) -> list[int]:
+        """The grid after the fills ``line`` ((card, to) pairs, all legal, no redeal)."""
+        grid = list(grid)
+        for card, to in line:
+            frm = grid.index(card)
+            grid[frm], grid[to] = 0, card
+        return grid
 
     def search(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
         """Depth-first from ``grid``; ``(True, moves)`` with moves as (card, to) or None for
@@ -329,18 +379,33 @@ class GapsCore:
         limit = float("inf") if self.limit is None else self.limit
         path: list = []
 
-        def expand() -> list:
+        alive = self.alive
+        rows, run_length = self.rows, self.run_length
+        track = self.track
+
+        def expand(here) -> list:
             moves = fills(grid, where, gaps)
             if can_redeal is not None and can_redeal(round_number):
                 moves.append(None)
-            elif prune and moves and len(path) % stride == 0:
-                info = analyse(where, gaps)
-                if info is None:
-                    return []
+            elif prune and moves and len(path) % stride == 0 and here not in alive:
+                # the last round: a hopeless position is lost (kept in ``dead``, so that
+                # later runs skip it), a position that passes is not analysed again
+                if analyse(where, gaps) is None:
+                    dead.add(here)
+                    moves = []
+                else:
+                    alive.add(here)
+            if not moves and track:
+                progress = 0
+                for r in range(rows):
+                    progress += run_length(grid, r)
+                if progress > self.best_progress:
+                    self.best_progress = progress
+                    self.best_line = self.prefix + path
             return moves
 
         # Each frame: [moves, next index, undo record, key, discovery index, lowlink].
-        frames: list[list] = [[expand(), 0, None, root, 0, 0]]
+        frames: list[list] = [[expand(root), 0, None, root, 0, 0]]
         while frames:
             frame = frames[-1]
             moves = frame[0]
@@ -356,7 +421,7 @@ class GapsCore:
                         dead.add(k)
                         if k == here:
                             break
-                elif frames[-1][5] > low:
+                elif frames and frames[-1][5] > low:
                     frames[-1][5] = low
                 undo = frame[2]
                 if undo is not None:
@@ -422,7 +487,7 @@ class GapsCore:
                     return True, path
             open_[full] = counter
             tarjan.append(full)
-            frames.append([expand(), 0, undo, full, counter, counter])
+            frames.append([expand(full), 0, undo, full, counter, counter])
             counter += 1
         return False, []
 

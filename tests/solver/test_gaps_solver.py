@@ -113,3 +113,25 @@ def test_lost_full_position_is_proven_at_once():
 
 def test_luby():
     assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("checkpoint", [0.0, 1.0])
+def test_checkpoint_restarts_agree_with_breadth_first(checkpoint):
+    """Runs started from a checkpoint on the line to the most advanced dead end (always,
+    or never): verdicts still equal breadth-first search, and a win found from a
+    checkpoint replays from the root (prefix + the run's own moves)."""
+    rng = random.Random(11)
+    seen = {True: 0, False: 0}
+    for _ in range(30):
+        rows, cols = 3, 6
+        grid = ref.random_grid(rows, cols, rng)
+        expected = ref.winnable(rows, cols, grid)
+        seen[expected] += 1
+        core = GapsCore(rows, cols)
+        core.FIRST_RUN_NODES = core.RESTART_NODES = 4
+        core.CHECKPOINT = checkpoint
+        won, moves = core.solve(_codes(grid))
+        assert won == expected, grid
+        if won:
+            assert ref.replays_to_won(rows, cols, grid, _line(moves))
+    assert seen[True] and seen[False]
