@@ -19,7 +19,8 @@ def test_hint_indicator_auto_finish_and_one_undo(server, new_page):
     page.wait_for_selector('#solver-status[data-solver-status="yes"]')  # loaded after the page
     page.keyboard.press("h")
     page.wait_for_selector("#board [data-hint]")
-    assert page.locator("#board .hinted").count() >= 1
+    # the highlight is added on htmx:afterSettle, a moment after the note is swapped in
+    page.wait_for_selector("#board .hinted")
     assert "Hint:" in page.inner_text("#announce")
     keep = len(WIN_LINE) - 6
     for text in WIN_LINE[:keep]:
