@@ -189,25 +189,32 @@ def test_reduced_positions_in_mid_game_agree_too():
             if not options:
                 break
             pos = reference.play(small, pos, rng.choice(options))
-        removed, stock, waste, pas, _ = pos
         if reference.won(small, pos):
             continue
-        mask = sum(1 << i for i in removed)
-        problem = PyramidProblem(values=small.layout, removed=mask,
-                                 sequence=waste[::-1] + stock, pointer=len(waste),
-                                 pass_number=pas, passes=small.passes, goal=small.goal,
-                                 overlap=small.overlap, rows=small.rows,
-                                 pyramids=small.pyramids)
-        expected = _reference_from(small, pos)
-        won, moves, _ = solve_problem(problem)
-        assert won is expected, (small, pos)
-        if won:
-            here = pos
-            for move in moves:
-                here = reference.play(small, here, move)
-            assert reference.won(small, here)
+        _assert_agrees_at(small, pos)
         checked += 1
     assert checked > 100
+
+
+def _problem_at(small, pos) -> PyramidProblem:
+    """The solver's problem for a reference position part-way into a game."""
+    removed, stock, waste, pas, _ = pos
+    return PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
+                          sequence=waste[::-1] + stock, pointer=len(waste), pass_number=pas,
+                          passes=small.passes, goal=small.goal, overlap=small.overlap,
+                          rows=small.rows, pyramids=small.pyramids)
+
+
+def _assert_agrees_at(small, pos) -> None:
+    """The solver's verdict at a mid-game position equals the exhaustive one, and a claimed
+    win, played on from there, wins."""
+    won, moves, _ = solve_problem(_problem_at(small, pos))
+    assert won is _reference_from(small, pos), (small, pos)
+    if won:
+        here = pos
+        for move in moves:
+            here = reference.play(small, here, move)
+        assert reference.won(small, here)
 
 
 def _reference_from(small, pos) -> bool:
