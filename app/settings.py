@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     db_pool_size: int = 10
     board_threads: int = Field(default=4, ge=1, le=64, description="Worker threads for board actions at once per instance (app/web/threads.py); more wait their turn.")
+    board_inline: bool | None = Field(default=None, description="Run board actions on the event loop, with no thread hop (app/web/threads.py). Unset: on for SQLite (a local file answers in microseconds), off for PostgreSQL (its round trips would hold up the loop).")
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
     bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")
@@ -41,6 +42,8 @@ class Settings(BaseSettings):
             object.__setattr__(self, "database_url", f"sqlite:///{self.data_dir / 'tretten.sqlite3'}")
         if not self.secret_key:
             object.__setattr__(self, "secret_key", _dev_secret(self.data_dir))
+        if self.board_inline is None:
+            object.__setattr__(self, "board_inline", self.is_sqlite)
         return self
 
     @property

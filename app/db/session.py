@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 from sqlalchemy import create_engine, event
@@ -48,11 +51,36 @@ class _WriteQueueCursor(sqlite3.Cursor):
                 connection._release_write_lock()
 
 
+class WriteLockBusy(Exception):
+    """A write that may not wait found another thread of this process writing (see ``no_waiting``)."""
+
+
+_no_waiting: ContextVar[bool] = ContextVar("tretten_sqlite_no_waiting", default=False)
+
+
+@contextmanager
+def no_waiting() -> Iterator[None]:
+    """Inside, a write transaction that cannot begin at once raises WriteLockBusy instead of
+    waiting. For work run on the event loop (app/web/threads.py): the thread holding the lock
+    may need the loop to finish (a request's session is closed there), so waiting on the loop
+    could wait for ever; the caller rolls back and runs the work in a thread instead."""
+    token = _no_waiting.set(True)
+    try:
+        yield
+    finally:
+        _no_waiting.reset(token)
+
+
 def _take_write_lock(connection: "_WriteQueueConnection", sql: str) -> bool:
     if connection.in_transaction or connection._holds_write_lock:
         return False
     if not sql.lstrip()[:7].lower().startswith(_WRITES):
         return False
+    if _no_waiting.get():
+        if not connection._write_lock.acquire(blocking=False):
+            raise WriteLockBusy
+        connection._holds_write_lock = True
+        return True
     # past the timeout, go on to SQLite, whose own busy timeout then decides (as without the queue)
     connection._holds_write_lock = connection._write_lock.acquire(timeout=BUSY_SECONDS)
     return connection._holds_write_lock

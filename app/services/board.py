@@ -59,10 +59,10 @@ class Slot:
 
 @dataclass(frozen=True)
 class PyramidBoard:
-    pyramids: list[list[list[Slot]]]  # pyramid → row → slots (None card = removed)
+    pyramids: tuple[tuple[tuple[Slot, ...], ...], ...]  # pyramid → row → slots (None card = removed)
     stock: Slot | None
     waste: Slot | None
-    reserves: list[tuple[list[Card], Slot | None]]  # Giza: lower cards, then the top as a slot
+    reserves: tuple[tuple[tuple[Card, ...], Slot | None], ...]  # Giza: lower cards, then the top as a slot
     stock_count: int
     waste_count: int
     can_draw: bool
@@ -96,15 +96,15 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
                 i = base + r * (r + 1) // 2 + c
                 card = None if position.is_removed(i) else position.layout[i]
                 row.append(slot(f"{letter}{i - base}", card))
-            rows.append(row)
-        pyramids.append(rows)
-    reserves = [
-        (list(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
+            rows.append(tuple(row))  # hashable: the page draws (and caches) a row as a whole
+        pyramids.append(tuple(rows))
+    reserves = tuple(
+        (tuple(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
         for k, pile in enumerate(position.reserves)
-    ]
+    )
     kinds = {str(m) for m in legal}
     return PyramidBoard(
-        pyramids=pyramids,
+        pyramids=tuple(pyramids),
         stock=slot("S", position.stock[0]) if position.stock else None,
         waste=slot("W", position.waste[0]) if position.waste else None,
         reserves=reserves,
@@ -173,7 +173,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class GapsBoard:
-    rows: list[list[Cell]]
+    rows: tuple[tuple[Cell, ...], ...]  # hashable: the page draws (and caches) a row as a whole
     starters: tuple[str, ...]
     round: int
     rounds_left: int | None
@@ -216,10 +216,10 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
                     pos, card, card.code in playable_cards, card.code == selected,
                     card.code in partners, in_place=c < prefixes[r],
                 ))
-        rows.append(row)
+        rows.append(tuple(row))
     can_redeal = any(str(m) == "N" for m in legal)
     return GapsBoard(
-        rows=rows,
+        rows=tuple(rows),
         starters=tuple(position.starters),
         round=position.round,
         rounds_left=position.rounds_left,

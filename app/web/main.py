@@ -14,6 +14,7 @@ from app.settings import Settings, get_settings
 
 from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
+from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
 from .routes import api, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
@@ -27,8 +28,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
+        freeze_startup_heap()
         yield
+        # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
         get_engine(settings).dispose()
         log_event(request_log, "shutdown")
 

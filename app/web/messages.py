@@ -7,46 +7,54 @@ notation terms) where it helps, e.g. which token of an imported deal is wrong.
 
 from __future__ import annotations
 
-from app.i18n import gettext as _
+from app.i18n import gettext
+
+
+def N_(text: str) -> str:
+    """Marks a text for the catalogs (Babel extracts N_) without translating it yet."""
+    return text
+
+
+# English msgids by key; translated one at a time, when a page shows it
+TEXTS = {
+    "not_playable": N_("That card cannot be played right now."),
+    "dead_gap": N_("Nothing can go into that gap."),
+    "confirm_redeal": N_("Cards can still be moved. Redeal anyway?"),
+    "stale": N_("This game moved on in another tab. Here is the current position."),
+    "illegal_move": N_("That move is not allowed here."),
+    "bad_move": N_("That move could not be read."),
+    "not_owner": N_("You are watching this game. Only the player who started it can make moves."),
+    "nothing_to_undo": N_("There is nothing to undo."),
+    "nothing_to_redo": N_("There is nothing to redo."),
+    "rate_limited": N_("Too many new games in one minute. Please wait a moment."),
+    "bad_seed": N_("A seed is a whole number, such as 12345."),
+    "bad_deal": N_("That deal could not be read."),
+    "unknown_preset": N_("There is no such game variant."),
+    "no_such_game": N_("There is no such game. The link may be wrong."),
+    "too_many_moves": N_("This game has reached the longest move list allowed."),
+    "csrf": N_("The page was out of date. Please reload it and try again."),
+    "unknown_action": N_("That action is unknown."),
+    "not_found": N_("This page does not exist."),
+    "bad_request": N_("The request could not be understood."),
+    "too_large": N_("The request was too large."),
+    "device_link_gone": N_("This device link is unknown or has been revoked."),
+    "won_pyramid": N_("The pyramid is cleared."),
+    "won_all": N_("Every card is gone."),
+    "won_gaps": N_("Every row runs from 2 to king in one suit."),
+    "lost_stock": N_("No more moves: the stock is empty and no passes are left."),
+    "lost_pyramid": N_("No more moves: no pair or king can be removed."),
+    "lost_giza": N_("No more moves: no pair or king is uncovered."),
+    "lost_gaps": N_("No more moves: every gap is dead and no redeals are left."),
+    "game_over": N_("The game is over."),
+    "no_hint": N_("There is no move to hint at."),
+    "no_auto_finish": N_("Auto-finish is only possible when the solver has proven that the rest wins."),
+    "no_retry": N_("There is no earlier point to try again from."),
+}
 
 
 def message(key: str | None, **params: object) -> str:
     if key is None:
         return ""
-    texts = {
-        "not_playable": _("That card cannot be played right now."),
-        "dead_gap": _("Nothing can go into that gap."),
-        "confirm_redeal": _("Cards can still be moved. Redeal anyway?"),
-        "stale": _("This game moved on in another tab. Here is the current position."),
-        "illegal_move": _("That move is not allowed here."),
-        "bad_move": _("That move could not be read."),
-        "not_owner": _("You are watching this game. Only the player who started it can make moves."),
-        "nothing_to_undo": _("There is nothing to undo."),
-        "nothing_to_redo": _("There is nothing to redo."),
-        "rate_limited": _("Too many new games in one minute. Please wait a moment."),
-        "bad_seed": _("A seed is a whole number, such as 12345."),
-        "bad_deal": _("That deal could not be read."),
-        "unknown_preset": _("There is no such game variant."),
-        "no_such_game": _("There is no such game. The link may be wrong."),
-        "too_many_moves": _("This game has reached the longest move list allowed."),
-        "csrf": _("The page was out of date. Please reload it and try again."),
-        "unknown_action": _("That action is unknown."),
-        "not_found": _("This page does not exist."),
-        "bad_request": _("The request could not be understood."),
-        "too_large": _("The request was too large."),
-        "device_link_gone": _("This device link is unknown or has been revoked."),
-        "won_pyramid": _("The pyramid is cleared."),
-        "won_all": _("Every card is gone."),
-        "won_gaps": _("Every row runs from 2 to king in one suit."),
-        "lost_stock": _("No more moves: the stock is empty and no passes are left."),
-        "lost_pyramid": _("No more moves: no pair or king can be removed."),
-        "lost_giza": _("No more moves: no pair or king is uncovered."),
-        "lost_gaps": _("No more moves: every gap is dead and no redeals are left."),
-        "game_over": _("The game is over."),
-        "no_hint": _("There is no move to hint at."),
-        "no_auto_finish": _("Auto-finish is only possible when the solver has proven that the rest wins."),
-        "no_retry": _("There is no earlier point to try again from."),
-    }
-    text = texts.get(key, key)
+    text = gettext(TEXTS[key]) if key in TEXTS else key
     detail = params.get("detail")
     return f"{text} ({detail})" if detail else text

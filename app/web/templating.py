@@ -41,12 +41,21 @@ def _translation(catalog: Any, message: str, autoescape: bool) -> str:
     return Markup(text) if autoescape else text  # nosec B704
 
 
+@lru_cache(maxsize=2048)
+def _formatted(catalog: Any, message: str, autoescape: bool) -> str:
+    # newstyle gettext %-formats even without variables ("100%%" → "100%"): done once per text
+    return _translation(catalog, message, autoescape) % {}
+
+
 @pass_context
 def _gettext(context: Context, message: str, /, **variables: Any) -> str:
     """Jinja's newstyle gettext (the translation as Markup when autoescaping, always
     %-formatted), with each translation kept per language: a board asks for about twenty
     texts, and Jinja's own wrapper went through three calls and a new Markup for each."""
-    return _translation(i18n.translations_for(i18n.current_language()), message, context.eval_ctx.autoescape) % variables
+    catalog = i18n.translations_for(i18n.current_language())
+    if not variables:  # nearly every call: the formatted text is kept too (Markup's % is not cheap)
+        return _formatted(catalog, message, context.eval_ctx.autoescape)
+    return _translation(catalog, message, context.eval_ctx.autoescape) % variables
 
 
 env.globals.update(gettext=_gettext, _=_gettext)
@@ -84,23 +93,30 @@ def _memoized_macro(name: str, maxsize: int = 8192):
 
     A board draws up to 56 cards and redrawing each through its macro (escaping, gettext for
     its spoken state) was about half of a move's server CPU. The markup depends only on the
-    frozen, hashable Slot/Cell and the language, and between two moves of a game most cards
-    stay as they were, so the rendered string is kept and reused.
+    frozen, hashable Slot/Cell (or row of them) and the language, and between two moves of a
+    game most rows stay as they were, so the rendered string is kept and reused: a move
+    redraws the one or two rows it touched.
     """
 
     @lru_cache(maxsize=maxsize)
-    def rendered(item: Any, _language: str) -> Markup:
-        return getattr(env.get_template("_cards.html").module, name)(item)
+    def rendered(_language: str, *args: Any) -> Markup:
+        return getattr(env.get_template("_cards.html").module, name)(*args)
 
-    def memoized(item: Any) -> Markup:
-        return rendered(item, i18n.current_language())
+    def memoized(*args: Any) -> Markup:
+        return rendered(i18n.current_language(), *args)
 
     return memoized
 
 
+_card_button = _memoized_macro("card_button")
+
 env.globals.update(
-    card_button=_memoized_macro("card_button"),
-    gaps_cell=_memoized_macro("gaps_cell"),
+    card_button=_card_button,
+    cached_card_button=_card_button,  # the same, for the rows in _cards.html (see there)
+    cached_gaps_cell=_memoized_macro("gaps_cell"),
+    pyramid_row=_memoized_macro("pyramid_row"),
+    gaps_row=_memoized_macro("gaps_row"),
+    reserve=_memoized_macro("reserve"),
     asset_url=asset_url,
     message=message,
     card_name=card_name,

@@ -1,5 +1,6 @@
 """SQLite write transactions of one process queue on a lock (app.db.session) instead of napping
-in SQLite's busy handler: released on commit, rollback, close and a failed statement."""
+in SQLite's busy handler: released on commit, rollback, close and a failed statement. Work on
+the event loop does not wait for it (no_waiting; app/web/threads.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from app.db.session import build_engine
+from app.db.session import WriteLockBusy, build_engine, no_waiting
 
 
 @pytest.fixture
@@ -70,3 +71,34 @@ def test_concurrent_writers_all_get_through(engine):
         # a read-then-write that lost a race changes nothing (WHERE n = :seen), so the total is
         # at most 320; every transaction finished without "database is locked"
         assert 0 < connection.execute(text("SELECT n FROM counter")).scalar() <= 320
+
+
+def test_no_waiting_refuses_a_write_another_thread_holds_and_keeps_nothing(engine):
+    with engine.connect() as holder:
+        holder.execute(text("UPDATE counter SET n = n + 1"))  # this thread's write holds the lock
+
+        outcome: list[object] = []
+
+        def write_without_waiting() -> None:
+            with engine.connect() as connection:
+                connection.execute(text("SELECT n FROM counter"))  # a read never needs the lock
+                with no_waiting():
+                    try:
+                        connection.execute(text("UPDATE counter SET n = 100"))
+                    except WriteLockBusy as exc:  # SQLAlchemy passes it through, unwrapped
+                        outcome.append(exc)
+                        connection.rollback()
+                        outcome.append(held(connection))
+
+        thread = threading.Thread(target=write_without_waiting)
+        thread.start()
+        thread.join(10)
+        assert not thread.is_alive(), "it waited for the lock"
+        assert isinstance(outcome[0], WriteLockBusy) and outcome[1] is False
+        holder.commit()
+    with engine.connect() as connection:
+        with no_waiting():  # free now: the write goes ahead as usual
+            connection.execute(text("UPDATE counter SET n = n + 1"))
+            assert held(connection)
+        connection.commit()
+        assert connection.execute(text("SELECT n FROM counter")).scalar() == 2
