@@ -1,9 +1,12 @@
-"""Suite-wide settings: a bounded Hypothesis profile for CI (CI=true selects it)."""
+"""Suite-wide settings: a bounded Hypothesis profile for CI (CI=true selects it), and the
+browser-like clients of the packages that define an ``app`` fixture (tests/web, tests/hardening)."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -16,3 +19,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+
+@pytest.fixture
+def client(app):
+    """A browser-like client with its own cookie jar: a new anonymous player."""
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
+        yield c
+
+
+@pytest.fixture
+def other_client(app):
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
+        yield c

@@ -33,22 +33,23 @@ _WRITES = ("insert", "update", "delete", "replace")
 
 class _WriteQueueCursor(sqlite3.Cursor):
     def execute(self, sql, parameters=(), /):
-        connection = self.connection
-        acquired = _take_write_lock(connection, sql)
-        try:
+        with _write_lock_for(self.connection, sql):
             return super().execute(sql, parameters)
-        finally:
-            if acquired and not connection.in_transaction:
-                connection._release_write_lock()  # no transaction began (an error): let the next in
 
     def executemany(self, sql, seq_of_parameters, /):
-        connection = self.connection
-        acquired = _take_write_lock(connection, sql)
-        try:
+        with _write_lock_for(self.connection, sql):
             return super().executemany(sql, seq_of_parameters)
-        finally:
-            if acquired and not connection.in_transaction:
-                connection._release_write_lock()
+
+
+@contextmanager
+def _write_lock_for(connection: "_WriteQueueConnection", sql: str) -> Iterator[None]:
+    """Around one statement: the write lock taken first if it begins a write transaction."""
+    acquired = _take_write_lock(connection, sql)
+    try:
+        yield
+    finally:
+        if acquired and not connection.in_transaction:
+            connection._release_write_lock()  # no transaction began (an error): let the next in
 
 
 class WriteLockBusy(Exception):

@@ -48,15 +48,3 @@ def make_client(settings):
     yield make
     for client in opened:
         client.__exit__(None, None, None)
-
-
-@pytest.fixture
-def client(app):
-    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
-        yield c
-
-
-@pytest.fixture
-def other_client(app):
-    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
-        yield c

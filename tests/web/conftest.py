@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from fastapi.testclient import TestClient
 
 from app.db.migrate import upgrade_to_head
 from app.settings import Settings
@@ -34,16 +33,3 @@ def settings(request, tmp_path_factory) -> Settings:
 @pytest.fixture(scope="session")
 def app(settings):
     return create_app(settings)
-
-
-@pytest.fixture
-def client(app):
-    """A browser-like client with its own cookie jar: a new anonymous player."""
-    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
-        yield c
-
-
-@pytest.fixture
-def other_client(app):
-    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
-        yield c
