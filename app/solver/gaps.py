@@ -73,6 +73,7 @@ suits advance by rank in one operation; the matching verdicts are cached by mask
 from __future__ import annotations
 
 import random
+from array import array
 from dataclasses import replace
 
 from .result import Budget, BudgetExceeded, SolveResult
@@ -410,7 +411,9 @@ class GapsCore:
         seen = {key}
         level = [(bytes(grid), gaps, runs, adjacent, key)]
         made, per_node = 0, self.BEAM_POSITIONS_PER_NODE
-        history: list[list] = []  # per level: (index of the parent in the level above, fill)
+        # per level: the index of each position's parent in the level above, and its fill
+        # (card << 8 | cell), in compact arrays (a beam of width 4,000 runs 150+ levels)
+        history: list[tuple] = []
         for _ in range(self.BEAM_LEVELS):
             candidates = []
             for parent, (here, gaps, runs, adjacent, key) in enumerate(level):
@@ -462,9 +465,10 @@ class GapsCore:
                             cards_in_runs = sum(new_runs)
                             if cards_in_runs == goal:
                                 line = [(card, to)]
-                                for fills in reversed(history):
-                                    parent, fill = fills[parent]
-                                    line.append(fill)
+                                for parents, fills in reversed(history):
+                                    fill = fills[parent]
+                                    parent = parents[parent]
+                                    line.append((fill >> 8, fill & 255))
                                 line.reverse()
                                 return line
                         else:
@@ -478,7 +482,8 @@ class GapsCore:
             if len(candidates) > width:
                 candidates.sort(key=_first, reverse=True)
                 del candidates[width:]
-            history.append([(e[1], (e[2], e[4])) for e in candidates])
+            history.append((array("l", [e[1] for e in candidates]),
+                            array("l", [e[2] << 8 | e[4] for e in candidates])))
             kept = []
             for _, parent, card, frm, to, child, new_gaps, new_runs, adj in candidates:
                 after = bytearray(level[parent][0])
