@@ -362,7 +362,7 @@ class GapsCore:
     # The beam (last round only) gets BEAM_SHARE node for each node of the restarts,
     # widths BEAM_WIDTH, twice that, and so on.
     BEAM_WIDTH = 1000
-    BEAM_SHARE = 2.0
+    BEAM_SHARE = 0.7
     BEAM_POSITIONS_PER_NODE = 6  # a beam position costs about a sixth of a search node
     CHECKPOINT_FROM = 0.0  # the shallowest checkpoint, as a fraction of the line
 
