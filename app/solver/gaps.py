@@ -45,9 +45,10 @@ so it proves nothing: only its wins count, and a win is a line of legal fills th
 caller replays like any other. The restarts keep every ``False`` they gave before (the
 beam never touches ``dead``). Measured: seeds 0–39 at 5 s, 17 wins without it, 23 with;
 seeds 0–199 (``bench/solver.py --rows gaps-1``), 104 won and 2 lost instead of 91 and 2.
-Wider beams (share 5, widths from 2,000) won the same deals, and share 0.7 beat 2.0; extra evaluation terms
-(kings off their place, cards in the last column, random tie-breaks) did not help, and
-the relaxation on the beam's positions found a few more wins at several times the cost.
+Wider beams (share 5, widths from 2,000) won the same deals, and share 0.7 beat 2.0
+(the restarts win other deals); extra evaluation terms (kings off their place, cards in
+the last column, random tie-breaks) did not help, and the relaxation on the beam's
+positions found a few more wins at several times the cost.
 
 Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
 winning within this round). It computes, for every card X, a set reach(X) of cells and a
