@@ -312,7 +312,7 @@ class PyramidPosition:
         if self.is_won():
             return "won"
         legal = self.legal_moves()
-        if legal and not isinstance(legal[-1], (Draw, Recycle)):
+        if legal and not isinstance(legal[0], (Draw, Recycle)):  # removals come first: one is possible now
             return "playing"
         if self.rules.passes is None:
             return "playing" if self._removal_after_cycling() else "lost"

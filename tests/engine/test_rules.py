@@ -110,6 +110,17 @@ def test_unlimited_lost_when_stock_cannot_meet_any_partner():
     assert one_pass.status == "playing"
 
 
+def test_unlimited_is_playing_while_the_pyramid_pairs_though_the_stock_cannot_help():
+    # the same stock, and a jack open beside the 2s: no cycle of the stock meets anything,
+    # but the pyramid itself pairs (a regression: this was called lost)
+    pyramid = ("3H QC KC JD QD KD JH QH KH JS QS KS TC TD TH TS 9C 9D 9H 9S 8C "
+               "2C 2D 2H 2S 3C 3D JC")
+    stock = "7C 7D 7H 7S 5C 5D 5H 5S 4C 4D 4H 4S 8D 8H 8S 6C 6D 6H 6S AC AD AH AS 3S"
+    position = PYRAMID.new_position(parse_deal(f"{pyramid} {stock}"), PYRAMID.parse_rules({"passes": "unlimited"}))
+    assert "P21+P27" in legal(position)
+    assert position.status == "playing" and position.end_reason is None
+
+
 def test_goal_all_needs_the_stock_empty_too():
     case = next(c for c in load("solve.jsonl") if c["winnable"] and c["game"] == "pyramid")
     rules = PYRAMID.parse_rules({**case["options"], "goal": "all"})
