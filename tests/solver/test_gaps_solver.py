@@ -8,11 +8,11 @@ import random
 import pytest
 
 from app.engine import deal_for_seed, get_game
-from app.engine.gaps import GapsPosition
 from app.solver.gaps import GapsCore, GapsSearch, _luby, solve_gaps
 from app.solver.result import Budget
 
 from . import gaps_reference as ref
+from . import reduced
 
 
 def _codes(grid: tuple) -> list[int]:
@@ -80,33 +80,16 @@ def test_relaxation_never_condemns_a_winnable_position():
 
 
 def test_full_deal_wins_replay_and_budget_is_honest():
+    _assert_one_round_win_replays(seed=3, nodes=200_000)
     variant = get_game("gaps")
     rules = variant.parse_rules({"rounds": "1"})
-    position = variant.new_position(deal_for_seed("gaps", 3), rules)
-    result = solve_gaps(position, Budget(200_000, None))
-    assert result.winnable is True
-    replayed = position
-    for move in result.moves:
-        replayed = replayed.apply(move)
-    assert replayed.status == "won"
     small = solve_gaps(variant.new_position(deal_for_seed("gaps", 0), rules), Budget(600, None))
     assert small.winnable is None and small.reason == "budget" and small.moves == ()
 
 
 def test_lost_full_position_is_proven_at_once():
     """Kings in column 0 with a gap behind each: the relaxation proves the loss."""
-    from dataclasses import replace
-
-    from app.engine import card
-
-    variant = get_game("gaps")
-    rules = variant.parse_rules({"rounds": "1"})
-    position = variant.new_position(deal_for_seed("gaps", 0), rules)
-    rest = [card(rank, suit) for suit in "CDHS" for rank in range(2, 13)]
-    grid = []
-    for r, suit in enumerate("CDHS"):
-        grid += [card(13, suit), None] + rest[11 * r: 11 * r + 11]
-    stuck: GapsPosition = replace(position, grid=tuple(grid))
+    stuck = reduced.gaps_kings_first()
     search = GapsSearch(stuck, Budget(10_000, None))
     assert search.run() == (False, [])
 
@@ -165,10 +148,13 @@ def test_beam_wins_replay_and_beam_first_agrees_with_breadth_first(rows, cols, s
 def test_beam_win_on_a_full_deal_replays():
     """Seed 6 (one round) was undecided within 5 s before the beam; the beam's line is
     legal move by move and ends won through the engine."""
+    _assert_one_round_win_replays(seed=6, nodes=60_000)
+
+
+def _assert_one_round_win_replays(seed: int, nodes: int) -> None:
     variant = get_game("gaps")
-    rules = variant.parse_rules({"rounds": "1"})
-    position = variant.new_position(deal_for_seed("gaps", 6), rules)
-    result = solve_gaps(position, Budget(60_000, None))
+    position = variant.new_position(deal_for_seed("gaps", seed), variant.parse_rules({"rounds": "1"}))
+    result = solve_gaps(position, Budget(nodes, None))
     assert result.winnable is True
     replayed = position
     for move in result.moves:

@@ -12,10 +12,10 @@ import pytest
 
 from app.engine import GameRecord, deal_for_seed, format_deal, get_game
 from app.solver import solve
-from app.solver.pyramid import PyramidProblem, PyramidSearch, solve_problem
+from app.solver.pyramid import PyramidSearch, solve_problem
 
-from . import reference
-from .test_solver import _assert_agrees_at, _balanced
+from . import reduced, reference
+from .test_solver import _assert_agrees_at
 
 OLD_VERDICTS = Path(__file__).with_name("pyramid_old_verdicts.json")
 
@@ -32,11 +32,9 @@ def _one_pass_cases(count: int, seed: int):
         goal = rng.choice(["pyramid", "all"])
         overlap = rng.random() < 0.3
         longest = {3: 14, 4: 11, 5: 9} if pyramids == 1 else {2: 12, 3: 7}
-        cards = _balanced(rng, size + rng.randint(0, longest[rows]))
+        cards = reduced.balanced(rng, size + rng.randint(0, longest[rows]))
         layout, stock = tuple(cards[:size]), tuple(cards[size:])
-        small = reference.Small(rows, pyramids, layout, stock, (), 1, goal, overlap)
-        problem = PyramidProblem(values=layout, sequence=stock, passes=1, goal=goal,
-                                 overlap=overlap, rows=rows, pyramids=pyramids)
+        small, problem = reduced.case(rows, pyramids, layout, stock, goal=goal, overlap=overlap)
         yield small, problem
 
 
@@ -56,7 +54,7 @@ def test_last_pass_positions_agree_with_exhaustive_search():
         passes = rng.choice([1, 2, 3])
         goal = rng.choice(["pyramid", "all"])
         overlap = rng.random() < 0.3
-        cards = _balanced(rng, size + rng.randint(4, 12))
+        cards = reduced.balanced(rng, size + rng.randint(4, 12))
         small = reference.Small(rows, 1, tuple(cards[:size]), tuple(cards[size:]), (),
                                 passes, goal, overlap)
         pos = reference.start(small)
@@ -92,12 +90,10 @@ def test_giza_relaxations_agree_with_exhaustive_search(monkeypatch):
         goal = rng.choice(["pyramid", "all"])
         overlap = rng.random() < 0.3
         piles = rng.randint(3, 5 if rows == 5 else 8)
-        cards = _balanced(rng, size + 3 * piles)
+        cards = reduced.balanced(rng, size + 3 * piles)
         layout, rest = tuple(cards[:size]), cards[size:]
         reserves = tuple(tuple(rest[3 * k: 3 * k + rng.randint(1, 3)]) for k in range(piles))
-        small = reference.Small(rows, 1, layout, (), reserves, 1, goal, overlap)
-        problem = PyramidProblem(values=layout, reserves=reserves, goal=goal, overlap=overlap,
-                                 rows=rows)
+        small, problem = reduced.case(rows, 1, layout, reserves=reserves, goal=goal, overlap=overlap)
         expected = reference.winnable(small)
         won, moves, _ = solve_problem(problem)
         assert won is expected, small

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from app.solver.pyramid import PyramidProblem, PyramidSearch, solve_problem
+from app.solver.pyramid import PyramidSearch, solve_problem
 
-from . import reference
-from .test_solver import _assert_agrees_at, _balanced
+from . import reduced, reference
+from .test_solver import _assert_agrees_at
 
 
 @pytest.fixture(autouse=True)
@@ -31,11 +31,9 @@ def _cases(count: int, seed: int):
         goal = rng.choice(["pyramid", "all"])
         overlap = rng.random() < 0.3
         longest = {3: 11, 4: 9, 5: 7} if pyramids == 1 else {2: 9, 3: 5}
-        cards = _balanced(rng, size + rng.randint(2, longest[rows]))
+        cards = reduced.balanced(rng, size + rng.randint(2, longest[rows]))
         layout, stock = tuple(cards[:size]), tuple(cards[size:])
-        small = reference.Small(rows, pyramids, layout, stock, (), passes, goal, overlap)
-        problem = PyramidProblem(values=layout, sequence=stock, passes=passes, goal=goal,
-                                 overlap=overlap, rows=rows, pyramids=pyramids)
+        small, problem = reduced.case(rows, pyramids, layout, stock, passes=passes, goal=goal, overlap=overlap)
         yield small, problem
 
 
@@ -51,12 +49,7 @@ def test_multi_pass_positions_in_mid_game_agree_too():
     rng = random.Random(5)
     checked = 0
     for small, _ in _cases(400, seed=17):
-        pos = reference.start(small)
-        for _ in range(rng.randint(1, 10)):
-            options = reference.moves(small, pos)
-            if not options:
-                break
-            pos = reference.play(small, pos, rng.choice(options))
+        pos = reduced.walk(small, rng, rng.randint(1, 10))
         if pos[3] >= small.passes or reference.won(small, pos):
             continue
         _assert_agrees_at(small, pos)

@@ -14,7 +14,7 @@ from app.engine import GameRecord, deal_for_seed, format_deal, get_game
 from app.solver import SolveResult, best_score_move, hint, is_winnable, solve
 from app.solver.pyramid import PyramidProblem, solve_problem
 
-from . import reference
+from . import reduced, reference
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
 
@@ -107,15 +107,6 @@ def test_claimed_wins_replay_to_won(game, options):
 
 
 # --- unwinnable verdicts against a plain exhaustive search -----------------------------------
-def _balanced(rng: random.Random, k: int) -> list[int]:
-    """Card values in complementary pairs and kings, so that small deals are often winnable."""
-    out: list[int] = []
-    while len(out) < k:
-        v = rng.randint(1, 13)
-        out += [13] if v == 13 else [v, 13 - v]
-    out = out[:k]
-    rng.shuffle(out)
-    return out
 
 
 def _reduced_cases(count: int, seed: int):
@@ -129,19 +120,15 @@ def _reduced_cases(count: int, seed: int):
         overlap = rng.random() < 0.3
         if kind == "giza":
             piles = rng.randint(1, 5)
-            cards = _balanced(rng, size + 3 * piles)
+            cards = reduced.balanced(rng, size + 3 * piles)
             layout, rest = tuple(cards[:size]), cards[size:]
             reserves = tuple(tuple(rest[3 * k: 3 * k + rng.randint(1, 3)]) for k in range(piles))
-            small = reference.Small(rows, 1, layout, (), reserves, 1, goal, overlap)
-            problem = PyramidProblem(values=layout, reserves=reserves, goal=goal,
-                                     overlap=overlap, rows=rows)
+            small, problem = reduced.case(rows, 1, layout, reserves=reserves, goal=goal, overlap=overlap)
         else:
             passes = rng.choice([1, 1, 2, 3, None])
-            cards = _balanced(rng, size + rng.randint(0, 10))
+            cards = reduced.balanced(rng, size + rng.randint(0, 10))
             layout, stock = tuple(cards[:size]), tuple(cards[size:])
-            small = reference.Small(rows, pyramids, layout, stock, (), passes, goal, overlap)
-            problem = PyramidProblem(values=layout, sequence=stock, passes=passes, goal=goal,
-                                     overlap=overlap, rows=rows, pyramids=pyramids)
+            small, problem = reduced.case(rows, pyramids, layout, stock, passes=passes, goal=goal, overlap=overlap)
         yield small, problem
 
 
@@ -162,11 +149,9 @@ def test_last_pass_pruning_agrees_with_exhaustive_search():
         goal = rng.choice(["pyramid", "all"])
         overlap = rng.random() < 0.3
         passes = rng.choice([1, 1, 1, 2])
-        cards = _balanced(rng, size + rng.randint(4, 12))
+        cards = reduced.balanced(rng, size + rng.randint(4, 12))
         layout, stock = tuple(cards[:size]), tuple(cards[size:])
-        small = reference.Small(rows, 1, layout, stock, (), passes, goal, overlap)
-        problem = PyramidProblem(values=layout, sequence=stock, passes=passes, goal=goal,
-                                 overlap=overlap, rows=rows)
+        small, problem = reduced.case(rows, 1, layout, stock, passes=passes, goal=goal, overlap=overlap)
         expected = reference.winnable(small)
         won, moves, _ = solve_problem(problem)
         assert won is expected, small
@@ -183,12 +168,7 @@ def test_reduced_positions_in_mid_game_agree_too():
     for small, _ in _reduced_cases(300, seed=11):
         if small.reserves:
             continue
-        pos = reference.start(small)
-        for _ in range(rng.randint(1, 8)):
-            options = reference.moves(small, pos)
-            if not options:
-                break
-            pos = reference.play(small, pos, rng.choice(options))
+        pos = reduced.walk(small, rng, rng.randint(1, 8))
         if reference.won(small, pos):
             continue
         _assert_agrees_at(small, pos)
@@ -288,18 +268,7 @@ def test_gaps_budget_runs_out_as_none():
 
 def test_gaps_lost_position_is_proven():
     """Every gap right of a king and no redeal left: lost, and the solver proves it."""
-    from dataclasses import replace
-
-    from app.engine import card
-
-    variant = get_game("gaps")
-    rules = variant.parse_rules({"rounds": "1"})
-    position = variant.new_position(deal_for_seed("gaps", 0), rules)
-    rest = [card(rank, suit) for suit in "CDHS" for rank in range(2, 13)]
-    grid = []
-    for r, suit in enumerate("CDHS"):
-        grid += [card(13, suit), None] + rest[11 * r: 11 * r + 11]
-    stuck = replace(position, grid=tuple(grid))
+    stuck = reduced.gaps_kings_first()
     assert stuck.status == "lost"
     assert solve(stuck).winnable is False
 
