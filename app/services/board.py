@@ -9,6 +9,7 @@ in the page (a hidden field or the URL), never in the database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from app.engine import Card, InvalidMoveError
 
@@ -48,8 +49,11 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
     return Tap(selected=None, note="not_playable")
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(NamedTuple):
+    """One place of a Pyramid-family board as drawn. A named tuple, not a dataclass: a board
+    builds dozens per move and the page looks each row of them up in its cache of drawn rows,
+    and a tuple is built, hashed and compared in C."""
+
     loc: str
     card: Card | None
     playable: bool = False
@@ -159,8 +163,9 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
     return Tap(note="not_playable")
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
+    """One cell of a Gaps board as drawn (a named tuple for the reason given at ``Slot``)."""
+
     pos: str
     card: Card | None
     playable: bool = False

@@ -18,6 +18,7 @@ from .solver_view import solver_context
 from .templating import is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
+SAME_SHARE_BLOCKS = BOARD_BLOCKS[:-1]
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,9 @@ def game_context(request: Request, game: Game, record: GameRecord, player: Playe
 
 def render_game(request: Request, game: Game, player: Player | None, *, selected: str | None = None,
                 feedback: Feedback = Feedback(), status_code: int = 200, fragment: bool | None = None,
-                extra: dict | None = None) -> Response:
+                extra: dict | None = None, share_changed: bool = True) -> Response:
+    """The game page, or for htmx the board fragment with the live announcement and, unless
+    the caller knows it is unchanged (``share_changed``), the share link out of band."""
     record = record_of(game)
     context = game_context(request, game, record, player, selected, feedback)
     # hints, "still winnable?", auto-finish, post-game analysis (app/web/solver_view.py)
@@ -74,5 +77,5 @@ def render_game(request: Request, game: Game, player: Player | None, *, selected
     context.update(extra or {})
     as_fragment = is_htmx(request) if fragment is None else fragment
     context["share_oob"] = as_fragment
-    return render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
-                  status_code=status_code)
+    blocks = (BOARD_BLOCKS if share_changed else SAME_SHARE_BLOCKS) if as_fragment else None
+    return render(request, "game.html", context, blocks=blocks, status_code=status_code)

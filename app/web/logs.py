@@ -35,6 +35,13 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger("tretten")
     if any(getattr(h, "_tretten", False) for h in root.handlers):
         return
+    # Our lines carry none of the caller, thread or process fields a LogRecord collects by
+    # default, and a move writes two lines: the logging docs' "Optimization" switches skip
+    # walking the stack for the caller and looking up the thread and process names.
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler._tretten = True  # type: ignore[attr-defined]

@@ -167,3 +167,27 @@ def test_preferences_zen_hides_the_score(client):
     client.post("/prefs", data={"csrf_token": csrf_of(html), "scoring": "timed", "next": "/"})
     page = client.get(f"/games/{game_id}").text
     assert 'data-stat="score"' in page and 'data-stat="time"' in page
+
+
+def board_fields(move: str) -> dict:
+    """The board form's fields for one move in notation (tap, or select and tap)."""
+    if move == "D":
+        return {"action": "draw"}
+    first, _, second = move.partition("+")
+    return {"sel": first, "target": second} if second else {"target": first}
+
+
+def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
+    from .play import WIN_LINE, WIN_SEED
+
+    game_id, html = start_seeded(client, "pyramid", WIN_SEED)
+    share_oob = re.compile(r'<p class="share" id="share" hx-swap-oob="true">.*?href="([^"]+)"', re.S)
+    for move in WIN_LINE[:-1]:
+        html = act(client, game_id, html, **board_fields(move)).text
+        assert share_oob.search(html) is None, move  # unchanged while the game goes on
+    html = act(client, game_id, html, **board_fields(WIN_LINE[-1])).text
+    assert board_state(html)["status"] == "won"
+    assert share_oob.search(html).group(1) == f"http://testserver/deal/pyramid/{WIN_SEED}"
+    html = act(client, game_id, html, action="undo").text
+    assert board_state(html)["status"] == "playing"
+    assert share_oob.search(html).group(1) == f"http://testserver/play/pyramid/{WIN_SEED}"

@@ -88,6 +88,7 @@ def _act(game_id: str, request: Request, form: FormData) -> Response:
         fields = _action_fields(form)
         if game is None:
             game = games.get_game_row(session, game_id)  # raises the 404
+        was_playing = game.status == "playing"
         try:
             outcome = actions.perform(session, game, player, fields.to_form(), limits)
         except ServiceError as exc:
@@ -100,7 +101,9 @@ def _act(game_id: str, request: Request, form: FormData) -> Response:
             return see_other(request, f"/games/{outcome.new_game.id}")
         feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
         if request.headers.get("hx-request") == "true":
-            return render_game(request, game, player, selected=outcome.selected, feedback=feedback)
+            # the share link changes only when the game ends or an undo reopens it
+            return render_game(request, game, player, selected=outcome.selected, feedback=feedback,
+                               share_changed=was_playing != (game.status == "playing"))
         query = {"sel": outcome.selected or "", "note": outcome.note if outcome.note in PAGE_NOTES else "",
                  "confirm": "redeal" if outcome.confirm_redeal else ""}
         query = {k: v for k, v in query.items() if v}
