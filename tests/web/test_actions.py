@@ -8,6 +8,8 @@ import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 
+from app.web.templating import card_name
+
 from .helpers import HX, act, board_state, csrf_of, start_seeded
 
 
@@ -38,7 +40,11 @@ def test_tapping_two_partners_removes_the_pair(client):
     state = board_state(played.text)
     assert played.status_code == 200 and state["ply"] == 1
     assert f'data-loc="{a}" data-removed' in played.text and f'data-loc="{b}" data-removed' in played.text
-    assert 'hx-swap-oob="innerHTML"' in played.text  # the aria-live announcement rides along
+    # the aria-live announcement rides along, naming both cards
+    spoken = re.search(r'<div id="announce" hx-swap-oob="innerHTML">(.*?)</div>', played.text, re.S).group(1)
+    removed = engine_record("pyramid", seed).position
+    names = [f"{card_name(removed.card_at(loc))}" for loc in (a, b)]
+    assert spoken.strip().startswith("Removed") and all(name in spoken for name in names), spoken
 
 
 def test_reload_shows_the_same_position(client):
