@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -140,6 +141,20 @@ env.globals.update(
     LANGUAGES=i18n.LANGUAGES,
     LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
 )
+
+
+def percent_down(fraction: float) -> str:
+    """A share as a percentage with one decimal, rounded down: for lower bounds (9,996 of
+    10,000 is "99.9", not a "100.0" that the deals do not reach)."""
+    return f"{math.floor(fraction * 1000 + 1e-9) / 10:.1f}"
+
+
+def percent_up(fraction: float) -> str:
+    """Rounded up, for upper bounds."""
+    return f"{math.ceil(fraction * 1000 - 1e-9) / 10:.1f}"
+
+
+env.filters.update(percent_down=percent_down, percent_up=percent_up)
 
 
 def is_htmx(request: Request) -> bool:
