@@ -101,9 +101,12 @@ class GapsCore:
     ``16 * suit + rank`` and a gap is 0. The full game is ``GapsCore(4, 13)``; reduced
     boards exist for the exhaustive cross-checks in the tests."""
 
-    # ``analyse`` costs about ten bare nodes, so it runs at every other depth; a lost
-    # position it skips is searched one level further, which is only slower.
-    PRUNE_EVERY = 2
+    # ``analyse`` costs about ten bare nodes, so by default (0) it runs only at the start of
+    # each run (the root, or a checkpoint); n > 0 runs it at every n-th depth. A lost position
+    # it skips is simply searched. Measured (seeds 0-99, 2.5 s of CPU each): every 2nd depth
+    # 49 won, every 16th 46, only at the start 52 (a search node costs 6 us instead of 34).
+    PRUNE_EVERY = 0
+    FIRST_RUN_PRUNE_EVERY = 2
 
     def __init__(self, rows: int = ROWS, cols: int = COLUMNS, starters: tuple[int, ...] = (),
                  budget: Budget | None = None, prune: bool = True) -> None:
@@ -323,6 +326,7 @@ class GapsCore:
         self.track = last_round and self.CHECKPOINT > 0
         run = 0
         beam_width, beam_nodes = self.BEAM_WIDTH, 0
+        stride = self.stride
         try:
             while True:
                 run += 1
@@ -338,6 +342,7 @@ class GapsCore:
                 self.rng = rng = None if run == 1 else random.Random(run)  # nosec B311
                 allowance = self.FIRST_RUN_NODES if run == 1 else \
                     self.RESTART_NODES * _luby(run - 1)
+                self.stride = self.FIRST_RUN_PRUNE_EVERY if run == 1 else stride
                 self.limit = self.nodes + allowance
                 prefix = []
                 if last_round and rng is not None and self.best_line and \
@@ -355,6 +360,7 @@ class GapsCore:
                 if not prefix:
                     return False, []
         finally:
+            self.stride = stride
             self.rng = self.limit = None
             self.prefix = []
             self.track = False
@@ -364,7 +370,7 @@ class GapsCore:
     # widths BEAM_WIDTH, twice that, and so on.
     BEAM_WIDTH = 1000
     BEAM_SHARE = 0.7
-    BEAM_POSITIONS_PER_NODE = 6  # a beam position costs about a sixth of a search node
+    BEAM_POSITIONS_PER_NODE = 2  # a beam position costs about half a search node
     CHECKPOINT_FROM = 0.0  # the shallowest checkpoint, as a fraction of the line
 
     # --- the beam (a win-finder for the last round) -------------------------------------
@@ -405,6 +411,8 @@ class GapsCore:
             return []
         adjacent = sum(1 for i in range(n) if col[i] and grid[i] and grid[i] == grid[i - 1] + 1)
         gaps = tuple(i for i in range(n) if not grid[i])
+        n_gaps = len(gaps)
+        dead = sum(1 for q in gaps if col[q] and (not grid[q - 1] or grid[q - 1] & 15 == top))
         # Zobrist keys: a child's key is its parent's with two terms changed, so a position
         # is looked up in ``seen`` before its grid is built (only the kept ones are built)
         zobrist = self.zobrist
@@ -413,14 +421,17 @@ class GapsCore:
             if x:
                 key ^= zobrist[x][i]
         seen = {key}
-        level = [(bytes(grid), gaps, runs, adjacent, key)]
+        level = [(bytes(grid), gaps, runs, sum(runs), adjacent, dead, key)]
         made, per_node = 0, self.BEAM_POSITIONS_PER_NODE
         # per level: the index of each position's parent in the level above, and its fill
         # (card << 8 | cell), in compact arrays (a beam of width 4,000 runs 150+ levels)
         history: list[tuple] = []
         for _ in range(self.BEAM_LEVELS):
+            # a candidate is (score, parent, gap's slot, card, from, to, adjacencies, dead
+            # gaps); its grid, gaps, runs and key are made only if it is kept
             candidates = []
-            for parent, (here, gaps, runs, adjacent, key) in enumerate(level):
+            for parent, entry in enumerate(level):
+                here, gaps, runs, in_runs, adjacent, parent_dead, key = entry
                 for slot, to in enumerate(gaps):
                     c = col[to]
                     if c:
@@ -447,55 +458,81 @@ class GapsCore:
                         adj = adjacent + (1 if c else 0)
                         if c < last and here[to + 1] == card + 1:
                             adj += 1
-                        if col[frm] < last and here[frm + 1] == card + 1:
+                        k = col[frm]
+                        if k < last and here[frm + 1] == card + 1:
                             adj -= 1
-                        new_gaps = gaps[:slot] + (frm,) + gaps[slot + 1:]
-                        dead = 0
-                        for q in new_gaps:
-                            if col[q]:
-                                q -= 1  # the left neighbour after the fill
-                                left = card if q == to else 0 if q == frm else here[q]
-                                if not left or left & 15 == top:
-                                    dead += 1
-                        r_frm, r_to = frm // cols, to // cols
-                        if col[frm] < runs[r_frm] or c <= runs[r_to]:
-                            after = bytearray(here)
-                            after[frm] = 0
-                            after[to] = card
-                            new_runs = list(runs)
-                            new_runs[r_frm] = run_length(after, r_frm)
-                            new_runs[r_to] = run_length(after, r_to)
-                            new_runs = tuple(new_runs)
-                            cards_in_runs = sum(new_runs)
+                        # dead gaps, updated: only the gaps at frm, to + 1 and frm + 1 change
+                        dead = parent_dead
+                        if k:
+                            left = card if frm - 1 == to else here[frm - 1]
+                            if not left or left & 15 == top:
+                                dead += 1
+                        if card & 15 != top:
+                            if c < last and not here[to + 1]:
+                                dead -= 1  # its left neighbour was the gap filled
+                            if k < last and frm + 1 != to and not here[frm + 1]:
+                                dead += 1  # its left neighbour is the gap left behind
+                        cards_in_runs = in_runs
+                        if k < runs[frm // cols] or c <= runs[to // cols]:
+                            cards_in_runs = self._runs_after(here, runs, card, frm, to)[1]
                             if cards_in_runs == goal:
-                                line = [(card, to)]
-                                for parents, fills in reversed(history):
-                                    fill = fills[parent]
-                                    parent = parents[parent]
-                                    line.append((fill >> 8, fill & 255))
-                                line.reverse()
-                                return line
-                        else:
-                            new_runs = runs
-                            cards_in_runs = sum(runs)
+                                return self._beam_line(history, parent, (card, to))
+                        if dead == n_gaps:
+                            continue  # no fill at all: a dead end would waste a place
                         candidates.append((w_run * cards_in_runs + w_adj * adj - w_dead * dead,
-                                           parent, card, frm, to, child, new_gaps, new_runs,
-                                           adj))
+                                           parent, slot, card, frm, to, adj, dead))
             if not candidates:
                 return None
             if len(candidates) > width:
                 candidates.sort(key=_first, reverse=True)
                 del candidates[width:]
-            history.append((array("l", [e[1] for e in candidates]),
-                            array("l", [e[2] << 8 | e[4] for e in candidates])))
-            kept = []
-            for _, parent, card, frm, to, child, new_gaps, new_runs, adj in candidates:
-                after = bytearray(level[parent][0])
-                after[frm] = 0
-                after[to] = card
-                kept.append((bytes(after), new_gaps, new_runs, adj, child))
-            level = kept
+            level = self._beam_level(level, candidates, history)
         return None
+
+    def _runs_after(self, here: bytes, runs: tuple, card: int, frm: int, to: int):
+        """The rows' run lengths after the fill, and their sum (only called when the fill
+        touches a run: a 2 leaves column 0 or a card lands at a run's end)."""
+        after = bytearray(here)
+        after[frm] = 0
+        after[to] = card
+        new_runs = list(runs)
+        cols = self.cols
+        new_runs[frm // cols] = self.run_length(after, frm // cols)
+        new_runs[to // cols] = self.run_length(after, to // cols)
+        return tuple(new_runs), sum(new_runs)
+
+    def _beam_level(self, level: list, candidates: list[tuple], history: list) -> list:
+        """The kept candidates as positions (grid, gaps, runs, cards in runs, adjacencies,
+        dead gaps, key); their parents and fills go into ``history``."""
+        zobrist, cols, col = self.zobrist, self.cols, self.col
+        parents = array("l")
+        fills = array("l")
+        kept = []
+        for _, parent, slot, card, frm, to, adj, dead in candidates:
+            here, gaps, runs, in_runs, _, _, key = level[parent]
+            after = bytearray(here)
+            after[frm] = 0
+            after[to] = card
+            if col[frm] < runs[frm // cols] or col[to] <= runs[to // cols]:
+                runs, in_runs = self._runs_after(here, runs, card, frm, to)
+            z = zobrist[card]
+            kept.append((bytes(after), gaps[:slot] + (frm,) + gaps[slot + 1:], runs, in_runs,
+                         adj, dead, key ^ z[frm] ^ z[to]))
+            parents.append(parent)
+            fills.append(card << 8 | to)
+        history.append((parents, fills))
+        return kept
+
+    @staticmethod
+    def _beam_line(history: list, parent: int, fill: tuple) -> list:
+        """The line of fills from the beam's root to ``parent``, then ``fill``."""
+        line = [fill]
+        for parents, fills in reversed(history):
+            move = fills[parent]
+            parent = parents[parent]
+            line.append((move >> 8, move & 255))
+        line.reverse()
+        return line
 
     def play_line(self, grid: list[int], line: list) -> list[int]:
         """The grid after the fills ``line`` ((card, to) pairs, all legal, no redeal)."""
@@ -536,7 +573,7 @@ class GapsCore:
         prune = self.prune
         fills = self.fills
         analyse = self.analyse
-        stride = self.stride
+        stride = self.stride or 1 << 62  # 0: only at this run's start (depth 0)
         limit = float("inf") if self.limit is None else self.limit
         path: list = []
 

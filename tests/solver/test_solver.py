@@ -226,13 +226,13 @@ def _reference_from(small, pos) -> bool:
     ({"rounds": "unlimited"}, (3,)),
 ])
 def test_gaps_wins_replay_to_won(options, seeds):
-    """Seeds whose wins this solver finds within 20,000 positions (a redeal included for
+    """Seeds whose wins this solver finds within 60,000 positions (a redeal included for
     several rounds); each win replays through the engine."""
     variant = get_game("gaps")
     rules = variant.parse_rules(options)
     for seed in seeds:
         deal = deal_for_seed("gaps", seed)
-        result = solve(variant.new_position(deal, rules), budget_nodes=20_000)
+        result = solve(variant.new_position(deal, rules), budget_nodes=60_000)
         assert result.winnable is True, seed
         assert _replays_to_won("gaps", rules, format_deal(deal), result.moves)
 
