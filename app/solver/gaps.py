@@ -48,7 +48,11 @@ seeds 0–199 (``bench/solver.py --rows gaps-1``), 104 won and 2 lost instead of
 Wider beams (share 5, widths from 2,000) won the same deals, and share 0.7 beat 2.0
 (the restarts win other deals); extra evaluation terms (kings off their place, cards in
 the last column, random tie-breaks) did not help, and the relaxation on the beam's
-positions found a few more wins at several times the cost.
+positions found a few more wins at several times the cost. A child is scored from its
+parent's counts (adjacencies, dead gaps and runs change only at the cells a fill touches),
+a child with every gap dead (no fill left) is dropped rather than given a place, and only
+the kept children are built (grid, gaps, key); ``BEAM_POSITIONS_PER_NODE`` makes a beam
+node cost about as much time as a search node.
 
 Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
 winning within this round). It computes, for every card X, a set reach(X) of cells and a
@@ -72,6 +76,17 @@ relaxation does not see is simply searched, so this only removes positions from 
 no win exists; every reduced-board deal in the tests agrees with breadth-first search.
 The sets are bitmasks, one 64-bit lane per suit in a single integer, so all four
 suits advance by rank in one operation; the matching verdicts are cached by mask.
+
+Where it runs. One ``analyse`` costs about as much as ten bare search nodes, and the
+positions it condemns deep in a restart are few, so it runs at the start of every run
+(the root or a checkpoint, which catches the deals lost from the deal) and at every 2nd
+depth of the first run only (``PRUNE_EVERY``, ``FIRST_RUN_PRUNE_EVERY``): there it steers
+the fixed-order descent away from hopeless lines and finds some quick wins (seeds 16 and
+17 in under 1,500 nodes). Measured (seeds 0–99, one round, 2.5 s of CPU each): at every
+2nd depth everywhere 49 won and 2 lost at 34 µs a search node; every 16th depth 46;
+only at each run's start 52 (6 µs a node); start plus the first run's every 2nd depth 52.
+At 5 s of wall time (``bench/gaps.py --seconds 5``), with the beam changes above: seeds
+0–99 53 won and 2 lost, seeds 100–199 50 won and 0 lost; before, 53 and 2, 47 and 0.
 """
 
 from __future__ import annotations
@@ -101,10 +116,8 @@ class GapsCore:
     ``16 * suit + rank`` and a gap is 0. The full game is ``GapsCore(4, 13)``; reduced
     boards exist for the exhaustive cross-checks in the tests."""
 
-    # ``analyse`` costs about ten bare nodes, so by default (0) it runs only at the start of
-    # each run (the root, or a checkpoint); n > 0 runs it at every n-th depth. A lost position
-    # it skips is simply searched. Measured (seeds 0-99, 2.5 s of CPU each): every 2nd depth
-    # 49 won, every 16th 46, only at the start 52 (a search node costs 6 us instead of 34).
+    # Where ``analyse`` runs (module docstring, "Where it runs"): n > 0 at every n-th depth,
+    # 0 only at the start of each run (the root or a checkpoint); the first run has its own.
     PRUNE_EVERY = 0
     FIRST_RUN_PRUNE_EVERY = 2
 

@@ -163,3 +163,36 @@ def _assert_one_round_win_replays(seed: int, nodes: int) -> None:
     for move in result.moves:
         replayed = replayed.apply(move)
     assert replayed.status == "won"
+
+
+@pytest.mark.parametrize("rows,cols,starters", [(4, 4, False), (3, 6, False), (4, 5, True)])
+def test_beam_counts_of_kept_positions_match_a_recount(rows, cols, starters):
+    """The beam scores a child from its parent's counts (dead gaps and adjacencies updated
+    at the cells a fill touches, runs only when a fill touches one); every kept position's
+    counts equal the ones recounted from its grid, and none of them is a dead end."""
+    rng = random.Random(rows + 10 * cols + 100 * starters)
+    checked = 0
+    for _ in range(20):
+        grid = ref.random_grid(rows, cols, rng)
+        order = tuple(rng.sample(range(rows), rows)) if starters else ()
+        core = GapsCore(rows, cols, order)
+        build = core._beam_level
+
+        def level(level, candidates, history, core=core, build=build):
+            nonlocal checked
+            kept = build(level, candidates, history)
+            for here, gaps, runs, in_runs, adjacent, dead, _ in kept:
+                recount = [q for q in gaps if q % cols and
+                           (not here[q - 1] or here[q - 1] & 15 == core.top)]
+                assert dead == len(recount) < len(gaps)
+                assert runs == tuple(core.run_length(list(here), r) for r in range(rows))
+                assert in_runs == sum(runs)
+                assert adjacent == sum(1 for i, x in enumerate(here)
+                                       if i % cols and x and x == here[i - 1] + 1)
+                assert sorted(gaps) == [i for i, x in enumerate(here) if not x]
+                checked += 1
+            return kept
+
+        core._beam_level = level
+        core.beam(_codes(grid), 4)
+    assert checked
