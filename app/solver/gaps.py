@@ -87,6 +87,11 @@ the fixed-order descent away from hopeless lines and finds some quick wins (seed
 only at each run's start 52 (6 µs a node); start plus the first run's every 2nd depth 52.
 At 5 s of wall time (``bench/gaps.py --seconds 5``), with the beam changes above: seeds
 0–99 53 won and 2 lost, seeds 100–199 50 won and 0 lost; before, 53 and 2, 47 and 0.
+Tried at 2.5 s of CPU and dropped (52 with the settings here): a beam position at a
+quarter of a node 49, at a whole node 51; restart units ×4 50; first beam 2,000 wide 51;
+checkpoints 80 % of the time 50; restarting from the beam's most advanced line 51 of 100
+at 150,000 nodes (53 without); a beam term for rows whose next cell is a gap 16 of 50
+beam-only wins (17 without).
 """
 
 from __future__ import annotations
