@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime
 
 from babel.dates import format_date, format_datetime
@@ -25,6 +26,22 @@ def number(value) -> str:
 
 def percent(value) -> str:
     return "–" if value is None else f"{number(value)} %"
+
+
+def share(fraction: float) -> str:
+    """A share as a percentage with one decimal, in the player's language ("9,3" in Danish)."""
+    return format_decimal(fraction * 100, format="#,##0.0", locale=_locale())
+
+
+def share_down(fraction: float) -> str:
+    """Rounded down, for lower bounds: 9,996 of 10,000 is "99.9", not a "100.0" that the
+    deals do not reach."""
+    return format_decimal(math.floor(fraction * 1000 + 1e-9) / 10, format="#,##0.0", locale=_locale())
+
+
+def share_up(fraction: float) -> str:
+    """Rounded up, for upper bounds."""
+    return format_decimal(math.ceil(fraction * 1000 - 1e-9) / 10, format="#,##0.0", locale=_locale())
 
 
 def duration(seconds) -> str:
@@ -60,5 +77,8 @@ def install(env: Environment) -> None:
     env.globals.setdefault("result_name", result_name)
     env.filters.setdefault("number", number)
     env.filters.setdefault("percent", percent)
+    env.filters.setdefault("share", share)
+    env.filters.setdefault("share_down", share_down)
+    env.filters.setdefault("share_up", share_up)
     env.filters.setdefault("duration", duration)
     env.filters.setdefault("day", day)

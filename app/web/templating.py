@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +16,7 @@ from app import i18n
 from app.engine import PRESETS, Card
 from app.settings import PROJECT_ROOT
 
+from . import formatting
 from .assets import asset_url
 from .messages import message
 
@@ -143,18 +143,7 @@ env.globals.update(
 )
 
 
-def percent_down(fraction: float) -> str:
-    """A share as a percentage with one decimal, rounded down: for lower bounds (9,996 of
-    10,000 is "99.9", not a "100.0" that the deals do not reach)."""
-    return f"{math.floor(fraction * 1000 + 1e-9) / 10:.1f}"
-
-
-def percent_up(fraction: float) -> str:
-    """Rounded up, for upper bounds."""
-    return f"{math.ceil(fraction * 1000 - 1e-9) / 10:.1f}"
-
-
-env.filters.update(percent_down=percent_down, percent_up=percent_up)
+formatting.install(env)  # here, with the other globals: templates copy them when they load
 
 
 def is_htmx(request: Request) -> bool:

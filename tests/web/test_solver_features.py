@@ -351,22 +351,30 @@ def test_odds_rows_with_undecided_deals_show_a_range_not_a_rate_over_decided_dea
     import re
 
     from app.services.odds import survey_rows
-    from app.web.templating import percent_down, percent_up
+    from app.web.formatting import share_down, share_up
 
     # the committed survey has undecided deals (Double Pyramid, Danish Gaps: 5 s a deal)
     measured = next(r for r in survey_rows() if r["undecided"] > 0)
-    low = percent_down(measured["winnable"] / measured["deals"])
-    high = percent_up((measured["winnable"] + measured["undecided"]) / measured["deals"])
+    low = share_down(measured["winnable"] / measured["deals"])
+    high = share_up((measured["winnable"] + measured["undecided"]) / measured["deals"])
     row = re.search(rf'<tr data-preset="{measured["preset"]}">.*?</tr>', client.get("/odds").text, re.S).group(0)
     assert f"≥ {low} %" in row
     assert f"between {low} and {high} %, as the undecided deals turn out" in row
     assert "95 % interval" not in row
 
 
-def test_bounds_are_rounded_outwards():
-    from app.web.templating import percent_down, percent_up
+def test_bounds_are_rounded_outwards_and_written_as_the_language_writes_them():
+    from app import i18n
+    from app.web.formatting import share, share_down, share_up
 
+    i18n.set_language("en")
     # 9,996 of 10,000 deals won, 4 undecided: at least 99.9 %, at most 100.0 %
-    assert (percent_down(0.9996), percent_up(0.9996)) == ("99.9", "100.0")
-    assert (percent_down(0.0931), percent_up(0.0931)) == ("9.3", "9.4")
-    assert (percent_down(1.0), percent_up(0.0)) == ("100.0", "0.0")
+    assert (share_down(0.9996), share_up(0.9996)) == ("99.9", "100.0")
+    assert (share_down(0.0931), share_up(0.0931)) == ("9.3", "9.4")
+    assert (share_down(1.0), share_up(0.0)) == ("100.0", "0.0")
+    assert share(0.06665) == "6.7"
+    i18n.set_language("da")
+    try:
+        assert (share(0.0931), share_down(0.9996), share_up(0.9996)) == ("9,3", "99,9", "100,0")
+    finally:
+        i18n.set_language("en")

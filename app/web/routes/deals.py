@@ -8,12 +8,10 @@ from starlette.responses import Response
 from app.engine import PRESETS
 from app.services import daily, deals, games
 
-from .. import formatting
 from ..deps import LimitsDep, PlayerDep, SessionDep
 from ..redirects import see_other
-from ..templating import env, render
+from ..templating import render
 
-formatting.install(env)
 router = APIRouter(include_in_schema=False)
 
 

@@ -14,9 +14,8 @@ from app.services.results import RESULTS
 
 from .. import charts, formatting
 from ..deps import PlayerDep, SessionDep
-from ..templating import env, is_htmx, render
+from ..templating import is_htmx, render
 
-formatting.install(env)
 router = APIRouter(include_in_schema=False)
 
 
