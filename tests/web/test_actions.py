@@ -197,3 +197,15 @@ def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
     html = act(client, game_id, html, action="undo").text
     assert board_state(html)["status"] == "playing"
     assert share_oob.search(html).group(1) == f"http://testserver/play/pyramid/{WIN_SEED}"
+
+
+def test_a_cleared_pyramid_leaves_no_empty_band_after_the_game(client):
+    from .play import WIN_LINE, WIN_SEED
+
+    game_id, html = start_seeded(client, "pyramid", WIN_SEED)
+    for move in WIN_LINE[:-1]:
+        html = act(client, game_id, html, **board_fields(move)).text
+    assert re.search(r'<div class="tableau">', html)  # while playing, the places stay
+    html = act(client, game_id, html, **board_fields(WIN_LINE[-1])).text
+    assert board_state(html)["status"] == "won"
+    assert re.search(r'<div class="tableau" hidden>', html)

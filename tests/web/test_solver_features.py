@@ -378,3 +378,15 @@ def test_bounds_are_rounded_outwards_and_written_as_the_language_writes_them():
         assert (share(0.0931), share_down(0.9996), share_up(0.9996)) == ("9,3", "99,9", "100,0")
     finally:
         i18n.set_language("en")
+
+
+def test_the_end_screen_offers_the_analysis_in_words_that_fit_the_result(client):
+    from .play import api_player, lose, win
+
+    auth = api_player(client)
+    won_page = client.get(f"/games/{win(client, auth)['id']}").text
+    lost_page = client.get(f"/games/{lose(client, auth)['id']}").text
+    # without JavaScript the analysis is a link; its words must not call a win a loss
+    assert "Show the analysis: the shortest win known to the solver" in won_page
+    assert "where was the game lost" not in won_page
+    assert "Show the analysis: where was the game lost?" in lost_page
