@@ -23,12 +23,13 @@ from .messages import message
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
+
 class _FlatGlobalsEnvironment(Environment):
     """Templates see the globals as one plain dict instead of Jinja's ChainMap.
 
     Every render copies a template's globals into a new context, and copying a ChainMap goes
     key by key through Python (with a KeyError per key from the empty template layer): about
-    40 µs a block, three blocks a board fragment. The price is Jinja's own advice made a rule:
+    40 µs a block, and a board fragment has two or three. The price is Jinja's own advice made a rule:
     the globals are complete before the first template loads (all of them are set below, at
     import)."""
 
