@@ -30,18 +30,22 @@ def percent(value) -> str:
 
 def share(fraction: float) -> str:
     """A share as a percentage with one decimal, in the player's language ("9,3" in Danish)."""
-    return format_decimal(fraction * 100, format="#,##0.0", locale=_locale())
+    return _one_decimal(fraction * 100)
 
 
 def share_down(fraction: float) -> str:
     """Rounded down, for lower bounds: 9,996 of 10,000 is "99.9", not a "100.0" that the
     deals do not reach."""
-    return format_decimal(math.floor(fraction * 1000 + 1e-9) / 10, format="#,##0.0", locale=_locale())
+    return _one_decimal(math.floor(fraction * 1000 + 1e-9) / 10)
 
 
 def share_up(fraction: float) -> str:
     """Rounded up, for upper bounds."""
-    return format_decimal(math.ceil(fraction * 1000 - 1e-9) / 10, format="#,##0.0", locale=_locale())
+    return _one_decimal(math.ceil(fraction * 1000 - 1e-9) / 10)
+
+
+def _one_decimal(percentage: float) -> str:
+    return format_decimal(percentage, format="#,##0.0", locale=_locale())
 
 
 def duration(seconds) -> str:

@@ -29,9 +29,9 @@ class _FlatGlobalsEnvironment(Environment):
 
     Every render copies a template's globals into a new context, and copying a ChainMap goes
     key by key through Python (with a KeyError per key from the empty template layer): about
-    40 µs a block, and a board fragment has two or three. The price is Jinja's own advice made a rule:
-    the globals are complete before the first template loads (all of them are set below, at
-    import)."""
+    40 µs a block, and a board fragment has two or three. The price is Jinja's own advice
+    made a rule: the globals are complete before the first template loads (all of them are
+    set below, at import)."""
 
     def make_globals(self, d):
         return {**self.globals, **(d or {})}

@@ -6,9 +6,10 @@ On SQLite (``BOARD_INLINE``, on by default there) it runs on the event loop itse
 file answers in microseconds, and a request then runs start to finish without handing the
 GIL back and forth. Measured with bench/load.py at 50 players, BOARD_INLINE true and false
 alternating on a busy machine: median move 10, 12 and 23 ms inline against 16, 39 and 68 ms
-through the threadpool, with 4-20 % less server CPU per move. One exception: if another thread of this process is in the middle of a
-write, the work does not wait for it on the loop (that thread may need the loop to finish);
-it rolls back (nothing was stored) and runs in a worker thread instead, as below.
+through the threadpool, with 4-20 % less server CPU per move. One exception: if another
+thread of this process is in the middle of a write, the work does not wait for it on the
+loop (that thread may need the loop to finish); it rolls back (nothing was stored) and runs
+in a worker thread instead, as below.
 
 Otherwise (PostgreSQL, whose round trips would hold up the loop) it runs in worker threads,
 at most BOARD_THREADS at once: threads beyond the few that keep the database busy add no

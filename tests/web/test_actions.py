@@ -11,6 +11,7 @@ from app.engine import GameRecord, deal_for_seed, get_preset
 from app.web.templating import card_name
 
 from .helpers import HX, act, board_state, csrf_of, start_seeded
+from .play import WIN_LINE, WIN_SEED
 
 
 def engine_record(preset: str, seed: int) -> GameRecord:
@@ -183,15 +184,20 @@ def board_fields(move: str) -> dict:
     return {"sel": first, "target": second} if second else {"target": first}
 
 
-def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
-    from .play import WIN_LINE, WIN_SEED
+def play_through_the_board(client, game_id: str, html: str, moves) -> str:
+    """Play moves (notation) through the board form, as taps; the last response's HTML."""
+    for move in moves:
+        html = act(client, game_id, html, **board_fields(move)).text
+    return html
 
+
+def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
     game_id, html = start_seeded(client, "pyramid", WIN_SEED)
     share_oob = re.compile(r'<p class="share" id="share" hx-swap-oob="true">.*?href="([^"]+)"', re.S)
     for move in WIN_LINE[:-1]:
-        html = act(client, game_id, html, **board_fields(move)).text
+        html = play_through_the_board(client, game_id, html, [move])
         assert share_oob.search(html) is None, move  # unchanged while the game goes on
-    html = act(client, game_id, html, **board_fields(WIN_LINE[-1])).text
+    html = play_through_the_board(client, game_id, html, WIN_LINE[-1:])
     assert board_state(html)["status"] == "won"
     assert share_oob.search(html).group(1) == f"http://testserver/deal/pyramid/{WIN_SEED}"
     html = act(client, game_id, html, action="undo").text
@@ -200,12 +206,9 @@ def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
 
 
 def test_a_cleared_pyramid_leaves_no_empty_band_after_the_game(client):
-    from .play import WIN_LINE, WIN_SEED
-
     game_id, html = start_seeded(client, "pyramid", WIN_SEED)
-    for move in WIN_LINE[:-1]:
-        html = act(client, game_id, html, **board_fields(move)).text
+    html = play_through_the_board(client, game_id, html, WIN_LINE[:-1])
     assert re.search(r'<div class="tableau">', html)  # while playing, the places stay
-    html = act(client, game_id, html, **board_fields(WIN_LINE[-1])).text
+    html = play_through_the_board(client, game_id, html, WIN_LINE[-1:])
     assert board_state(html)["status"] == "won"
     assert re.search(r'<div class="tableau" hidden>', html)
