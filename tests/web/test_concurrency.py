@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.db.models import Player
 from app.engine import GameRecord, get_game
 from app.services import games
-from app.services.errors import RateLimitError
+from app.services.errors import ConflictError, RateLimitError
 
 
 def test_simultaneous_moves_on_one_ply_land_once(app):
@@ -42,3 +42,54 @@ def test_too_many_new_games_in_a_minute_is_refused(app):
             games.start_game(session, player, "gaps", seed=seed, limits=limits)
         with pytest.raises(RateLimitError):
             games.start_game(session, player, "gaps", seed=9, limits=limits)
+
+
+def _player_and_game(app, preset: str = "pyramid", seed: int = 8):
+    with app.state.sessionmaker() as session:
+        player = Player()
+        session.add(player)
+        session.commit()
+        return player.id, games.start_game(session, player, preset, seed=seed).id
+
+
+def _first_move(session, game) -> str:
+    return str(games.record_of(game).position.legal_moves()[0])
+
+
+def test_a_move_stores_the_game_state_and_the_next_version(app):
+    player_id, game_id = _player_and_game(app)
+    with app.state.sessionmaker() as session:
+        player, game = games.player_and_game(session, player_id, game_id)
+        before = (game.version, game.updated_at)
+        move = _first_move(session, game)
+        games.play_move(session, game, player, move)
+        assert (game.version, game.cursor, game.moves) == (before[0] + 1, 1, move)  # what the response shows
+    with app.state.sessionmaker() as session:
+        stored = session.get(games.Game, game_id)
+        assert (stored.version, stored.cursor, stored.moves, stored.status) == (before[0] + 1, 1, move, "playing")
+        assert stored.updated_at >= before[1] and stored.started_at is not None
+
+
+def test_a_write_from_a_stale_read_is_refused_and_changes_nothing(app):
+    player_id, game_id = _player_and_game(app)
+    with app.state.sessionmaker() as first, app.state.sessionmaker() as second:
+        player, game = games.player_and_game(first, player_id, game_id)
+        other_player, stale = games.player_and_game(second, player_id, game_id)
+        second.commit()  # ends its read; the object keeps what it read (expire_on_commit=False)
+        games.play_move(first, game, player, _first_move(first, game))
+        with pytest.raises(ConflictError):
+            games.play_move(second, stale, other_player, "D")
+    with app.state.sessionmaker() as session:
+        stored = session.get(games.Game, game_id)
+        assert (stored.cursor, stored.version, stored.moves) == (1, game.version, game.moves)
+
+
+def test_a_change_outside_the_game_state_is_stored_too(app):
+    player_id, game_id = _player_and_game(app)
+    with app.state.sessionmaker() as session:
+        player, game = games.player_and_game(session, player_id, game_id)
+        game.scoring = "timed"  # no action changes it with a move; if one did, it would not be lost
+        games.play_move(session, game, player, _first_move(session, game))
+    with app.state.sessionmaker() as session:
+        stored = session.get(games.Game, game_id)
+        assert (stored.scoring, stored.cursor) == ("timed", 1)
