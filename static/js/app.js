@@ -73,6 +73,30 @@
     if (target) target.focus();
   });
 
+  // A tap on a card or gap while the board's last tap is still on its way (the form drops
+  // it: hx-sync="this:drop") is kept, and made again on the board that comes back if the same
+  // card (or gap) is still there: on a slow connection a quick pair of taps is not lost. The
+  // server decides what that tap means, as for any other.
+  var waitingTap = null;
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest('#board button[name="target"]');
+    if (!button || !button.form || !button.form.classList.contains("htmx-request")) return;
+    event.preventDefault();
+    waitingTap = { value: button.value, card: button.getAttribute("data-card"), at: Date.now() };
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful && event.target.closest && event.target.closest("#board")) waitingTap = null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var tap = waitingTap;
+    waitingTap = null;
+    if (!tap || Date.now() - tap.at > 5000) return;
+    var selector = '#board button[name="target"][value="' + CSS.escape(tap.value) + '"]' +
+      (tap.card ? '[data-card="' + CSS.escape(tap.card) + '"]' : ":not([data-card])") + ":not([disabled])";
+    var again = document.querySelector(selector);
+    if (again) again.click();
+  });
+
   // Share: copy the link; the plain link stays for browsers without a clipboard.
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-share]");

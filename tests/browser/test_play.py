@@ -33,7 +33,7 @@ def click_move(page, move: str) -> None:
     else:
         first, *rest = move.split("+")
         page.click(f'#board [data-loc="{first}"][data-card]')
-        if rest:  # the board's form drops a click made while the previous one is on its way
+        if rest:  # waits for each answer (for quick taps see the slow-connection tests below)
             page.wait_for_selector(f'#board[data-selected="{first}"]')
             page.click(f'#board [data-loc="{rest[0]}"][data-card]')
     wait_ply(page, before + 1)
@@ -136,3 +136,49 @@ def test_no_horizontal_scroll_on_a_phone(server, new_page, path):
         big = new_page(width=1280, height=900)
         big.goto(server + path)
         shot(big, "desktop-" + path.strip("/").replace("/", "-"))
+
+
+def slow_connection(page, latency_ms: int = 400) -> None:
+    """Every request of the page takes `latency_ms` longer (Chromium's network emulation)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def first_pair(seed: int) -> tuple[str, str]:
+    preset = get_preset("pyramid")
+    position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+    pair = next(str(m) for m in position.legal_moves() if str(m).count("P") == 2)
+    first, second = pair.split("+")
+    return first, second
+
+
+def test_a_quick_second_tap_on_a_slow_connection_is_not_lost(server, new_page):
+    first, second = first_pair(0)
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid/0")
+    slow_connection(page)
+    page.click(f'#board [data-loc="{first}"][data-card]')
+    page.click(f'#board [data-loc="{second}"][data-card]')  # the first tap is still on its way
+    wait_ply(page, 1)
+    for loc in (first, second):
+        assert page.locator(f'#board [data-loc="{loc}"][data-removed]').count() == 1
+    assert page.get_attribute("#board", "data-selected") == ""
+    assert not page.js_errors
+
+
+def test_a_quick_tap_on_a_card_that_has_gone_is_not_made_on_another(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/2")  # the second card drawn pairs with one on the board
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    slow_connection(page)
+    drawn = page.get_attribute('#board [data-loc="W"]', "data-card")
+    page.click('[data-action="draw"]')
+    page.click('#board [data-loc="W"][data-card]')  # the card under it once this draw lands
+    wait_ply(page, 2)
+    page.wait_for_load_state("networkidle")
+    assert page.get_attribute('#board [data-loc="W"]', "data-card") != drawn
+    assert page.get_attribute("#board", "data-selected") == "" and ply(page) == 2
+    assert not page.js_errors
