@@ -37,8 +37,12 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-async def get_limits(settings: SettingsDep) -> Limits:
+def limits_for(settings: Settings) -> Limits:
     return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
+
+
+async def get_limits(settings: SettingsDep) -> Limits:
+    return limits_for(settings)
 
 
 LimitsDep = Annotated[Limits, Depends(get_limits)]

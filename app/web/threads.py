@@ -9,7 +9,8 @@ alternating on a busy machine: median move 10, 12 and 23 ms inline against 16, 3
 through the threadpool, with 4-20 % less server CPU per move. One exception: if another
 thread of this process is in the middle of a write, the work does not wait for it on the
 loop (that thread may need the loop to finish); it rolls back (nothing was stored) and runs
-in a worker thread instead, as below.
+in a worker thread instead, as below. Work that turns out to be slow (the solver choosing a
+winnable deal) calls ``leave_the_loop()`` before it starts and is run in a thread the same way.
 
 Otherwise (PostgreSQL, whose round trips would hold up the loop) it runs in worker threads,
 at most BOARD_THREADS at once: threads beyond the few that keep the database busy add no
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TypeVar
 
 import anyio.to_thread
@@ -35,18 +37,34 @@ T = TypeVar("T")
 
 # one limiter per event loop (a test client runs its own loop)
 _limiter: RunVar[CapacityLimiter] = RunVar("tretten_board_limiter")
+_on_the_loop: ContextVar[bool] = ContextVar("tretten_board_work_on_the_loop", default=False)
+
+
+class _LeaveTheLoop(Exception):
+    """Inline work that is about to be slow: run it again in a worker thread."""
+
+
+def leave_the_loop() -> None:
+    """Called by board work before something slow (seconds of solver): on the event loop it
+    would hold up every other request of the instance, so the work stops here (nothing has
+    been stored yet: the session rolls back) and is run again from the start in a thread."""
+    if _on_the_loop.get():
+        raise _LeaveTheLoop
 
 
 async def run_board_work(request: Request, func: Callable[..., T], *args) -> T:
     """``func(*args)``, on the loop or in a worker thread (see above). ``func`` opens and closes
-    its own session, so after WriteLockBusy it can simply be run again."""
+    its own session, so after WriteLockBusy (or leave_the_loop) it can simply be run again."""
     settings = request.app.state.settings
     if settings.board_inline:
+        token = _on_the_loop.set(True)
         try:
             with no_waiting():
                 return func(*args)
-        except WriteLockBusy:
+        except (WriteLockBusy, _LeaveTheLoop):
             pass
+        finally:
+            _on_the_loop.reset(token)
     try:
         limiter = _limiter.get()
     except LookupError:

@@ -3,6 +3,7 @@ auto-finish and the odds page (Pyramid deals: the solver is exact and fast there
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from sqlalchemy import delete, func, select
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services import games as game_service
-from app.services import solver_cache
+from app.services import solver_cache, winnable
 from app.solver import SolveResult, solve
 
 from .helpers import HX, board_state, csrf_of
@@ -137,12 +138,22 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
         game = _game(client, response.headers["location"].rsplit("/", 1)[1])
         position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", game.seed)).position
         assert solve(position).winnable is True, (preset, game.seed)
-    # the board's "new deal" follows the preference too
+    # the board's "new deal" follows the preference too, and its search (up to seconds) is never
+    # run on the event loop, where it would hold up every other player's request
+    on_the_loop = []
+    search = winnable.first_winnable
+
+    def spied(*args, **kwargs):
+        on_the_loop.append(asyncio._get_running_loop() is not None)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(winnable, "first_winnable", spied)
     html = _page(client, game.id)
     response = _post(client, f"/games/{game.id}/act", html, htmx=False, action="new")
     newer = _game(client, response.headers["location"].rsplit("/", 1)[1])
     position = GameRecord.new("pyramid", PRESETS[newer.preset].rules, deal_for_seed("pyramid", newer.seed)).position
     assert solve(position).winnable is True
+    assert on_the_loop == [False]
 
 
 # ---------------------------------------------------------------- "still winnable?"

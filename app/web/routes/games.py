@@ -11,15 +11,14 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import FormData, UploadFile
 from starlette.responses import Response
 
-from app.services import actions, games
+from app.services import actions, games, players
 from app.services.errors import ServiceError
-from app.services.games import Limits
 
-from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, read_form
+from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, limits_for, read_form
 from ..errors import status_of
 from ..game_view import Feedback, render_game
 from ..redirects import see_other
-from ..threads import run_board_work
+from ..threads import leave_the_loop, run_board_work
 
 router = APIRouter(include_in_schema=False)
 
@@ -45,13 +44,26 @@ class ActionFields(BaseModel):
 
 
 @router.get("/games/{game_id}")
-def show_game(game_id: str, request: Request, session: SessionDep, player: PlayerDep,
-              sel: Annotated[str, Query(max_length=8)] = "",
-              note: Annotated[str, Query(max_length=20)] = "",
-              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
-    game = games.get_game_row(session, game_id)
+async def show_game(game_id: str, request: Request,
+                    sel: Annotated[str, Query(max_length=8)] = "",
+                    note: Annotated[str, Query(max_length=20)] = "",
+                    confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """The game page: every new deal and every move without JavaScript lands here, so it runs
+    as a board action does (app/web/threads.py). In the threadpool, each one took turns at the
+    GIL with the moves on the event loop and stretched them: under load nearly all moves slower
+    than 20 ms overlapped such a page."""
     feedback = Feedback(note=note if note in PAGE_NOTES else None, confirm_redeal=confirm == "redeal")
-    return render_game(request, game, player, selected=sel or None, feedback=feedback)
+    return await run_board_work(request, _show_game, game_id, request, sel or None, feedback)
+
+
+def _show_game(game_id: str, request: Request, selected: str | None, feedback: Feedback) -> Response:
+    settings = request.app.state.settings
+    with request.app.state.sessionmaker() as session:
+        player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
+        player = browser_player(request, session, settings, player)
+        if game is None:
+            game = games.get_game_row(session, game_id)  # raises the 404
+        return render_game(request, game, player, selected=selected, feedback=feedback)
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
@@ -79,7 +91,7 @@ def _action_fields(form: FormData) -> ActionFields:
 
 def _act(game_id: str, request: Request, form: FormData) -> Response:
     settings = request.app.state.settings
-    limits = Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
+    limits = limits_for(settings)
     with request.app.state.sessionmaker() as session:
         player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
         # in the order a Form route takes them: the player (403 if the CSRF check was against a
@@ -88,6 +100,8 @@ def _act(game_id: str, request: Request, form: FormData) -> Response:
         fields = _action_fields(form)
         if game is None:
             game = games.get_game_row(session, game_id)  # raises the 404
+        if fields.action == "new" and player.winnable_only:
+            leave_the_loop()  # the solver looks for a winnable deal: up to seconds, not on the loop
         was_playing = game.status == "playing"
         try:
             outcome = actions.perform(session, game, player, fields.to_form(), limits)
@@ -141,10 +155,18 @@ def play_preset(preset: str, request: Request, session: SessionDep, player: Play
 
 
 @router.get("/play/{preset}/{seed}")
-def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
-              limits: LimitsDep) -> Response:
-    game = games.find_or_start(session, player, preset, seed=games.parse_seed(seed), limits=limits)
-    return see_other(request, f"/games/{game.id}")
+async def play_seed(preset: str, seed: str, request: Request) -> Response:
+    """A share link (and the lobby's way into a new deal): run as the game page is, above."""
+    return await run_board_work(request, _play_seed, preset, games.parse_seed(seed), request)
+
+
+def _play_seed(preset: str, seed: int, request: Request) -> Response:
+    settings = request.app.state.settings
+    limits = limits_for(settings)
+    with request.app.state.sessionmaker() as session:
+        player = browser_player(request, session, settings, players.get_player(session, cookie_player_id(request, settings)))
+        game = games.find_or_start(session, player, preset, seed=seed, limits=limits)
+        return see_other(request, f"/games/{game.id}")
 
 
 def see_other_plain(url: str) -> Response:
