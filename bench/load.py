@@ -73,10 +73,11 @@ def database(kind: str, data_dir: Path) -> str:
     return base.set(database="tretten_load").render_as_string(hide_password=False)
 
 
-def start_servers(url: str, data_dir: Path, count: int, pool: int) -> list[tuple[subprocess.Popen, str]]:
+def start_servers(url: str, data_dir: Path, count: int, pool: int,
+                  extra_env: dict[str, str] | None = None) -> list[tuple[subprocess.Popen, str]]:
     servers = []
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool)}
+           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool), **(extra_env or {})}
     for index in range(count):
         port = free_port()
         log = open(data_dir / f"server-{index}.log", "wb")

@@ -15,7 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.db.models import Game, Player
 from app.engine import GameRecord
 
-from . import games, solver_cache
+from . import games, searches, solver_cache
 from .errors import ConflictError, InputError
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
@@ -55,9 +55,7 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     if found.winnable and found.moves:
         result = Hint(found.moves[0], True)
     else:
-        from app.solver import best_score_move
-
-        move = best_score_move(record.position, SCORE_NODES)
+        move = searches.best_score_move(record.position, SCORE_NODES)
         if move is None:
             raise InputError("no move is possible", "no_hint")
         result = Hint(move, False)

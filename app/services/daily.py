@@ -23,6 +23,8 @@ from app.db.models import DailyDeal, DealVerdict
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.seeding import text_seed
 
+from . import searches
+
 log = logging.getLogger("tretten.daily")
 
 NODE_BUDGET = 20_000      # positions per candidate: a hard deal is skipped, not waited for
@@ -48,12 +50,10 @@ class Choice:
 
 
 def _solve(preset_slug: str, seed: int):
-    from app.solver import solve  # the solver is optional for everything but this
-
     preset = get_preset(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
     try:
-        return solve(position, budget_nodes=NODE_BUDGET)
+        return searches.solve(position, budget_nodes=NODE_BUDGET)
     except Exception as exc:  # a solver that cannot handle the game yet: undecided
         log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
         return None

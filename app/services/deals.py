@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
+from . import searches
 from .games import get_preset_or_error, parse_seed
 from .results import result_expression
 
@@ -107,9 +108,7 @@ def verdict(session: Session, preset_slug: str, seed: int) -> DealVerdict | None
     preset = get_preset_or_error(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
     try:
-        from app.solver import solve
-
-        result = solve(position, budget_nodes=VERDICT_NODES, budget_seconds=VERDICT_SECONDS)
+        result = searches.solve(position, budget_nodes=VERDICT_NODES, budget_seconds=VERDICT_SECONDS)
     except Exception as exc:  # e.g. no solver for this game yet: show nothing rather than fail
         log.warning("no verdict for %s seed %s: %s", preset_slug, seed, exc)
         return None

@@ -20,6 +20,8 @@ from sqlalchemy.orm import Session
 from app.db.models import PositionVerdict, utcnow
 from app.engine import GameRecord
 
+from . import searches
+
 log = logging.getLogger("tretten.solver")
 
 # Budgets per use. The Pyramid family is exact and fast (milliseconds for most positions);
@@ -66,9 +68,7 @@ def verdict(session: Session, record: GameRecord, *, nodes: int = STATUS_NODES,
     if row is not None and (row.winnable is not None or row.budget >= nodes):
         return Verdict(row.winnable, tuple(row.moves.split()), True)
     try:
-        from app.solver import solve
-
-        result = solve(position, budget_nodes=nodes, budget_seconds=seconds)
+        result = searches.solve(position, budget_nodes=nodes, budget_seconds=seconds)
     except Exception as exc:  # a solver failure shows as "unknown", never as an error page
         log.warning("solver failed on %s at ply %s: %s", record.game, record.cursor, exc)
         return Verdict(None, ())

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from app.db.models import DealVerdict, PositionVerdict, utcnow
 from app.engine import MAX_SEED, GameRecord, deal_for_seed, get_preset
 
-from . import solver_cache
+from . import searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
 
@@ -39,8 +39,6 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
                    max_seconds: float = MAX_SECONDS):
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
-    from app.solver import solve
-
     preset = get_preset(preset_slug)
     limit = max_candidates or (MAX_GAPS_CANDIDATES if preset.game == "gaps" else MAX_CANDIDATES)
     deadline = time.perf_counter() + max_seconds
@@ -48,7 +46,7 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
         seed = (start + k) % MAX_SEED
         position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
         try:
-            result = solve(position, budget_nodes=candidate_nodes, budget_seconds=candidate_seconds)
+            result = searches.solve(position, budget_nodes=candidate_nodes, budget_seconds=candidate_seconds)
         except Exception as exc:  # no solver for this game: give up, deal at random
             log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
             return None, None, k + 1

@@ -10,6 +10,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import i18n
 from app.db.session import get_engine, session_factory
+from app.services import searches
 from app.settings import Settings, get_settings
 
 from .assets import STATIC_DIR, CachedStaticFiles
@@ -29,6 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         freeze_startup_heap()
+        searches.start()
         yield
         # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
         get_engine(settings).dispose()
@@ -47,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.sessionmaker = session_factory(settings)
+    searches.use_processes(settings.solver_processes)
 
     # added last = outermost: security headers wrap even compressed and error responses
     # level 6 (zlib's default) rather than Starlette's 9: a board fragment compresses ~25% faster

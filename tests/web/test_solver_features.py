@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services import games as game_service
-from app.services import solver_cache, winnable
+from app.services import searches, solver_cache, winnable
 from app.solver import SolveResult, solve
 
 from .helpers import HX, board_state, csrf_of
@@ -173,10 +173,8 @@ def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, 
     assert f'href="/games/{game_id}/solver"' in html  # without JavaScript: a link
     # the move response carries only the placeholder, never the verdict
     calls = []
-    import app.solver as solver_module
-
-    real = solver_module.solve
-    monkeypatch.setattr(solver_module, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = searches.solve
+    monkeypatch.setattr(searches, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
     from .helpers import act
 
     first = WIN_LINE[0].split("+")
@@ -246,12 +244,10 @@ def test_auto_finish_is_one_action_and_one_undo_step(client):
 
 def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
     game_id, keep = _near_end(client)
-    import app.solver as solver_module
-
     with _session(client) as session:  # forget what other tests proved about this position
         session.execute(delete(PositionVerdict))
         session.commit()
-    monkeypatch.setattr(solver_module, "solve", lambda *a, **k: SolveResult(None, (), "budget", 10))
+    monkeypatch.setattr(searches, "solve", lambda *a, **k: SolveResult(None, (), "budget", 10))
     status = client.get(f"/games/{game_id}/solver", headers=HX)
     assert 'data-auto-finish="no"' in status.text and "auto-finish" not in status.text.split("data-auto-finish")[1]
     response = _post(client, f"/games/{game_id}/autofinish", _page(client, game_id))

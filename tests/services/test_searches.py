@@ -1,0 +1,83 @@
+"""Solver searches run in worker processes of their own (app/services/searches.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app import solver
+from app.engine import GameRecord, deal_for_seed, get_preset
+from app.services import searches
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def processes():
+    """Searches in a pool of one process for the test, then as before."""
+    before = searches._processes
+    searches.use_processes(1)
+    yield
+    searches.use_processes(0)
+    searches.use_processes(before)
+
+
+def _position(seed: int = 8):
+    preset = get_preset("pyramid")
+    return GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+
+
+def test_a_search_runs_in_another_process_and_answers_as_the_solver(processes):
+    assert searches._run(os.getpid) != os.getpid()
+    position = _position()
+    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.best_score_move(position, 500) == solver.best_score_move(position, 500)
+
+
+def test_without_processes_a_search_runs_in_the_calling_thread():
+    before = searches._processes
+    searches.use_processes(0)
+    try:
+        assert searches._run(os.getpid) == os.getpid()
+    finally:
+        searches.use_processes(before)
+
+
+def test_a_search_process_that_dies_is_replaced(processes):
+    os.kill(searches._run(os.getpid), signal.SIGKILL)
+    position = _position()
+    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches._run(os.getpid) != os.getpid()
+
+
+def test_search_processes_leave_with_the_process_that_started_them(tmp_path):
+    script = ("import os, sys, time\n"
+              "from app.services import searches\n"
+              "searches.use_processes(1)\n"
+              "print(searches._run(os.getpid), flush=True)\n"
+              "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(parent.stdout.readline())
+        os.kill(parent.pid, signal.SIGKILL)  # no shutdown, no atexit
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker)
+    finally:
+        parent.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has exited; only its entry waits for its (new) parent
