@@ -5,7 +5,7 @@ and every request of the instance waits for it again at each switch: with hints 
 beside them, moves took 52 ms at the median instead of 2.6 ms; with the searches in a process
 of their own, 2.4 ms (bench/searches.py). ``use_processes(n)`` (the app calls it at
 start-up, from SOLVER_PROCESSES) sets the pool's size; the processes start with the first
-search or ``start()``. With 0, and for every caller outside the app (the command line,
+search and end with ``stop()`` (the app's shutdown) or with the process. With 0, and for every caller outside the app (the command line,
 scripts), a search runs in the calling thread. Callers wait for the answer in their own
 (worker) thread, which holds no GIL meanwhile.
 """
@@ -38,12 +38,14 @@ def use_processes(processes: int) -> None:
         _processes = processes
 
 
-def start() -> None:
-    """Start the pool's processes now rather than on the first search (a hint should not wait
-    for a Python to start); returns at once."""
-    pool = _get_pool()
+def stop() -> None:
+    """End the pool's processes (the app, as it shuts down); searches under way finish first.
+    The next search starts a new pool."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
     if pool is not None:
-        pool.submit(int)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _shut_down_locked() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -30,8 +31,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         freeze_startup_heap()
-        searches.start()
         yield
+        await anyio.to_thread.run_sync(searches.stop)  # a search under way ends first (its budget)
         # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
         get_engine(settings).dispose()
         log_event(request_log, "shutdown")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -16,7 +18,7 @@ from app.services.prune import prune
 from app.settings import Settings, get_settings
 from app.web.main import create_app
 
-from ..web.helpers import HX, act, start_seeded
+from ..web.helpers import HX, act, csrf_of, start_seeded
 from .servers import Server, api_player, migrated
 
 
@@ -38,8 +40,16 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
         with httpx.Client(base_url=server.url) as browser:
             page = browser.get("/play/gaps/3", follow_redirects=True)
             html_game = str(page.url).rsplit("/", 1)[1]
+            hint = browser.post(f"/games/{html_game}/hint", data={"csrf_token": csrf_of(page.text)}, headers=HX)
+            assert hint.status_code == 200 and "data-hint=" in hint.text
+        searching = children(server.process.pid)  # the solver's process, started by the hint
+        assert searching
         # SIGTERM: stop accepting, finish, run the shutdown; uvicorn then re-raises the signal
         assert server.stop() in (0, -15)
+        deadline = time.monotonic() + 5  # the resource tracker leaves once its last user has
+        while any(map(running, searching)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(running, searching)), [Path(f"/proc/{pid}/cmdline").read_text() for pid in searching]
     finally:
         server.kill()
     lines = log_lines(server.log())
@@ -53,6 +63,20 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
     assert all(isinstance(m["ms"], float) for m in moves)
     assert any(line["event"] == "shutdown" for line in lines)
     assert "Application shutdown complete" in server.log()
+    assert "leaked" not in server.log()  # the solver process's queues were closed, not abandoned
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def children(pid: int) -> list[int]:
+    """The process's children, whichever of its threads started them."""
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
 
 
 def test_healthz_reports_a_database_that_is_down(tmp_path):

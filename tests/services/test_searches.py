@@ -81,3 +81,10 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"  # a zombie has exited; only its entry waits for its (new) parent
+
+
+def test_stopping_ends_the_processes_and_the_next_search_starts_new_ones(processes):
+    worker = searches._run(os.getpid)
+    searches.stop()
+    assert not _alive(worker)
+    assert searches._run(os.getpid) not in (worker, os.getpid())
