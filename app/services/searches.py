@@ -56,12 +56,16 @@ def _shut_down_locked() -> None:
 
 
 def _get_pool() -> Executor | None:
-    global _pool
+    global _pool, _processes
     with _lock:
         if _processes and _pool is None:
-            # spawn: a fresh interpreter, not a fork of a process that runs threads
-            _pool = ProcessPoolExecutor(_processes, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_exit_with, initargs=(os.getpid(),))
+            try:
+                # spawn: a fresh interpreter, not a fork of a process that runs threads
+                _pool = ProcessPoolExecutor(_processes, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_exit_with, initargs=(os.getpid(),))
+            except (OSError, ImportError, NotImplementedError) as exc:  # e.g. no /dev/shm for its locks
+                log.warning("no solver processes (%s): searching in the request's thread", exc)
+                _processes = 0
         return _pool
 
 

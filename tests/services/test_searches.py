@@ -88,3 +88,17 @@ def test_stopping_ends_the_processes_and_the_next_search_starts_new_ones(process
     searches.stop()
     assert not _alive(worker)
     assert searches._run(os.getpid) not in (worker, os.getpid())
+
+
+def test_where_processes_cannot_start_a_search_runs_in_the_calling_thread(processes, monkeypatch, caplog):
+    searches.use_processes(0)
+    searches.use_processes(1)
+
+    def no_processes(*args, **kwargs):
+        raise OSError("no /dev/shm here")
+
+    monkeypatch.setattr(searches, "ProcessPoolExecutor", no_processes)
+    position = _position()
+    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches._run(os.getpid) == os.getpid()
+    assert "no solver processes" in caplog.text
