@@ -6,7 +6,7 @@ asks for a hint on each (`POST /games/{id}/hint`: a fresh search, mostly its who
 budget, then the best-score fallback).
 Three runs, each on a new server: no searches (the baseline), searches in the web process
 (SOLVER_PROCESSES=0: a thread), searches in a solver process (SOLVER_PROCESSES=1, the
-default). Prints the moves' p50/p99 for each, and the searches answered meanwhile.
+default). Prints the moves' p50/p99 for each, and how many hints were answered meanwhile.
 
   .venv/bin/python bench/searches.py [--seconds 8]
 """
