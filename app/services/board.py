@@ -76,7 +76,11 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
-    cleared: bool = False  # no card left in any pyramid
+
+    @property
+    def cleared(self) -> bool:
+        """No card left in any pyramid."""
+        return self.cards_left == 0
 
 
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
@@ -121,7 +125,6 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         pass_number=position.pass_number,
         cards_left=len(position.layout) - position.simple_score,
         selected=selected,
-        cleared=not any(slot.card for pyramid in pyramids for row in pyramid for slot in row),
     )
 
 

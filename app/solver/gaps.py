@@ -446,7 +446,8 @@ class GapsCore:
         history: list[tuple] = []
         for _ in range(self.BEAM_LEVELS):
             # a candidate is (score, parent, gap's slot, card, from, to, adjacencies, dead
-            # gaps); its grid, gaps, runs and key are made only if it is kept
+            # gaps, (runs, cards in runs) if the fill touched a run, else None); its grid,
+            # gaps and key are made only if it is kept
             candidates = []
             for parent, entry in enumerate(level):
                 here, gaps, runs, in_runs, adjacent, parent_dead, key = entry
@@ -490,15 +491,16 @@ class GapsCore:
                                 dead -= 1  # its left neighbour was the gap filled
                             if k < last and frm + 1 != to and not here[frm + 1]:
                                 dead += 1  # its left neighbour is the gap left behind
-                        cards_in_runs = in_runs
+                        cards_in_runs, new_runs = in_runs, None
                         if k < runs[frm // cols] or c <= runs[to // cols]:
-                            cards_in_runs = self._runs_after(here, runs, card, frm, to)[1]
+                            new_runs = self._runs_after(here, runs, card, frm, to)
+                            cards_in_runs = new_runs[1]
                             if cards_in_runs == goal:
                                 return self._beam_line(history, parent, (card, to))
                         if dead == n_gaps:
                             continue  # no fill at all: a dead end would waste a place
                         candidates.append((w_run * cards_in_runs + w_adj * adj - w_dead * dead,
-                                           parent, slot, card, frm, to, adj, dead))
+                                           parent, slot, card, frm, to, adj, dead, new_runs))
             if not candidates:
                 return None
             if len(candidates) > width:
@@ -522,17 +524,17 @@ class GapsCore:
     def _beam_level(self, level: list, candidates: list[tuple], history: list) -> list:
         """The kept candidates as positions (grid, gaps, runs, cards in runs, adjacencies,
         dead gaps, key); their parents and fills go into ``history``."""
-        zobrist, cols, col = self.zobrist, self.cols, self.col
+        zobrist = self.zobrist
         parents = array("l")
         fills = array("l")
         kept = []
-        for _, parent, slot, card, frm, to, adj, dead in candidates:
+        for _, parent, slot, card, frm, to, adj, dead, new_runs in candidates:
             here, gaps, runs, in_runs, _, _, key = level[parent]
             after = bytearray(here)
             after[frm] = 0
             after[to] = card
-            if col[frm] < runs[frm // cols] or col[to] <= runs[to // cols]:
-                runs, in_runs = self._runs_after(here, runs, card, frm, to)
+            if new_runs is not None:
+                runs, in_runs = new_runs
             z = zobrist[card]
             kept.append((bytes(after), gaps[:slot] + (frm,) + gaps[slot + 1:], runs, in_runs,
                          adj, dead, key ^ z[frm] ^ z[to]))

@@ -7,7 +7,6 @@ import re
 import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-
 from app.web.templating import card_name
 
 from .helpers import HX, act, board_state, csrf_of, start_seeded
@@ -44,7 +43,7 @@ def test_tapping_two_partners_removes_the_pair(client):
     # the aria-live announcement rides along, naming both cards
     spoken = re.search(r'<div id="announce" hx-swap-oob="innerHTML">(.*?)</div>', played.text, re.S).group(1)
     removed = engine_record("pyramid", seed).position
-    names = [f"{card_name(removed.card_at(loc))}" for loc in (a, b)]
+    names = [card_name(removed.card_at(loc)) for loc in (a, b)]
     assert spoken.strip().startswith("Removed") and all(name in spoken for name in names), spoken
 
 

@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import FormData, UploadFile
 from starlette.responses import Response
 
-from app.services import actions, games, players
+from app.services import actions, games
 from app.services.errors import ServiceError
 
-from ..deps import CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, limits_for, read_form
+from ..deps import (CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, get_browser_player,
+                    limits_for, read_form)
 from ..errors import status_of
 from ..game_view import Feedback, render_game
 from ..redirects import see_other
@@ -164,7 +165,7 @@ def _play_seed(preset: str, seed: int, request: Request) -> Response:
     settings = request.app.state.settings
     limits = limits_for(settings)
     with request.app.state.sessionmaker() as session:
-        player = browser_player(request, session, settings, players.get_player(session, cookie_player_id(request, settings)))
+        player = get_browser_player(request, session, settings)
         game = games.find_or_start(session, player, preset, seed=seed, limits=limits)
         return see_other(request, f"/games/{game.id}")
 
