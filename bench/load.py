@@ -3,9 +3,10 @@
 Each player is a browser-like client on one keep-alive connection (its own cookie, CSRF token,
 htmx header, gzip; a bare HTTP/1.1 client, see Http): it opens a seeded share link, then taps moves through the board form (`POST /games/{id}/act`, answered by
 the board fragment), with a random think time between taps; a finished game is followed by a
-new deal. Moves are chosen by the engine, locally, from the same seed. Afterwards the same
-players hit the floor for as long: `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true),
-which reads the game row, commits one UPDATE and returns a fragment of the move fragment's size.
+new deal. Each player's games (seeds and random legal taps) are played out by the engine before
+the clock starts. The same players also hit the floor, in slices alternating with the moves'
+(`--rounds`): `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true), which reads the
+game row, commits one UPDATE and returns a fragment of the move fragment's size.
 
 Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians; and for
 each phase the CPU the servers and this load generator used (from /proc and process_time), since
@@ -13,7 +14,7 @@ on a small machine the generator's own share of the cores is part of the picture
 
   .venv/bin/python bench/load.py                                   # SQLite, one instance, 50 players
   .venv/bin/python bench/load.py --db postgresql --instances 2     # PostgreSQL, two instances
-  options: --players 50 --seconds 20 --think-ms 150 --presets relaxed,pyramid-3,giza
+  options: --players 50 --seconds 20 --rounds 4 --think-ms 150 --presets relaxed,pyramid-3,giza
 
 Targets (2 cores): >= 300 moves/s with p99 <= 50 ms at 50 players on one instance; move median
 <= 1.5 x the floor's. Only 127.0.0.1 is ever contacted; every loop ends by itself.
@@ -199,6 +200,29 @@ class Http:
             self.writer = None
 
 
+@dataclass
+class Plan:
+    """One game a player will play: its preset, its seed, and every tap, chosen beforehand."""
+
+    preset: str
+    seed: int
+    moves: list[str]
+
+
+def plan_game(preset: str, seed: int, rng: random.Random) -> Plan:
+    """A random legal game to its end, worked out by the engine before the clock runs: the
+    generator shares the cores with the server, and choosing moves mid-phase would slow its
+    reading of the move answers (and not of the floor's) by its own CPU."""
+    p = get_preset(preset)
+    record = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
+    moves = []
+    while record.position.status == "playing" and (legal := record.position.legal_moves()):
+        move = str(rng.choice(legal))
+        moves.append(move)
+        record = record.play(move)
+    return Plan(preset, seed, moves)
+
+
 class Player:
     def __init__(self, index: int, base: str, presets: list[str], rng: random.Random) -> None:
         self.index = index
@@ -207,11 +231,22 @@ class Player:
         self.rng = rng
         self.game_id = ""
         self.csrf = ""
+        self.plans: list[Plan] = []
+        self.plan = Plan("", 0, [])
+        self.next_move = 0
+
+    def prepare(self, moves: int) -> None:
+        """Plan games until they hold at least `moves` taps (more are planned if they run out)."""
+        while sum(len(p.moves) for p in self.plans) < moves:
+            self.plans.append(self._new_plan())
+
+    def _new_plan(self) -> Plan:
+        return plan_game(self.rng.choice(self.presets), self.rng.randrange(1_000_000_000), self.rng)
 
     async def new_game(self) -> None:
-        preset = self.rng.choice(self.presets)
-        seed = self.rng.randrange(1_000_000_000)
-        status, fields, text = await self.http.request("GET", f"/play/{preset}/{seed}")
+        self.plan = self.plans.pop(0) if self.plans else self._new_plan()
+        self.next_move = 0
+        status, fields, text = await self.http.request("GET", f"/play/{self.plan.preset}/{self.plan.seed}")
         if status == 303:
             status, fields, text = await self.http.request("GET", fields["location"])
         if status != 200:
@@ -219,18 +254,15 @@ class Player:
         status, ply, version, self.game_id = BOARD.search(text).groups()
         self.csrf = CSRF.search(text).group(1)
         self.ply, self.version = int(ply), int(version)
-        p = get_preset(preset)
-        self.record = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
         if self.ply:  # a share link resumes an unfinished game of that seed: catch up
             raise RuntimeError("resumed game")
 
     async def move(self, stats: Stats) -> None:
-        legal = [str(m) for m in self.record.position.legal_moves()]
-        if self.record.position.status != "playing" or not legal:
+        if self.next_move >= len(self.plan.moves):
             stats.games += 1
             await self.new_game()
             return
-        move = self.rng.choice(legal)
+        move = self.plan.moves[self.next_move]
         body = urlencode({"csrf_token": self.csrf, "ply": self.ply, "version": self.version, **form_for(move)}).encode()
         started = time.perf_counter()
         try:
@@ -246,7 +278,7 @@ class Player:
             return
         stats.latencies.append(elapsed)
         stats.sizes.append(len(text))
-        self.record = self.record.play(move)
+        self.next_move += 1
         self.ply, self.version = int(board.group(2)), int(board.group(3))
 
     async def floor(self, stats: Stats, size: int) -> None:
@@ -280,24 +312,32 @@ async def run_phase(players: list[Player], seconds: float, think: float, step, s
     started = time.monotonic()
     await asyncio.gather(*(loop(p) for p in players))
     elapsed = time.monotonic() - started
-    stats.server_cpu = sum(cpu_seconds(p) for p in pids) - server_before
-    stats.client_cpu = time.process_time() - client_before
+    stats.server_cpu += sum(cpu_seconds(p) for p in pids) - server_before
+    stats.client_cpu += time.process_time() - client_before
     return elapsed
 
 
 async def drive(bases: list[str], args, pids: tuple[int, ...] = ()) -> tuple[Stats, Stats, float, float]:
+    """Warm-up, then moves and floor in alternating slices (`--rounds` of each, `--seconds` in
+    all per kind): a shared machine's speed drifts within a minute, and slices spread that
+    drift over both kinds instead of handing it to whichever phase came second."""
     rng = random.Random(args.seed)
     presets = args.presets.split(",")
     players = [Player(i, bases[i % len(bases)], presets, random.Random(rng.random())) for i in range(args.players)]
+    taps = int(1.5 * (args.warmup + args.seconds) / (args.think_ms / 1000)) + 50
+    for player in players:
+        player.prepare(taps)
     await asyncio.gather(*(p.new_game() for p in players))
     think = args.think_ms / 1000
-    warm = Stats()
-    await run_phase(players, args.warmup, think, lambda p, s: p.move(s), warm)
-    moves = Stats()
-    move_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.move(s), moves, pids)
-    size = int(statistics.median(moves.sizes)) if moves.sizes else 11000
-    floor = Stats()
-    floor_seconds = await run_phase(players, args.seconds, think, lambda p, s: p.floor(s, size), floor, pids)
+    await run_phase(players, args.warmup, think, lambda p, s: p.move(s), Stats())
+    moves, floor = Stats(), Stats()
+    move_seconds = floor_seconds = 0.0
+    size = 0
+    for _ in range(args.rounds):
+        move_seconds += await run_phase(players, args.seconds / args.rounds, think, lambda p, s: p.move(s), moves, pids)
+        size = size or (int(statistics.median(moves.sizes)) if moves.sizes else 11000)
+        floor_seconds += await run_phase(players, args.seconds / args.rounds, think,
+                                         lambda p, s: p.floor(s, size), floor, pids)
     await asyncio.gather(*(p.http.close() for p in players))
     return moves, floor, move_seconds, floor_seconds
 
@@ -305,7 +345,8 @@ async def drive(bases: list[str], args, pids: tuple[int, ...] = ()) -> tuple[Sta
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20, help="per phase (moves, then floor)")
+    parser.add_argument("--seconds", type=float, default=20, help="per kind (moves, floor), over all rounds")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating slices of moves and floor")
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--think-ms", type=float, default=150, help="mean pause between one player's taps")
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
@@ -314,8 +355,9 @@ def main() -> None:
     parser.add_argument("--presets", default="relaxed,pyramid-3,pyramid,giza")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    if not (1 <= args.players <= 1000 and 0 < args.seconds <= 600 and 1 <= args.instances <= 8):
-        raise SystemExit("bounded: 1-1000 players, at most 600 s, 1-8 instances")
+    if not (1 <= args.players <= 1000 and 0 < args.seconds <= 600 and 1 <= args.instances <= 8
+            and 1 <= args.rounds <= 20):
+        raise SystemExit("bounded: 1-1000 players, at most 600 s, 1-8 instances, 1-20 rounds")
 
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-load-"))
     url = database(args.db, data_dir)
@@ -333,7 +375,7 @@ def main() -> None:
                 process.kill()
     size = int(statistics.median(moves.sizes)) if moves.sizes else 0
     print(f"{args.players} players, think {args.think_ms:.0f} ms, {args.db}, {args.instances} instance(s), "
-          f"{args.seconds:.0f} s per phase; move fragment {size} B raw; games finished {moves.games}")
+          f"{args.seconds:.0f} s per kind in {args.rounds} rounds; move fragment {size} B raw; games finished {moves.games}")
     print(moves.line("moves", move_seconds))
     print(moves.cpu_line(move_seconds))
     print(floor.line("floor", floor_seconds))

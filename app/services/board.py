@@ -83,6 +83,15 @@ class PyramidBoard:
         return self.cards_left == 0
 
 
+# (layout index, location) of each row of a first ("P") and second ("Q") pyramid
+_PYRAMID_ROWS = tuple(
+    tuple(tuple((base + r * (r + 1) // 2 + c, f"{letter}{r * (r + 1) // 2 + c}") for c in range(r + 1))
+          for r in range(7))
+    for base, letter in ((0, "P"), (PYRAMID_SIZE, "Q"))
+)
+_new_slot = tuple.__new__  # Slot(...) through the tuple's own constructor: a board builds dozens
+
+
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
     legal = position.legal_moves()
     playable = {loc for m in legal for loc in _locations(m)}
@@ -93,27 +102,23 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     }
 
     def slot(loc: str, card: Card | None) -> Slot:
-        return Slot(loc, card, loc in playable, loc == selected, loc in partners)
+        return _new_slot(Slot, (loc, card, loc in playable, loc == selected, loc in partners))
 
-    pyramids = []
-    for base in range(0, len(position.layout), PYRAMID_SIZE):
-        letter = "P" if base == 0 else "Q"
-        rows = []
-        for r in range(7):
-            row = []
-            for c in range(r + 1):
-                i = base + r * (r + 1) // 2 + c
-                card = None if position.is_removed(i) else position.layout[i]
-                row.append(slot(f"{letter}{i - base}", card))
-            rows.append(tuple(row))  # hashable: the page draws (and caches) a row as a whole
-        pyramids.append(tuple(rows))
+    layout, is_removed = position.layout, position.is_removed
+    pyramids = tuple(
+        tuple(  # a row is hashable: the page draws (and caches) it as a whole
+            tuple(_new_slot(Slot, (loc, None if is_removed(i) else layout[i], loc in playable, loc == selected,
+                                   loc in partners)) for i, loc in row)
+            for row in rows)
+        for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
+    )
     reserves = tuple(
         (tuple(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
         for k, pile in enumerate(position.reserves)
     )
     kinds = {str(m) for m in legal}
     return PyramidBoard(
-        pyramids=tuple(pyramids),
+        pyramids=pyramids,
         stock=slot("S", position.stock[0]) if position.stock else None,
         waste=slot("W", position.waste[0]) if position.waste else None,
         reserves=reserves,

@@ -38,8 +38,15 @@ def share_path(game: Game) -> str:
     return f"/play/{game.preset}?deal={quote(game.deal)}"
 
 
+def share_url(request: Request, game: Game, status: str) -> str:
+    # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
+    return str(request.base_url).rstrip("/") + (
+        f"/deal/{game.preset}/{game.seed}" if game.seed is not None and status != "playing" else share_path(game))
+
+
 def game_context(request: Request, game: Game, record: GameRecord, player: Player | None,
-                 selected: str | None, feedback: Feedback) -> dict:
+                 selected: str | None, feedback: Feedback, with_share: bool = True) -> dict:
+    """``with_share``: the share block is drawn (a page, or a fragment whose link changed)."""
     preset = PRESETS[game.preset]
     language = request.state.language
     position = record.position
@@ -57,10 +64,8 @@ def game_context(request: Request, game: Game, record: GameRecord, player: Playe
         "zen": bool(is_owner and player.zen),
         "elapsed": elapsed_seconds(game),
         "timer_running": game.started_at is not None and game.finished_at is None,
-        # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
-        "share_url": str(request.base_url).rstrip("/") + (
-            f"/deal/{game.preset}/{game.seed}" if game.seed is not None and position.status != "playing"
-            else share_path(game)),
+        # also in the board of a watcher ("play this deal yourself")
+        "share_url": share_url(request, game, position.status) if with_share or not is_owner else "",
         "feedback": feedback,
     }
 
@@ -71,11 +76,12 @@ def render_game(request: Request, game: Game, player: Player | None, *, selected
     """The game page, or for htmx the board fragment with the live announcement and, unless
     the caller knows it is unchanged (``share_changed``), the share link out of band."""
     record = record_of(game)
-    context = game_context(request, game, record, player, selected, feedback)
+    as_fragment = is_htmx(request) if fragment is None else fragment
+    blocks = (BOARD_BLOCKS if share_changed else SAME_SHARE_BLOCKS) if as_fragment else None
+    context = game_context(request, game, record, player, selected, feedback,
+                           with_share=blocks is None or "share" in blocks)
     # hints, "still winnable?", auto-finish, post-game analysis (app/web/solver_view.py)
     context.update(solver_context(game, record, player))
     context.update(extra or {})
-    as_fragment = is_htmx(request) if fragment is None else fragment
     context["share_oob"] = as_fragment
-    blocks = (BOARD_BLOCKS if share_changed else SAME_SHARE_BLOCKS) if as_fragment else None
     return render(request, "game.html", context, blocks=blocks, status_code=status_code)

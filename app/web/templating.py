@@ -7,6 +7,8 @@ from typing import Any
 
 from fastapi import Request
 from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
@@ -37,16 +39,58 @@ class _FlatGlobalsEnvironment(Environment):
         return {**self.globals, **(d or {})}
 
 
-env = _FlatGlobalsEnvironment(
-    loader=FileSystemLoader(str(PROJECT_ROOT / "templates")),
-    extensions=["jinja2.ext.i18n"],
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    auto_reload=False,
-)
-env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
-templates = Jinja2Blocks(env=env)
+class _CompiledTranslations(Extension):
+    """``_("text")`` and ``gettext("text")`` with a literal text become the translation while the
+    template compiles, in the environment of one language (``translation_language``).
+
+    A board asks for about twenty fixed texts, and each was a call at every render (context,
+    catalog, escape) while its answer never changes: as a constant, it joins the markup around
+    it. Calls with variables, or with a text that is not a literal, stay calls (gettext below)."""
+
+    _NAMES = frozenset({"_", "gettext"})
+
+    def filter_stream(self, stream: TokenStream) -> list[Token]:
+        tokens = list(stream)
+        catalog = i18n.translations_for(self.environment.translation_language)
+        folded: list[Token] = []
+        i = 0
+        while i < len(tokens):
+            window = tokens[i:i + 4]
+            if (len(window) == 4 and window[0].type == "name" and window[0].value in self._NAMES
+                    and [t.type for t in window[1:]] == ["lparen", "string", "rparen"]
+                    and not (folded and folded[-1].type == "dot")):
+                try:
+                    text = catalog.gettext(window[2].value) % {}  # newstyle gettext always %-formats
+                except (KeyError, TypeError, ValueError):
+                    text = None
+                if text is not None:
+                    folded.append(Token(window[0].lineno, "string", text))
+                    i += 4
+                    continue
+            folded.append(tokens[i])
+            i += 1
+        return folded
+
+
+def _make_environment(language: str) -> Environment:
+    environment = _FlatGlobalsEnvironment(
+        loader=FileSystemLoader(str(PROJECT_ROOT / "templates")),
+        extensions=["jinja2.ext.i18n", _CompiledTranslations],
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    environment.extend(translation_language=language)
+    environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+    return environment
+
+
+# One environment per language: each compiles the templates with its own fixed texts. The
+# globals and filters are the same in all (set below, before any template loads).
+environments = {language: _make_environment(language) for language in i18n.LANGUAGES}
+env = environments[i18n.DEFAULT_LANGUAGE]  # for what does not depend on the language
+_blocks = {language: Jinja2Blocks(env=environment) for language, environment in environments.items()}
 
 
 @lru_cache(maxsize=2048)  # keyed by the catalog itself: one rebuilt by ensure_compiled() is a new key
@@ -73,7 +117,8 @@ def _gettext(context: Context, message: str, /, **variables: Any) -> str:
     return _translation(catalog, message, context.eval_ctx.autoescape) % variables
 
 
-env.globals.update(gettext=_gettext, _=_gettext)
+for _environment in environments.values():
+    _environment.globals.update(gettext=_gettext, _=_gettext)
 
 
 def rank_label(card: Card) -> str:
@@ -114,8 +159,8 @@ def _memoized_macro(name: str, maxsize: int = 8192):
     """
 
     @lru_cache(maxsize=maxsize)
-    def rendered(_language: str, *args: Any) -> Markup:
-        return getattr(env.get_template("_cards.html").module, name)(*args)
+    def rendered(language: str, *args: Any) -> Markup:
+        return getattr(environments[language].get_template("_cards.html").module, name)(*args)
 
     def memoized(*args: Any) -> Markup:
         return rendered(i18n.current_language(), *args)
@@ -125,7 +170,8 @@ def _memoized_macro(name: str, maxsize: int = 8192):
 
 _card_button = _memoized_macro("card_button")
 
-env.globals.update(
+_GLOBALS = dict(
+    card_face=_memoized_macro("face", maxsize=512),  # 52 cards x 3 languages
     card_button=_card_button,
     cached_card_button=_card_button,  # the same, for the rows in _cards.html (see there)
     cached_gaps_cell=_memoized_macro("gaps_cell"),
@@ -143,8 +189,9 @@ env.globals.update(
     LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
 )
 
-
-formatting.install(env)  # here, with the other globals: templates copy them when they load
+for _environment in environments.values():
+    _environment.globals.update(_GLOBALS)
+    formatting.install(_environment)  # here, with the other globals: templates copy them when they load
 
 
 def is_htmx(request: Request) -> bool:
@@ -161,11 +208,14 @@ def render(
 ) -> Response:
     """The whole page, or only `blocks` of it (an htmx request asks for a fragment)."""
     i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
-    full = {"request": request, "language": i18n.current_language(), **getattr(request.state, "page", {}), **(context or {})}
+    language = i18n.current_language()
+    full = {"request": request, "language": language, **getattr(request.state, "page", {}), **(context or {})}
+    templates = _blocks[language]
     if blocks:
-        response = templates.TemplateResponse(request, name, full, block_names=blocks, status_code=status_code)
-    else:
-        response = templates.TemplateResponse(request, name, full, status_code=status_code)
-    response.headers["vary"] = "HX-Request, Accept-Language, Cookie"
-    response.headers["cache-control"] = "no-store"
-    return response
+        return templates.TemplateResponse(request, name, full, block_names=blocks, status_code=status_code,
+                                          headers=_PAGE_HEADERS)
+    return templates.TemplateResponse(request, name, full, status_code=status_code, headers=_PAGE_HEADERS)
+
+
+# pages and fragments differ by these request headers, and are never cached
+_PAGE_HEADERS = {"vary": "HX-Request, Accept-Language, Cookie", "cache-control": "no-store"}

@@ -108,6 +108,25 @@ def test_undo_all_then_redo_all_restores_each_position(config, seed, choices):
     assert back.moves == record.moves
 
 
+@given(config=configs, seed=seeds, steps=st.lists(st.tuples(st.sampled_from("pur"), st.integers(0, 10**6)),
+                                                 max_size=40))
+def test_the_move_texts_follow_plays_undos_and_branches(config, seed, steps):
+    # the record hands each move's text on to the next record: it must always be the list's own
+    record = new_record(config, seed)
+    for kind, choice in steps:
+        legal = record.position.legal_moves()
+        if kind == "u" and record.can_undo:
+            record = record.undo()
+        elif kind == "r" and record.can_redo:
+            record = record.redo()
+        elif legal:
+            record = record.play(legal[choice % len(legal)])
+        assert record.moves_text == " ".join(str(m) for m in record.moves)
+        assert record.played_text == " ".join(str(m) for m in record.moves[: record.cursor])
+    replayed = type(record).from_text(record.game, record.rules, record.deal_text, record.moves_text, record.cursor)
+    assert replayed.moves_text == record.moves_text and replayed.position == record.position
+
+
 def test_a_new_move_after_undo_drops_the_redo_tail():
     record = new_record(("pyramid", {"passes": "3"}), 11)
     record = record.play("D").play("D")

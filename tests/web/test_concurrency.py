@@ -93,3 +93,25 @@ def test_a_change_outside_the_game_state_is_stored_too(app):
     with app.state.sessionmaker() as session:
         stored = session.get(games.Game, game_id)
         assert (stored.scoring, stored.cursor) == ("timed", 1)
+
+
+def test_the_columns_a_move_leaves_alone_keep_what_earlier_actions_stored(app):
+    # the first move starts the clock, the second changes only the move list, an undo counts
+    player_id, game_id = _player_and_game(app)
+    with app.state.sessionmaker() as session:
+        player, game = games.player_and_game(session, player_id, game_id)
+        games.play_move(session, game, player, _first_move(session, game))
+    with app.state.sessionmaker() as session:
+        started_at = session.get(games.Game, game_id).started_at
+        player, game = games.player_and_game(session, player_id, game_id)
+        second = _first_move(session, game)
+        games.play_move(session, game, player, second)
+    with app.state.sessionmaker() as session:
+        stored = session.get(games.Game, game_id)
+        assert (stored.cursor, stored.moves.split()[1], stored.started_at) == (2, second, started_at)
+        player, game = games.player_and_game(session, player_id, game_id)
+        games.undo(session, game, player)
+    with app.state.sessionmaker() as session:
+        stored = session.get(games.Game, game_id)
+        assert (stored.cursor, len(stored.moves.split()), stored.undo_count) == (1, 2, 1)
+        assert stored.started_at == started_at and stored.version == 4
