@@ -298,29 +298,13 @@ class Player:
 FORM_HEADERS = ("HX-Request: true", "Content-Type: application/x-www-form-urlencoded")
 
 
-async def run_phase(players: list[Player], seconds: float, think: float, step, stats: Stats,
-                    pids: tuple[int, ...] = ()) -> float:
-    deadline = time.monotonic() + seconds
-    server_before, client_before = sum(cpu_seconds(p) for p in pids), time.process_time()
-
-    async def loop(player: Player) -> None:
-        await asyncio.sleep(player.rng.uniform(0, think))  # do not all start at once
-        while time.monotonic() < deadline:
-            await step(player, stats)
-            await asyncio.sleep(player.rng.uniform(0.5 * think, 1.5 * think))
-
-    started = time.monotonic()
-    await asyncio.gather(*(loop(p) for p in players))
-    elapsed = time.monotonic() - started
-    stats.server_cpu += sum(cpu_seconds(p) for p in pids) - server_before
-    stats.client_cpu += time.process_time() - client_before
-    return elapsed
-
-
 async def drive(bases: list[str], args, pids: tuple[int, ...] = ()) -> tuple[Stats, Stats, float, float]:
-    """Warm-up, then moves and floor in alternating slices (`--rounds` of each, `--seconds` in
-    all per kind): a shared machine's speed drifts within a minute, and slices spread that
-    drift over both kinds instead of handing it to whichever phase came second."""
+    """The players play without a pause from the warm-up to the end; what they post changes with
+    the clock: taps during the warm-up (not counted), then moves and floor in alternating slices
+    (`--rounds` of each, `--seconds` in all per kind). A shared machine's speed drifts within a
+    minute, and slices spread that drift over both kinds instead of handing it to whichever came
+    second; one unbroken run has no ramp at the start or tail at the end of a slice. A request
+    counts for the slice it starts in; CPU is read at each change of slice."""
     rng = random.Random(args.seed)
     presets = args.presets.split(",")
     players = [Player(i, bases[i % len(bases)], presets, random.Random(rng.random())) for i in range(args.players)]
@@ -329,17 +313,43 @@ async def drive(bases: list[str], args, pids: tuple[int, ...] = ()) -> tuple[Sta
         player.prepare(taps)
     await asyncio.gather(*(p.new_game() for p in players))
     think = args.think_ms / 1000
-    await run_phase(players, args.warmup, think, lambda p, s: p.move(s), Stats())
-    moves, floor = Stats(), Stats()
-    move_seconds = floor_seconds = 0.0
-    size = 0
-    for _ in range(args.rounds):
-        move_seconds += await run_phase(players, args.seconds / args.rounds, think, lambda p, s: p.move(s), moves, pids)
-        size = size or (int(statistics.median(moves.sizes)) if moves.sizes else 11000)
-        floor_seconds += await run_phase(players, args.seconds / args.rounds, think,
-                                         lambda p, s: p.floor(s, size), floor, pids)
+    warm, moves, floor = Stats(), Stats(), Stats()
+    slice_seconds = args.seconds / args.rounds
+    timeline = [(warm, args.warmup)] + [(kind, slice_seconds) for _ in range(args.rounds) for kind in (moves, floor)]
+    started = time.monotonic()
+    ends = [started + sum(seconds for _, seconds in timeline[:i + 1]) for i in range(len(timeline))]
+
+    def current() -> Stats | None:
+        now = time.monotonic()
+        return next((kind for (kind, _), end in zip(timeline, ends) if now < end), None)
+
+    size: list[int] = []  # the floor answers with the median move fragment's size, set once
+
+    def floor_size() -> int:
+        if not size:
+            sizes = moves.sizes or warm.sizes
+            size.append(int(statistics.median(sizes)) if sizes else 11000)
+        return size[0]
+
+    async def play(player: Player) -> None:
+        await asyncio.sleep(player.rng.uniform(0, think))  # do not all start at once
+        while (kind := current()) is not None:
+            if kind is floor:
+                await player.floor(floor, floor_size())
+            else:
+                await player.move(kind)
+            await asyncio.sleep(player.rng.uniform(0.5 * think, 1.5 * think))
+
+    async def meter() -> None:
+        for (kind, _), end in zip(timeline, ends):
+            server, client = sum(cpu_seconds(p) for p in pids), time.process_time()
+            await asyncio.sleep(max(0.0, end - time.monotonic()))
+            kind.server_cpu += sum(cpu_seconds(p) for p in pids) - server
+            kind.client_cpu += time.process_time() - client
+
+    await asyncio.gather(meter(), *(play(p) for p in players))
     await asyncio.gather(*(p.http.close() for p in players))
-    return moves, floor, move_seconds, floor_seconds
+    return moves, floor, args.seconds, args.seconds
 
 
 def main() -> None:

@@ -169,14 +169,33 @@ def _memoized_macro(name: str, maxsize: int = 8192):
 
 
 _card_button = _memoized_macro("card_button")
+_removed_slot = _memoized_macro("removed_slot", maxsize=512)
+_gaps_cell = _memoized_macro("gaps_cell")
+
+
+def _memoized_row(draw: Any):
+    """A row of places, each drawn by `draw` (memoized macros), kept per row and language.
+
+    Between two moves most rows of a board stay as they were: a move redraws the one or two
+    rows it touched, and in those only the places that changed. A row is its places one
+    after another, so it is joined here rather than in a macro of its own: on a new row that
+    saved a macro call and its escaping per place."""
+
+    @lru_cache(maxsize=8192)
+    def rendered(_language: str, row: tuple) -> Markup:
+        return Markup("".join(draw(place) for place in row))  # nosec B704: each place is a macro's Markup
+
+    def memoized(row: tuple) -> Markup:
+        return rendered(i18n.current_language(), row)
+
+    return memoized
+
 
 _GLOBALS = dict(
     card_face=_memoized_macro("face", maxsize=512),  # 52 cards x 3 languages
     card_button=_card_button,
-    cached_card_button=_card_button,  # the same, for the rows in _cards.html (see there)
-    cached_gaps_cell=_memoized_macro("gaps_cell"),
-    pyramid_row=_memoized_macro("pyramid_row"),
-    gaps_row=_memoized_macro("gaps_row"),
+    pyramid_row=_memoized_row(lambda slot: _card_button(slot) if slot.card else _removed_slot(slot.loc)),
+    gaps_row=_memoized_row(_gaps_cell),
     reserve=_memoized_macro("reserve"),
     asset_url=asset_url,
     message=message,
