@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from app.engine import Card, InvalidMoveError
+from app.engine.pyramid import Draw, Recycle
 
 PYRAMID_SIZE = 28
 GAPS_COLUMNS = 13
@@ -104,11 +105,11 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     def slot(loc: str, card: Card | None) -> Slot:
         return _new_slot(Slot, (loc, card, loc in playable, loc == selected, loc in partners))
 
-    layout, is_removed = position.layout, position.is_removed
+    layout, removed = position.layout, position.removed  # removed: a bit per layout index
     pyramids = tuple(
         tuple(  # a row is hashable: the page draws (and caches) it as a whole
-            tuple(_new_slot(Slot, (loc, None if is_removed(i) else layout[i], loc in playable, loc == selected,
-                                   loc in partners)) for i, loc in row)
+            tuple([_new_slot(Slot, (loc, None if removed >> i & 1 else layout[i], loc in playable, loc == selected,
+                                    loc in partners)) for i, loc in row])
             for row in rows)
         for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
     )
@@ -116,7 +117,6 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         (tuple(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
         for k, pile in enumerate(position.reserves)
     )
-    kinds = {str(m) for m in legal}
     return PyramidBoard(
         pyramids=pyramids,
         stock=slot("S", position.stock[0]) if position.stock else None,
@@ -124,8 +124,8 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         reserves=reserves,
         stock_count=len(position.stock),
         waste_count=len(position.waste),
-        can_draw="D" in kinds,
-        can_recycle="R" in kinds,
+        can_draw=bool(legal) and isinstance(legal[-1], Draw),  # a draw or recycle comes last
+        can_recycle=bool(legal) and isinstance(legal[-1], Recycle),
         passes_left=position.passes_left,
         pass_number=position.pass_number,
         cards_left=len(position.layout) - position.simple_score,
