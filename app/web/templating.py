@@ -10,9 +10,10 @@ from jinja2 import Environment, FileSystemLoader, pass_context
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
+from jinja2_fragments import render_blocks
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 
 from app import i18n
 from app.engine import PRESETS, Card
@@ -80,6 +81,9 @@ def _make_environment(language: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,
+        # a plain dict of compiled templates: the set is fixed and small, and Jinja's LRU cache
+        # took a lock and searched its queue on each get_template (three or four per board)
+        cache_size=-1,
     )
     environment.extend(translation_language=language)
     environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
@@ -229,11 +233,10 @@ def render(
     i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
     language = i18n.current_language()
     full = {"request": request, "language": language, **getattr(request.state, "page", {}), **(context or {})}
-    templates = _blocks[language]
-    if blocks:
-        return templates.TemplateResponse(request, name, full, block_names=blocks, status_code=status_code,
-                                          headers=_PAGE_HEADERS)
-    return templates.TemplateResponse(request, name, full, status_code=status_code, headers=_PAGE_HEADERS)
+    if blocks:  # the blocks straight into a response: no template-response bookkeeping per fragment
+        content = render_blocks(environments[language], name, blocks, full)
+        return HTMLResponse(content, status_code=status_code, headers=_PAGE_HEADERS)
+    return _blocks[language].TemplateResponse(request, name, full, status_code=status_code, headers=_PAGE_HEADERS)
 
 
 # pages and fragments differ by these request headers, and are never cached
