@@ -9,10 +9,11 @@ in the page (a hidden field or the URL), never in the database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from app.engine import Card, InvalidMoveError
-from app.engine.pyramid import Draw, Recycle
+from app.engine.pyramid import Draw, Recycle, location_text
 
 PYRAMID_SIZE = 28
 GAPS_COLUMNS = 13
@@ -28,7 +29,14 @@ class Tap:
 
 
 def _locations(move) -> tuple[str, ...]:
-    return tuple(getattr(move, "locations", ()) or ())
+    """The places a Pyramid removal takes cards from, as text (none for other moves)."""
+    locs = getattr(move, "locs", None)
+    return _location_texts(locs) if locs is not None else ()
+
+
+@lru_cache(maxsize=4096)  # a board reads every legal move's places, two or three times a tap
+def _location_texts(locs: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(location_text(loc) for loc in locs)
 
 
 # ---------------------------------------------------------------- Pyramid family
@@ -95,12 +103,11 @@ _new_slot = tuple.__new__  # Slot(...) through the tuple's own constructor: a bo
 
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
     legal = position.legal_moves()
-    playable = {loc for m in legal for loc in _locations(m)}
+    places = [_locations(m) for m in legal]
+    playable = {loc for locs in places for loc in locs}
     if selected not in playable:
         selected = None
-    partners = {
-        loc for m in legal if selected in _locations(m) for loc in _locations(m) if loc != selected
-    }
+    partners = {loc for locs in places if selected in locs for loc in locs if loc != selected}
 
     def slot(loc: str, card: Card | None) -> Slot:
         return _new_slot(Slot, (loc, card, loc in playable, loc == selected, loc in partners))
