@@ -93,7 +93,6 @@ def _make_environment(language: str) -> Environment:
 # One environment per language: each compiles the templates with its own fixed texts. The
 # globals and filters are the same in all (set below, before any template loads).
 environments = {language: _make_environment(language) for language in i18n.LANGUAGES}
-env = environments[i18n.DEFAULT_LANGUAGE]  # for what does not depend on the language
 _blocks = {language: Jinja2Blocks(env=environment) for language, environment in environments.items()}
 
 
@@ -157,9 +156,8 @@ def _memoized_macro(name: str, maxsize: int = 8192):
 
     A board draws up to 56 cards and redrawing each through its macro (escaping, gettext for
     its spoken state) was about half of a move's server CPU. The markup depends only on the
-    frozen, hashable Slot/Cell (or row of them) and the language, and between two moves of a
-    game most rows stay as they were, so the rendered string is kept and reused: a move
-    redraws the one or two rows it touched.
+    frozen, hashable Slot/Cell (or card, or reserve pile) and the language, so the rendered
+    string is kept and reused (rows of them: _memoized_row).
     """
 
     @lru_cache(maxsize=maxsize)
