@@ -151,8 +151,8 @@ def _card_name(_language: str, rank_number: int, suit: str) -> str:
     return _("{rank} of {suit}").format(rank=rank, suit=suit_name(suit))
 
 
-def _memoized_macro(name: str, maxsize: int = 8192):
-    """The `_cards.html` macro `name`, rendered once per distinct argument and language.
+def _memoized_macro(name: str, maxsize: int = 8192, template: str = "_cards.html"):
+    """The macro `name` of `template`, rendered once per distinct argument and language.
 
     A board draws up to 56 cards and redrawing each through its macro (escaping, gettext for
     its spoken state) was about half of a move's server CPU. The markup depends only on the
@@ -162,7 +162,7 @@ def _memoized_macro(name: str, maxsize: int = 8192):
 
     @lru_cache(maxsize=maxsize)
     def rendered(language: str, *args: Any) -> Markup:
-        return getattr(environments[language].get_template("_cards.html").module, name)(*args)
+        return getattr(environments[language].get_template(template).module, name)(*args)
 
     def memoized(*args: Any) -> Markup:
         return rendered(i18n.current_language(), *args)
@@ -199,6 +199,7 @@ _GLOBALS = dict(
     pyramid_row=_memoized_row(lambda slot: _card_button(slot) if slot.card else _removed_slot(slot.loc)),
     gaps_row=_memoized_row(_gaps_cell),
     reserve=_memoized_macro("reserve"),
+    solver_links=_memoized_macro("solver_links", maxsize=4096, template="_solver_controls.html"),
     asset_url=asset_url,
     message=message,
     card_name=card_name,
