@@ -115,8 +115,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     layout, removed = position.layout, position.removed  # removed: a bit per layout index
     pyramids = tuple(
         tuple(  # a row is hashable: the page draws (and caches) it as a whole
-            tuple([_new_slot(Slot, (loc, None if removed >> i & 1 else layout[i], loc in playable, loc == selected,
-                                    loc in partners)) for i, loc in row])
+            tuple([slot(loc, None if removed >> i & 1 else layout[i]) for i, loc in row])
             for row in rows)
         for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
     )

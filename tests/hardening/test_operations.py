@@ -18,6 +18,7 @@ from app.services.prune import prune
 from app.settings import Settings, get_settings
 from app.web.main import create_app
 
+from ..processes import alive
 from ..web.helpers import HX, act, csrf_of, start_seeded
 from .servers import Server, api_player, migrated
 
@@ -47,9 +48,9 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
         # SIGTERM: stop accepting, finish, run the shutdown; uvicorn then re-raises the signal
         assert server.stop() in (0, -15)
         deadline = time.monotonic() + 5  # the resource tracker leaves once its last user has
-        while any(map(running, searching)) and time.monotonic() < deadline:
+        while any(map(alive, searching)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(map(running, searching)), [Path(f"/proc/{pid}/cmdline").read_text() for pid in searching]
+        assert not any(map(alive, searching)), [Path(f"/proc/{pid}/cmdline").read_text() for pid in searching]
     finally:
         server.kill()
     lines = log_lines(server.log())
@@ -64,13 +65,6 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
     assert any(line["event"] == "shutdown" for line in lines)
     assert "Application shutdown complete" in server.log()
     assert "leaked" not in server.log()  # the solver process's queues were closed, not abandoned
-
-
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def children(pid: int) -> list[int]:

@@ -15,6 +15,8 @@ from app import solver
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.services import searches
 
+from ..processes import alive
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -68,25 +70,17 @@ def test_search_processes_leave_with_the_process_that_started_them(tmp_path):
         os.kill(parent.pid, signal.SIGKILL)  # no shutdown, no atexit
         parent.wait(10)
         deadline = time.monotonic() + 10
-        while _alive(worker) and time.monotonic() < deadline:
+        while alive(worker) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _alive(worker)
+        assert not alive(worker)
     finally:
         parent.kill()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"  # a zombie has exited; only its entry waits for its (new) parent
 
 
 def test_stopping_ends_the_processes_and_the_next_search_starts_new_ones(processes):
     worker = searches._run(os.getpid)
     searches.stop()
-    assert not _alive(worker)
+    assert not alive(worker)
     assert searches._run(os.getpid) not in (worker, os.getpid())
 
 

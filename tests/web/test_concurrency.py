@@ -52,7 +52,7 @@ def _player_and_game(app, preset: str = "pyramid", seed: int = 8):
         return player.id, games.start_game(session, player, preset, seed=seed).id
 
 
-def _first_move(session, game) -> str:
+def _first_move(game) -> str:
     return str(games.record_of(game).position.legal_moves()[0])
 
 
@@ -61,7 +61,7 @@ def test_a_move_stores_the_game_state_and_the_next_version(app):
     with app.state.sessionmaker() as session:
         player, game = games.player_and_game(session, player_id, game_id)
         before = (game.version, game.updated_at)
-        move = _first_move(session, game)
+        move = _first_move(game)
         games.play_move(session, game, player, move)
         assert (game.version, game.cursor, game.moves) == (before[0] + 1, 1, move)  # what the response shows
     with app.state.sessionmaker() as session:
@@ -76,7 +76,7 @@ def test_a_write_from_a_stale_read_is_refused_and_changes_nothing(app):
         player, game = games.player_and_game(first, player_id, game_id)
         other_player, stale = games.player_and_game(second, player_id, game_id)
         second.commit()  # ends its read; the object keeps what it read (expire_on_commit=False)
-        games.play_move(first, game, player, _first_move(first, game))
+        games.play_move(first, game, player, _first_move(game))
         with pytest.raises(ConflictError):
             games.play_move(second, stale, other_player, "D")
     with app.state.sessionmaker() as session:
@@ -89,7 +89,7 @@ def test_a_change_outside_the_game_state_is_stored_too(app):
     with app.state.sessionmaker() as session:
         player, game = games.player_and_game(session, player_id, game_id)
         game.scoring = "timed"  # no action changes it with a move; if one did, it would not be lost
-        games.play_move(session, game, player, _first_move(session, game))
+        games.play_move(session, game, player, _first_move(game))
     with app.state.sessionmaker() as session:
         stored = session.get(games.Game, game_id)
         assert (stored.scoring, stored.cursor) == ("timed", 1)
@@ -100,11 +100,11 @@ def test_the_columns_a_move_leaves_alone_keep_what_earlier_actions_stored(app):
     player_id, game_id = _player_and_game(app)
     with app.state.sessionmaker() as session:
         player, game = games.player_and_game(session, player_id, game_id)
-        games.play_move(session, game, player, _first_move(session, game))
+        games.play_move(session, game, player, _first_move(game))
     with app.state.sessionmaker() as session:
         started_at = session.get(games.Game, game_id).started_at
         player, game = games.player_and_game(session, player_id, game_id)
-        second = _first_move(session, game)
+        second = _first_move(game)
         games.play_move(session, game, player, second)
     with app.state.sessionmaker() as session:
         stored = session.get(games.Game, game_id)
