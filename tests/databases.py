@@ -7,8 +7,10 @@ CI=true, where both backends must be tested.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -18,7 +20,10 @@ POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg:/
 
 
 def worker() -> str:
-    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main"))
+    """The xdist worker, and which checkout: two checkouts' suites may run at once beside
+    one PostgreSQL server, and must not drop each other's databases."""
+    checkout = hashlib.sha256(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:6]
+    return re.sub(r"\W", "", os.environ.get("PYTEST_XDIST_WORKER", "main")) + "_" + checkout
 
 
 def fresh_postgres(name: str) -> str:
