@@ -46,11 +46,11 @@ def instructions(kind: str, requests: int) -> int:
     upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret"))
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "PYTHONHASHSEED": "0"}
+           "GAMES_PER_MINUTE": "100000", "PYTHONHASHSEED": "0"}
     log = data_dir / "valgrind.log"
     server = subprocess.Popen(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", f"--log-file={log}",
-         sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+         sys.executable, "-m", "uvicorn", "--app-dir", str(ROOT / "bench"), "--factory", "floor:create_app", "--host", "127.0.0.1",
          "--port", str(port), "--no-access-log", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

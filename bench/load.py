@@ -5,7 +5,7 @@ htmx header, gzip; a bare HTTP/1.1 client, see Http): it opens a seeded share li
 the board fragment), with a random think time between taps; a finished game is followed by a
 new deal. Each player's games (seeds and random legal taps) are played out by the engine before
 the clock starts. The same players also hit the floor, in slices alternating with the moves'
-(`--rounds`): `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true), which reads the
+(`--rounds`): `POST /bench/floor/{game}` (bench/floor.py: the servers run the app with that route added), which reads the
 game row, commits one UPDATE and returns a fragment of the move fragment's size.
 
 Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians; and for
@@ -78,12 +78,12 @@ def start_servers(url: str, data_dir: Path, count: int, pool: int,
                   extra_env: dict[str, str] | None = None) -> list[tuple[subprocess.Popen, str]]:
     servers = []
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool), **(extra_env or {})}
+           "GAMES_PER_MINUTE": "100000", "DB_POOL_SIZE": str(pool), **(extra_env or {})}
     for index in range(count):
         port = free_port()
         log = open(data_dir / f"server-{index}.log", "wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+            [sys.executable, "-m", "uvicorn", "--app-dir", str(ROOT / "bench"), "--factory", "floor:create_app", "--host", "127.0.0.1",
              "--port", str(port), "--no-access-log", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         servers.append((process, f"http://127.0.0.1:{port}"))

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DealVerdict, PositionVerdict, utcnow
-from app.engine import MAX_SEED, GameRecord, deal_for_seed, get_preset
+from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from . import searches, solver_cache
 
@@ -29,8 +29,8 @@ log = logging.getLogger("tretten.winnable")
 CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are proven within a few hundred;
                              # a hard deal is skipped, not waited for
 CANDIDATE_SECONDS = 0.1
-MAX_CANDIDATES = 200         # Pyramid family: one-pass "all cards" wins ~7 % of deals
-MAX_GAPS_CANDIDATES = 12     # Gaps: a candidate may spend its whole budget
+# Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
+MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 12}
 MAX_SECONDS = 4.0            # in all, per new deal
 
 
@@ -40,11 +40,11 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
     preset = get_preset(preset_slug)
-    limit = max_candidates or (MAX_GAPS_CANDIDATES if preset.game == "gaps" else MAX_CANDIDATES)
+    limit = max_candidates or MAX_CANDIDATES_BY_FAMILY[get_game(preset.game).family]
     deadline = time.perf_counter() + max_seconds
     for k in range(limit):
-        seed = (start + k) % MAX_SEED
-        position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+        seed = (start + k) % (MAX_SEED + 1)
+        position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
         try:
             result = searches.solve(position, budget_nodes=candidate_nodes, budget_seconds=candidate_seconds)
         except Exception as exc:  # no solver for this game: give up, deal at random
@@ -57,11 +57,9 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
     return None, None, k + 1
 
 
-def winnable_seed(session: Session, preset_slug: str, start: int | None = None) -> int | None:
-    """A proven-winnable seed for a new deal (None: none found in time; deal at random)."""
-    from .games import random_seed
-
-    start = random_seed() if start is None else start
+def winnable_seed(session: Session, preset_slug: str, start: int) -> int | None:
+    """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
+    time; deal at random)."""
     seed, result, tried = first_winnable(preset_slug, start)
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
@@ -70,7 +68,7 @@ def winnable_seed(session: Session, preset_slug: str, start: int | None = None) 
     if session.get(DealVerdict, (preset_slug, seed)) is None:
         session.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
                                 nodes=result.nodes, solved_at=utcnow()))
-    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
+    record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
     if session.get(PositionVerdict, key) is None:
         session.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),

@@ -190,12 +190,12 @@ def play_through_the_board(client, game_id: str, html: str, moves) -> str:
     return html
 
 
-def test_the_share_link_is_swapped_only_when_the_game_ends_or_reopens(client):
+def test_the_share_link_leads_to_the_deal_page_once_the_game_ends(client):
     game_id, html = start_seeded(client, "pyramid", WIN_SEED)
     share_oob = re.compile(r'<p class="share" id="share" hx-swap-oob="true">.*?href="([^"]+)"', re.S)
     for move in WIN_LINE[:-1]:
         html = play_through_the_board(client, game_id, html, [move])
-        assert share_oob.search(html) is None, move  # unchanged while the game goes on
+        assert share_oob.search(html).group(1) == f"http://testserver/play/pyramid/{WIN_SEED}", move
     html = play_through_the_board(client, game_id, html, WIN_LINE[-1:])
     assert board_state(html)["status"] == "won"
     assert share_oob.search(html).group(1) == f"http://testserver/deal/pyramid/{WIN_SEED}"

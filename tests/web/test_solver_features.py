@@ -14,7 +14,9 @@ from sqlalchemy import delete, func, select
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services import games as game_service
+from app.services import moves
 from app.services import searches, solver_cache, winnable
+from app.services.records import record_of
 from app.solver import SolveResult, solve
 
 from .helpers import HX, board_state, csrf_of
@@ -54,11 +56,11 @@ def _seeded(client, seed: int = WIN_SEED, preset: str = "pyramid") -> tuple[str,
     return _open(client, f"/play/{preset}/{seed}")
 
 
-def _play(client, game_id: str, moves: list[str]) -> None:
+def _play(client, game_id: str, line: list[str]) -> None:
     """Store moves through the service, each its own action (a quick way to reach a position)."""
     with _session(client) as session:
         game = session.get(Game, game_id)
-        game_service.play_moves(session, game, game.player, moves, action="test", group=False)
+        moves.play_moves(session, game, game.player, line, action="test", group=False)
 
 
 def _page(client, game_id: str) -> str:
@@ -186,7 +188,7 @@ def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, 
     status = client.get(f"/games/{game_id}/solver", headers=HX)
     assert status.status_code == 200 and 'data-winnable="yes"' in status.text and "<html" not in status.text
     assert len(calls) == 1
-    record = game_service.record_of(_game(client, game_id))
+    record = record_of(_game(client, game_id))
     with _session(client) as session:
         row = session.get(PositionVerdict, solver_cache.key_of(record))
         assert row is not None and row.winnable is True and row.ply == 1
@@ -291,7 +293,7 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     assert 'data-analysis-kind="lost_at"' in response.text
     ply = int(re.search(r'data-analysis-ply="(\d+)"', response.text).group(1))
     assert ply == fatal
-    record = game_service.record_of(_game(client, game_id))
+    record = record_of(_game(client, game_id))
     assert solve(record.at(ply - 1).position).winnable is True    # winnable before that move
     assert solve(record.at(ply).position).winnable is False       # not after it
     assert 'class="fatal" data-fatal' in response.text

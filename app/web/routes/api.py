@@ -7,9 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 from pydantic import BaseModel, Field, model_validator
 
-from app.services import games, players
+from app.db.models import Game
+from app.engine import MAX_SEED, GameRecord
+from app.services import games, moves, players
+from app.services.records import record_of
 
-from ..deps import ApiPlayerDep, LimitsDep, SessionDep
+from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -35,7 +38,7 @@ class PlayerOut(BaseModel):
 
 class NewGame(BaseModel):
     preset: str = Field(max_length=40, examples=["pyramid"])
-    seed: int | None = Field(None, ge=0, le=games.MAX_SEED)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     deal: str | None = Field(None, max_length=games.MAX_DEAL_TEXT)
 
     @model_validator(mode="after")
@@ -81,32 +84,55 @@ def create_player(session: SessionDep) -> PlayerOut:
 @router.post("/games", response_model=GameOut, status_code=201, responses=ERRORS)
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
     game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
-    return games.game_json(game)
+    return game_json(game)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
-def get_game(game_id: str, session: SessionDep, player: ApiPlayerDep) -> dict:
-    return games.game_json(games.get_game_row(session, game_id))
+def get_game(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep) -> dict:
+    return game_json(games.get_game_row(session, game_id))
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, responses=ERRORS)
-def post_move(game_id: str, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
+def post_move(game_id: GameIdDep, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
     game = games.get_game_row(session, game_id)
-    record = games.play_move(session, game, player, body.move, ply=body.ply, limits=limits)
-    return games.game_json(game, record)
+    record = moves.play_move(session, game, player, body.move, ply=body.ply, limits=limits)
+    return game_json(game, record)
 
 
 @router.post("/games/{game_id}/undo", response_model=GameOut, responses=ERRORS)
-def undo(game_id: str, session: SessionDep, player: ApiPlayerDep,
+def undo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
          body: Annotated[PlyIn | None, Body()] = None) -> dict:
     game = games.get_game_row(session, game_id)
-    record = games.undo(session, game, player, ply=body.ply if body else None)
-    return games.game_json(game, record)
+    record = moves.undo(session, game, player, ply=body.ply if body else None)
+    return game_json(game, record)
 
 
 @router.post("/games/{game_id}/redo", response_model=GameOut, responses=ERRORS)
-def redo(game_id: str, session: SessionDep, player: ApiPlayerDep,
+def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
          body: Annotated[PlyIn | None, Body()] = None) -> dict:
     game = games.get_game_row(session, game_id)
-    record = games.redo(session, game, player, ply=body.ply if body else None)
-    return games.game_json(game, record)
+    record = moves.redo(session, game, player, ply=body.ply if body else None)
+    return game_json(game, record)
+
+
+def game_json(game: Game, record: GameRecord | None = None) -> dict:
+    """A game as the API shows it: the stored game plus what `tretten replay` prints for it."""
+    record = record or record_of(game)
+    position = record.position
+    return {
+        "id": game.id,
+        "preset": game.preset,
+        "game": game.game,
+        "rules": game.rules,
+        "deal": game.deal,
+        "seed": game.seed,
+        "moves": game.moves,
+        "cursor": game.cursor,
+        "ply": game.cursor,
+        "version": game.version,
+        "status": position.status,
+        "legal": sorted(str(m) for m in position.legal_moves()),
+        "score": position.simple_score,
+        "scoring": {"system": game.scoring, "points": game.score},
+        "position": position.to_json(),
+    }

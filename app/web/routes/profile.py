@@ -11,7 +11,7 @@ from app.services import profiles
 from app.services.errors import NotFoundError
 
 from .. import security
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, _queue_cookie
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, queue_cookie
 from ..redirects import see_other
 from ..templating import render
 
@@ -54,7 +54,7 @@ def delete_profile(request: Request, session: SessionDep, player: PlayerDep, set
         return see_other(request, "/profile#delete")
     profiles.delete_player(session, player)
     # forget the cookie: the next visit starts a new anonymous player
-    _queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
     return see_other(request, "/?deleted=1")
 
 
@@ -75,5 +75,5 @@ def link_page(token: str, request: Request, session: SessionDep, player: PlayerD
 @router.post("/link/{token}", dependencies=[CsrfDep])
 def use_link(token: str, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
     target = _linked_player(session, settings, token)
-    _queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies))
+    queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies))
     return see_other(request, "/stats")
