@@ -53,20 +53,21 @@ def analysable(game: Game) -> bool:
     return game.status != "playing" or bool(game.abandoned)
 
 
-def _probe(session: Session, record: GameRecord, ply: int) -> bool | None:
-    return solver_cache.verdict(session, record.at(ply), nodes=solver_cache.ANALYSIS_NODES,
-                                seconds=solver_cache.ANALYSIS_SECONDS).winnable
-
-
-def analyse(session: Session, game: Game) -> GameAnalysis | None:
+def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
+    """The analysis of a finished game, asked for by ``player_id`` (its searches are admitted
+    for that player: app.services.searches)."""
     if not analysable(game):
         return None
     record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])
     status = record.at(total).position.status
-    start = solver_cache.verdict(session, record.at(0), nodes=solver_cache.ANALYSIS_NODES,
-                                 seconds=solver_cache.ANALYSIS_SECONDS)
+
+    def probe(ply: int) -> solver_cache.Verdict:
+        return solver_cache.verdict(session, record.at(ply), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
+                                    seconds=solver_cache.ANALYSIS_SECONDS)
+
+    start = probe(0)
     if status == "won":
         if start.winnable and start.moves:
             return GameAnalysis("won", total, shortest=min(len(start.moves), total), moves=moves)
@@ -75,7 +76,7 @@ def analyse(session: Session, game: Game) -> GameAnalysis | None:
         return GameAnalysis("unknown", total, moves=moves)
     if start.winnable is False:
         return GameAnalysis("lost_from_start", total, moves=moves)
-    end = False if status == "lost" else _probe(session, record, total)
+    end = False if status == "lost" else probe(total).winnable
     if end is None:
         return GameAnalysis("unknown", total, moves=moves)
     if end:
@@ -83,7 +84,7 @@ def analyse(session: Session, game: Game) -> GameAnalysis | None:
     low, high = 0, total  # winnable after `low` moves, not after `high`
     while high - low > 1:
         middle = (low + high) // 2
-        found = _probe(session, record, middle)
+        found = probe(middle).winnable
         if found is None:
             return GameAnalysis("unknown", total, moves=moves)
         if found:
@@ -100,9 +101,9 @@ def retry_from(session: Session, game: Game, player: Player, ply: int, *,
     record = record_of(game)
     if not 0 <= ply < record.cursor:
         raise InputError("there is no such point in this game", "no_retry")
-    new = games.restart(session, game, player, limits=limits)
+    new = games.start_game(session, player, game.preset, seed=game.seed,
+                           deal_text=None if game.seed is not None else game.deal, limits=limits)
     kept = [str(m) for m in record.moves[:ply]]
     if kept:
-        # the kept moves are ordinary moves: each undoes alone
-        moves.play_moves(session, new, player, kept, limits=limits, action="retry", group=False)
+        moves.play_moves(session, new, player, kept, limits=limits, action="retry")
     return new

@@ -52,11 +52,11 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     games.check_fresh(game, ply, version)
     record = record_of(game)
     _playing(record)
-    found = solver_cache.verdict(session, record, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
     if found.winnable and found.moves:
         result = Hint(found.moves[0], True)
     else:
-        move = searches.best_score_move(record.position, SCORE_NODES)
+        move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
         if move is None:
             raise InputError("no move is possible", "no_hint")
         result = Hint(move, False)
@@ -91,19 +91,19 @@ def status(session: Session, game: Game, player: Player | None) -> Status:
     near = near_end(record)
     if not show and not near:
         return Status(None, False)
-    found = solver_cache.verdict(session, record)
+    found = solver_cache.verdict(session, record, player_id=game.player_id)
     offer = bool(near and found.winnable and found.moves)
     return Status(found.winnable if show else None, offer, len(found.moves) if offer else 0)
 
 
 def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
                 version: int | None = None, limits: games.Limits = games.Limits()) -> GameRecord:
-    """Play the proven winning line to the end as one action (one undo step)."""
+    """Play the proven winning line to the end, in one write (a win: final)."""
     games.check_owner(game, player)
     games.check_fresh(game, ply, version)
     record = record_of(game)
     _playing(record)
-    found = solver_cache.verdict(session, record)
+    found = solver_cache.verdict(session, record, player_id=game.player_id)
     if not (found.winnable and found.moves):
         raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
     trial = record

@@ -54,7 +54,7 @@ def _solve(preset_slug: str, seed: int):
     preset = get_preset(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
     try:
-        return searches.solve(position, budget_nodes=NODE_BUDGET)
+        return searches.solve(position, player_id=None, budget_nodes=NODE_BUDGET)
     except Exception as exc:  # a solver that cannot handle the game yet: undecided
         log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
         return None
@@ -135,7 +135,7 @@ def results_of_day(session: Session, player_id: str, day: date | None = None) ->
     (the best per preset; 'new' = opened but no move made yet)."""
     from app.db.models import Game
 
-    from .results import result_expression
+    from .lifecycle import result_expression
 
     day = day or utc_today()
     rank = {"won": 0, "lost": 1, "playing": 2, "new": 3}

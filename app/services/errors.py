@@ -31,3 +31,7 @@ class InputError(ServiceError):
 
 class RateLimitError(ServiceError):
     pass
+
+
+class BusyError(ServiceError):
+    """The solver has as many searches as it takes at once; ``retry_after`` seconds is a fair wait."""

@@ -8,6 +8,7 @@ app.services.moves.
 from __future__ import annotations
 
 import secrets
+from urllib.parse import quote
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player, utcnow
 from app.engine import MAX_SEED, PRESETS, GameRecord, InvalidDealError, Preset, format_deal, get_game, score
 
-from . import daily, results, winnable
+from . import daily, lifecycle, winnable
 from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
 from .records import record_of
 
@@ -71,14 +72,23 @@ def get_game_row(session: Session, game_id: str) -> Game:
     return game
 
 
-def unfinished_games(session: Session, player: Player, limit: int = 20) -> list[Game]:
-    query = (
-        select(Game)
-        .where(Game.player_id == player.id, Game.status == "playing")
-        .order_by(Game.updated_at.desc())
-        .limit(limit)
+def unfinished_games(session: Session, player: Player, limit: int = 20, *, preset: str | None = None,
+                     seed: int | None = None, deal: str | None = None) -> list[Game]:
+    """The player's games in play (a move made, not finished, not counted as lost), newest first;
+    of one preset, or one deal (a seed, or an imported deal's canonical text), if given."""
+    if player.id is None:
+        return []
+    query = select(Game).where(
+        Game.player_id == player.id, Game.status == "playing", Game.started_at.is_not(None),
+        Game.abandoned.is_(False), Game.updated_at >= utcnow() - lifecycle.IDLE_LIMIT,
     )
-    return list(session.scalars(query))
+    if preset is not None:
+        query = query.where(Game.preset == preset)
+    if seed is not None:
+        query = query.where(Game.seed == seed)
+    elif deal is not None:
+        query = query.where(Game.seed.is_(None), Game.deal == deal)
+    return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
 
 
 def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
@@ -126,17 +136,15 @@ def start_game(
     deal_text: str | None = None,
     limits: Limits = Limits(),
 ) -> Game:
-    """A new game of the preset: the given deal, the seed's deal, or a fresh random seed
-    (a proven-winnable one if the player asked for those)."""
+    """A new game of the preset, stored before its first move: the given deal, the seed's deal,
+    or a fresh random seed (a proven-winnable one if the player asked for those)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     if deal_text is not None:
         deal = parse_deal_text(preset, deal_text)
         seed = None
     else:
-        if seed is None and player.winnable_only:
-            seed = winnable.winnable_seed(session, preset.slug, random_seed())
-        seed = random_seed() if seed is None else seed
+        seed = new_seed(session, player, preset.slug) if seed is None else seed
         deal = variant.deal(seed)
     _check_rate(session, player, limits)
     game = Game(
@@ -154,32 +162,40 @@ def start_game(
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
-    session.flush()
-    results.abandon_unfinished(session, game)  # a new deal replaces an unfinished one: lost
-    session.commit()
+    session.commit()  # its first move replaces the player's unfinished game of the preset (app.services.moves)
     return game
 
 
-def find_or_start(
-    session: Session, player: Player, preset_slug: str, *, seed: int | None = None,
-    deal_text: str | None = None, limits: Limits = Limits(),
-) -> Game:
-    """A share link: the player's unfinished game of that deal, or a new one."""
+def new_seed(session: Session, player: Player, preset_slug: str) -> int:
+    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
+    if player.winnable_only:
+        found = winnable.winnable_seed(session, preset_slug, random_seed(), player.id)
+        if found is not None:
+            return found
+    return random_seed()
+
+
+def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:
+    """A deal ready to play, not stored: the game it becomes with its first move (app.services.actions)."""
     preset = get_preset_or_error(preset_slug)
-    query = select(Game).where(Game.player_id == player.id, Game.preset == preset.slug, Game.status == "playing")
-    if seed is not None:
-        query = query.where(Game.seed == seed)
-    elif deal_text is not None:
-        canonical = format_deal(parse_deal_text(preset, deal_text))
-        query = query.where(Game.seed.is_(None), Game.deal == canonical)
-    existing = session.scalar(query.order_by(Game.updated_at.desc()).limit(1))
-    if existing is not None:
-        return existing
-    return start_game(session, player, preset_slug, seed=seed, deal_text=deal_text, limits=limits)
+    variant = get_game(preset.game)
+    deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
+    return Game(id=None, player_id=player.id, preset=preset.slug, game=variant.name, rules=preset.rules.to_options(),
+                deal=format_deal(deal), seed=None if deal_text is not None else seed, moves="", cursor=0,
+                status="playing", scoring=player.scoring or "simple", score=0, version=0, undo_count=0,
+                hint_count=0, abandoned=False, auto_finished=False)
 
 
-def restart(session: Session, game: Game, player: Player, *, limits: Limits = Limits()) -> Game:
-    """Try the same deal again, as a new game (the old one stays as it was)."""
+def abandon(session: Session, game: Game, player: Player) -> None:
+    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
     check_owner(game, player)
-    deal = None if game.seed is not None else game.deal
-    return start_game(session, player, game.preset, seed=game.seed, deal_text=deal, limits=limits)
+    if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
+        game.abandoned = True
+        session.commit()
+
+
+def share_path(game: Game) -> str:
+    """The deal's link, which shows it ready to play."""
+    if game.seed is not None:
+        return f"/play/{game.preset}/{game.seed}"
+    return f"/play/{game.preset}?deal={quote(game.deal)}"

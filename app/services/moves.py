@@ -18,7 +18,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.db.models import Game, Player, utcnow
 from app.engine import GameRecord, IllegalMoveError, InvalidMoveError
 
-from . import results
+from . import lifecycle
 from .errors import ConflictError, InputError
 from .games import Limits, check_fresh, check_owner, current_score
 from .records import record_of
@@ -26,58 +26,23 @@ from .records import record_of
 move_log = logging.getLogger("tretten.move")
 
 
-# ---------------------------------------------------------------- grouped actions
-
-def parse_groups(text: str) -> list[tuple[int, int]]:
-    """``games.groups``: "start:count" tokens, one per action that played several moves."""
-    out = []
-    for token in (text or "").split():
-        start, _, count = token.partition(":")
-        if start.isdigit() and count.isdigit() and int(count) > 1:
-            out.append((int(start), int(count)))
-    return out
-
-
-def format_groups(groups: list[tuple[int, int]]) -> str:
-    return " ".join(f"{start}:{count}" for start, count in sorted(groups))
-
-
-def group_start(text: str, cursor: int) -> int:
-    """Where one undo from ``cursor`` lands: the start of the action that ended there."""
-    for start, count in parse_groups(text):
-        if start + count == cursor:
-            return start
-    return cursor - 1
-
-
-def group_end(text: str, cursor: int) -> int:
-    """Where one redo from ``cursor`` lands: the end of the action that starts there."""
-    for start, count in parse_groups(text):
-        if start == cursor:
-            return start + count
-    return cursor + 1
-
-
-def kept_groups(text: str, cursor: int) -> str:
-    """The groups still inside the move list after a new move at ``cursor`` dropped the redo tail."""
-    return format_groups([(s, c) for s, c in parse_groups(text) if s + c <= cursor])
-
-
 # ---------------------------------------------------------------- storing
 
 def _store(session: Session, game: Game, record: GameRecord, action: str, started: float) -> GameRecord:
     """Write the record's state into the game row and commit (ConflictError if it moved on)."""
     now = utcnow()
-    results.mark_idle(game, now)
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status
-    if game.started_at is None and record.cursor > 0:
+    first = game.started_at is None and record.cursor > 0
+    if first:  # the game is played from now on
         game.started_at = now
     game.finished_at = now if game.status != "playing" else None
-    game.seconds = results.finish_time(game)
+    game.seconds = lifecycle.finish_time(game)
     game.score = current_score(game, record)
     try:
+        if first:  # and replaces the player's unfinished game of the preset: counted as lost
+            lifecycle.abandon_unfinished(session, game.player_id, game.preset, keep=game.id)
         session.commit()  # UPDATE … WHERE id = :id AND version = :seen
     except StaleDataError:
         session.rollback()
@@ -113,21 +78,19 @@ def _played(record: GameRecord, moves: list[str]) -> GameRecord:
 
 def play_moves(session: Session, game: Game, player: Player | None, moves: list[str], *,
                ply: int | None = None, version: int | None = None, limits: Limits = Limits(),
-               action: str = "move", group: bool = True) -> GameRecord:
-    """Play ``moves`` at the cursor, all legal or none stored, as ONE action: one undo takes
-    them all back (``group=False``: each its own step). A move drops any redo tail."""
+               action: str = "move") -> GameRecord:
+    """Play ``moves`` at the cursor, all legal or none stored, in one write (an auto-finish plays
+    the rest of a won game; "try again from here" the start of one). A move drops any redo tail;
+    an undo takes back one move."""
     started = time.perf_counter()
     check_owner(game, player)
     check_fresh(game, ply, version)
+    lifecycle.check_can_move(game)
     record = record_of(game)
     start = record.cursor
     if start + len(moves) > limits.max_moves:
         raise InputError("this game has reached the longest move list allowed", "too_many_moves")
     record = _played(record, moves)
-    groups = parse_groups(kept_groups(game.groups, start))
-    if group and len(moves) > 1:
-        groups.append((start, len(moves)))
-    game.groups = format_groups(groups)
     return _store(session, game, record, action, started)
 
 
@@ -138,15 +101,16 @@ def play_move(session: Session, game: Game, player: Player | None, move_text: st
 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
-    """Take back the last action (an auto-finish's moves go back together)."""
+    """Take back the last move (not after a win: lifecycle)."""
     started = time.perf_counter()
     check_owner(game, player)
     check_fresh(game, ply, version)
+    lifecycle.check_can_undo(game)
     record = record_of(game)
     if not record.can_undo:
         raise InputError("there is nothing to undo", "nothing_to_undo")
     game.undo_count += 1
-    return _store(session, game, record.at(group_start(game.groups, record.cursor)), "undo", started)
+    return _store(session, game, record.undo(), "undo", started)
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
@@ -154,7 +118,8 @@ def redo(session: Session, game: Game, player: Player | None, *, ply: int | None
     started = time.perf_counter()
     check_owner(game, player)
     check_fresh(game, ply, version)
+    lifecycle.check_can_undo(game)
     record = record_of(game)
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return _store(session, game, record.at(group_end(game.groups, record.cursor)), "redo", started)
+    return _store(session, game, record.redo(), "redo", started)

@@ -23,6 +23,7 @@ from app.db.models import DealVerdict, PositionVerdict, utcnow
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from . import searches, solver_cache
+from .errors import ServiceError
 
 log = logging.getLogger("tretten.winnable")
 
@@ -34,7 +35,7 @@ MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 12}
 MAX_SECONDS = 4.0            # in all, per new deal
 
 
-def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None = None,
+def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None, max_candidates: int | None = None,
                    candidate_nodes: int = CANDIDATE_NODES, candidate_seconds: float = CANDIDATE_SECONDS,
                    max_seconds: float = MAX_SECONDS):
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
@@ -46,7 +47,10 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
         seed = (start + k) % (MAX_SEED + 1)
         position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
         try:
-            result = searches.solve(position, budget_nodes=candidate_nodes, budget_seconds=candidate_seconds)
+            result = searches.solve(position, player_id=player_id, budget_nodes=candidate_nodes,
+                                   budget_seconds=candidate_seconds)
+        except ServiceError:
+            raise
         except Exception as exc:  # no solver for this game: give up, deal at random
             log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
             return None, None, k + 1
@@ -57,10 +61,11 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
     return None, None, k + 1
 
 
-def winnable_seed(session: Session, preset_slug: str, start: int) -> int | None:
+def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str | None) -> int | None:
     """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
     time; deal at random)."""
-    seed, result, tried = first_winnable(preset_slug, start)
+    session.commit()  # no database connection waits for the search
+    seed, result, tried = first_winnable(preset_slug, start, player_id=player_id)
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
         return None

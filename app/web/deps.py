@@ -10,7 +10,7 @@ from fastapi import Depends, Header, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from app import i18n
-from app.db.models import Player
+from app.db.models import Player, new_public_id
 from app.services import players as player_service
 from app.services.errors import NotFoundError
 from app.services.games import Limits
@@ -60,27 +60,46 @@ def queue_cookie(request: Request, header_value: str) -> None:
     request.scope.setdefault("state", {}).setdefault("set_cookies", []).append(header_value)
 
 
-def cookie_player_id(request: Request, settings: Settings) -> str | None:
-    """The player id the signed cookie names (None: no cookie, or a forged one); no database."""
+def cookie_identity(request: Request, settings: Settings) -> security.Identity | None:
+    """The (player id, session generation) the signed cookie names (None: no cookie, or a
+    forged one); no database."""
     return security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
 
 
-CSRF_CHECKED = "csrf_player"  # request state: the player id the CSRF token was checked against
+CSRF_CHECKED = "csrf_identity"  # request state: the identity the CSRF token was checked against
+SAFE_METHODS = ("GET", "HEAD")
 
 
 def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:
-    """The player of the signed cookie, created (and the cookie set) on a first visit. Refuses
-    (403) a request whose CSRF token was checked against a player that turns out not to exist
-    (deleted or pruned): the new player made here has a token no page can have presented."""
-    player = player_service.get_player(session, cookie_player_id(request, settings))
+    """The browser's player, from its signed cookie.
+
+    A first visit (no cookie, or a forged one) gets a visitor's id in a new cookie. A GET stores
+    nothing: the player is stored by its first POST (so link-preview bots and prefetches make no
+    rows), and its cookie then names a stored player. A cookie naming a stored player that is
+    gone (deleted, pruned) or of an older session generation (its device was logged out) counts
+    as no cookie; a POST with it is refused (403), as its CSRF token was made for that player."""
+    identity = cookie_identity(request, settings)
+    player = player_service.get_player(session, identity[0]) if identity else None
+    if identity is not None and player is not None and max(identity[1], 0) != player.session_generation:
+        player, identity = None, None  # logged out: a revoked device link, or "log out other devices"
+    elif identity is not None and player is None and identity[1] != security.VISITOR:
+        identity = None  # a stored player that is no more
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
     if player is None:
-        player = player_service.create_player(session)
-        queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies))
+        player = player_service.visitor(identity[0])
+        if request.method not in SAFE_METHODS:
+            player = player_service.stored_visitor(session, identity[0])
+            queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id,
+                                                                settings.secure_cookies, player.session_generation))
     if player.language:
         request.state.language = player.language
-    request.state.page = {"player": player, "csrf_token": security.csrf_token(settings.secret_key, player.id)}
+    generation = player.session_generation or 0
+    request.state.page = {"player": player, "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
     checked = request.scope.get("state", {}).get(CSRF_CHECKED)
-    if checked is not None and checked != player.id:
+    if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
         raise HTTPException(status_code=403, detail="csrf")
     return player
 
@@ -91,8 +110,8 @@ PlayerDep = Annotated[Player, Depends(get_browser_player)]
 async def require_csrf(request: Request, settings: SettingsDep) -> None:
     """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
 
-    The token is an HMAC of the player id, so it is checked against the signed cookie without
-    the database; the player dependency then confirms that player exists."""
+    The token is an HMAC of the cookie's identity, so it is checked without the database; the
+    player dependency then confirms that identity is still valid."""
     presented = request.headers.get(security.CSRF_HEADER)
     if not presented:
         try:
@@ -102,10 +121,10 @@ async def require_csrf(request: Request, settings: SettingsDep) -> None:
         except Exception as exc:  # malformed multipart, too many fields
             raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
         presented = value if isinstance(value, str) else None
-    player_id = cookie_player_id(request, settings)
-    if player_id is None or not security.csrf_ok(settings.secret_key, player_id, presented):
+    identity = cookie_identity(request, settings)
+    if identity is None or not security.csrf_ok(settings.secret_key, identity, presented):
         raise HTTPException(status_code=403, detail="csrf")
-    request.scope.setdefault("state", {})[CSRF_CHECKED] = player_id
+    request.scope.setdefault("state", {})[CSRF_CHECKED] = identity
 
 
 CsrfDep = Depends(require_csrf)

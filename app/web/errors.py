@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.errors import (
+    BusyError,
     ConflictError,
     ForbiddenError,
     InputError,
@@ -26,12 +27,19 @@ STATUS_OF = {
     ConflictError: 409,
     InputError: 422,
     RateLimitError: 429,
+    BusyError: 503,
 }
 KEY_OF_STATUS = {400: "bad_request", 403: "csrf", 404: "not_found", 413: "too_large", 422: "bad_request"}
 
 
 def status_of(error: ServiceError) -> int:
     return next((code for cls, code in STATUS_OF.items() if isinstance(error, cls)), 400)
+
+
+def headers_of(error: ServiceError) -> dict[str, str]:
+    """A refusal that passes with time (a rate limit, a busy solver) says when to try again."""
+    retry_after = error.params.get("retry_after")
+    return {"retry-after": str(retry_after)} if retry_after is not None else {}
 
 
 def _is_api(request: Request) -> bool:
@@ -50,7 +58,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_service_error(request: Request, exc: ServiceError):
         detail = exc.params.get("detail")
         params = {"detail": detail} if detail else {}
-        return error_response(request, status_of(exc), exc.key, exc.message, **params)
+        response = error_response(request, status_of(exc), exc.key, exc.message, **params)
+        response.headers.update(headers_of(exc))
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException):

@@ -50,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.sessionmaker = session_factory(settings)
-    searches.use_processes(settings.solver_processes)
+    searches.use_processes(settings.solver_processes, max_searches=settings.solver_searches)
 
     # added last = outermost: security headers wrap even compressed and error responses
     # level 6 (zlib's default) rather than Starlette's 9: a board fragment compresses ~25% faster

@@ -11,16 +11,15 @@ import time
 import httpx
 
 from ..web.helpers import csrf_of
-from .servers import Server, migrated
+from .servers import Server, first_move, migrated
 
 
 def test_pages_answer_while_another_process_holds_the_write_lock(tmp_path):
     url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
     migrated(url, tmp_path)
     with Server(url, tmp_path) as server, httpx.Client(base_url=server.url, timeout=30) as client:
-        page = client.get("/play/pyramid/7", follow_redirects=True)
-        game_id = str(page.url).rsplit("/", 1)[1]
-        form = {"csrf_token": csrf_of(page.text), "action": "draw"}
+        game_id, board = first_move(client, "/play/pyramid/7", action="draw")
+        form = {"csrf_token": csrf_of(board), "action": "draw"}
 
         other = sqlite3.connect(tmp_path / "locked.sqlite3", timeout=1)  # another process's view
         other.execute("BEGIN IMMEDIATE")  # SQLite's write lock, held

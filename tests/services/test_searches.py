@@ -38,8 +38,8 @@ def _position(seed: int = 8):
 def test_a_search_runs_in_another_process_and_answers_as_the_solver(processes):
     assert searches._run(os.getpid) != os.getpid()
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
-    assert searches.best_score_move(position, 500) == solver.best_score_move(position, 500)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.best_score_move(position, 500, player_id=None) == solver.best_score_move(position, 500)
 
 
 def test_without_processes_a_search_runs_in_the_calling_thread():
@@ -54,7 +54,7 @@ def test_without_processes_a_search_runs_in_the_calling_thread():
 def test_a_search_process_that_dies_is_replaced(processes):
     os.kill(searches._run(os.getpid), signal.SIGKILL)
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
     assert searches._run(os.getpid) != os.getpid()
 
 
@@ -93,6 +93,6 @@ def test_where_processes_cannot_start_a_search_runs_in_the_calling_thread(proces
 
     monkeypatch.setattr(searches, "ProcessPoolExecutor", no_processes)
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
     assert searches._run(os.getpid) == os.getpid()
     assert "no solver processes" in caplog.text

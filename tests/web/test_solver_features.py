@@ -19,7 +19,7 @@ from app.services import searches, solver_cache, winnable
 from app.services.records import record_of
 from app.solver import SolveResult, solve
 
-from .helpers import HX, board_state, csrf_of
+from .helpers import HX, board_state, csrf_of, stored_game
 from .play import WIN_LINE, WIN_SEED
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "solve.jsonl"
@@ -44,12 +44,7 @@ def _game(client, game_id: str) -> Game:
 
 
 def _open(client, url: str) -> tuple[str, str]:
-    response = client.get(url)
-    assert response.status_code == 303, response.text
-    location = response.headers["location"]
-    page = client.get(location)
-    assert page.status_code == 200
-    return location.rsplit("/", 1)[1], page.text
+    return stored_game(client, url)
 
 
 def _seeded(client, seed: int = WIN_SEED, preset: str = "pyramid") -> tuple[str, str]:
@@ -60,7 +55,7 @@ def _play(client, game_id: str, line: list[str]) -> None:
     """Store moves through the service, each its own action (a quick way to reach a position)."""
     with _session(client) as session:
         game = session.get(Game, game_id)
-        moves.play_moves(session, game, game.player, line, action="test", group=False)
+        moves.play_moves(session, game, game.player, line, action="test")
 
 
 def _page(client, game_id: str) -> str:
@@ -135,11 +130,11 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
     for preset in ("pyramid", "pyramid-classic"):
-        response = client.post("/games", data={"csrf_token": csrf_of(lobby), "preset": preset})
+        response = client.get(f"/play/{preset}")  # the lobby's "New deal"
         assert response.status_code == 303
-        game = _game(client, response.headers["location"].rsplit("/", 1)[1])
-        position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", game.seed)).position
-        assert solve(position).winnable is True, (preset, game.seed)
+        seed = int(response.headers["location"].rsplit("/", 1)[1])
+        position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", seed)).position
+        assert solve(position).winnable is True, (preset, seed)
     # the board's "new deal" follows the preference too, and its search (up to seconds) is never
     # run on the event loop, where it would hold up every other player's request
     on_the_loop = []
@@ -150,10 +145,12 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
         return search(*args, **kwargs)
 
     monkeypatch.setattr(winnable, "first_winnable", spied)
-    html = _page(client, game.id)
-    response = _post(client, f"/games/{game.id}/act", html, htmx=False, action="new")
-    newer = _game(client, response.headers["location"].rsplit("/", 1)[1])
-    position = GameRecord.new("pyramid", PRESETS[newer.preset].rules, deal_for_seed("pyramid", newer.seed)).position
+    game_id, html = _seeded(client, seed)
+    response = _post(client, f"/games/{game_id}/act", html, htmx=False, action="new")
+    assert response.headers["location"] == "/play/pyramid"
+    response = client.get(response.headers["location"])
+    seed = int(response.headers["location"].rsplit("/", 1)[1])
+    position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", seed)).position
     assert solve(position).winnable is True
     assert on_the_loop == [False]
 
@@ -218,7 +215,7 @@ def _near_end(client) -> tuple[str, int]:
     return game_id, keep
 
 
-def test_auto_finish_is_one_action_and_one_undo_step(client):
+def test_auto_finish_plays_the_rest_and_the_win_is_final(client):
     game_id, keep = _near_end(client)
     html = _page(client, game_id)
     assert f'hx-get="/games/{game_id}/solver"' in html  # near the end the offer is looked up
@@ -229,19 +226,10 @@ def test_auto_finish_is_one_action_and_one_undo_step(client):
     state = board_state(response.text)
     assert state["status"] == "won"
     game = _game(client, game_id)
-    assert game.auto_finished is True and game.groups == f"{keep}:{state['ply'] - keep}"
+    assert game.auto_finished is True and game.cursor == state["ply"] > keep
     response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
-    assert board_state(response.text)["ply"] == keep and board_state(response.text)["status"] == "playing"
-    assert _game(client, game_id).undo_count == 1
-    response = _post(client, f"/games/{game_id}/act", response.text, action="redo")
-    assert board_state(response.text)["status"] == "won"
-    response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
-    # a different move after the undo drops the grouped tail: each later undo is one move again
-    _play(client, game_id, [WIN_LINE[keep]])
-    assert _game(client, game_id).groups == ""
-    html = _page(client, game_id)
-    response = _post(client, f"/games/{game_id}/act", html, action="undo")
-    assert board_state(response.text)["ply"] == keep
+    assert response.status_code == 422 and 'data-error="won_final"' in response.text
+    assert board_state(response.text)["status"] == "won" and _game(client, game_id).undo_count == 0
 
 
 def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):

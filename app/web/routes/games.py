@@ -9,15 +9,16 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.services import actions, games
+from app.services import actions, assist, games
 from app.services.actions import ActionResult
 from app.services.errors import ServiceError
 from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
 from ..errors import status_of
-from ..game_view import render_game
+from ..game_view import render_game, render_hinted
 from ..redirects import see_other
+from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 
@@ -35,17 +36,34 @@ class BoardForm(BaseModel):
     csrf_token: str = Field("", max_length=128)
 
 
+def _shown(result: ActionResult) -> dict[str, str]:
+    """What a plain form post carries to the page it lands on (post/redirect/get)."""
+    query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
+             "confirm": result.confirm or ""}
+    return {k: v for k, v in query.items() if v}
+
+
+def _from_query(record, sel: str, note: str, confirm: str) -> ActionResult:
+    confirm = confirm if confirm in actions.CONFIRMED else ""
+    return ActionResult(record, selected=sel or None, confirm=confirm or None,
+                        note=note if note in PAGE_NOTES else (f"confirm_{confirm}" if confirm else None))
+
+
+def _action(form: BoardForm) -> tuple[str, bool]:
+    """The action a board button names, and whether it confirms one that asked first."""
+    if form.action.startswith("confirm-") and form.action[len("confirm-"):] in actions.CONFIRMED:
+        return form.action[len("confirm-"):], True
+    return form.action, False
+
+
 @router.get("/games/{game_id}")
 def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
               sel: Annotated[str, Query(max_length=8)] = "",
               note: Annotated[str, Query(max_length=20)] = "",
               confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
-    """The game page: every new deal and every move without JavaScript lands here."""
+    """The game page: moves without JavaScript land here (post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    result = ActionResult(record_of(game), selected=sel or None,
-                          note=note if note in PAGE_NOTES else ("confirm_redeal" if confirm == "redeal" else None),
-                          confirm_redeal=confirm == "redeal")
-    return render_game(request, game, player, result)
+    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm))
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
@@ -54,32 +72,25 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
     post: post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    confirmed = form.action == "confirm-redeal"
+    action, confirmed = _action(form)
     try:
-        result = actions.perform(session, game, player, "redeal" if confirmed else form.action, target=form.target,
-                                 selected=form.sel, ply=form.ply, version=form.version, confirm=confirmed,
-                                 limits=limits)
+        result = actions.perform(session, game, player, action, target=form.target, selected=form.sel,
+                                 ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
     except ServiceError as exc:
         session.rollback()
         session.expire_all()  # show what is stored now, not what this request tried
         game = games.get_game_row(session, game_id)
-        return render_game(request, game, player, ActionResult.refused(game, exc, status_of(exc), form.sel or None))
-    if result.new_game is not None:
-        return see_other(request, f"/games/{result.new_game.id}")
-    if request.headers.get("hx-request") == "true":
+        return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
+                                                                       form.sel or None))
+    if result.redirect is not None:
+        return see_other(request, result.redirect)
+    if is_htmx(request):
         return render_game(request, game, player, result)
-    query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
-             "confirm": "redeal" if result.confirm_redeal else ""}
-    query = {k: v for k, v in query.items() if v}
+    query = _shown(result)
     return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
 
 
-@router.post("/games", dependencies=[CsrfDep])
-def new_game(request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-             preset: Annotated[str, Form(max_length=40)]) -> Response:
-    game = games.start_game(session, player, preset, limits=limits)
-    return see_other(request, f"/games/{game.id}")
-
+# ---------------------------------------------------------------- deals ready to play (share links)
 
 @router.get("/play")
 def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
@@ -94,22 +105,87 @@ def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
     return see_other_plain(f"/play/{preset}")
 
 
+def _ready(request: Request, session, player, preset: str, seed: int | None, deal: str | None,
+           result: ActionResult | None = None) -> Response:
+    """A deal ready to play, or the player's game of it already in play."""
+    draft = games.pending(player, preset, seed=seed, deal_text=deal)
+    mine = games.unfinished_games(session, player, 1, preset=preset, seed=seed,
+                                  deal=draft.deal if seed is None else None)
+    if mine:
+        return see_other(request, f"/games/{mine[0].id}")
+    replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
+    return render_game(request, draft, player, result, replacing=replacing)
+
+
+def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
+                form: BoardForm) -> Response:
+    action, confirmed = _action(form)
+    draft_url = games.share_path(games.pending(player, preset, seed=seed, deal_text=deal))
+    if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
+        try:
+            game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)
+            found = assist.hint(session, game, player)
+        except ServiceError as exc:
+            session.rollback()
+            draft = games.pending(player, preset, seed=seed, deal_text=deal)
+            return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc), None))
+        if not is_htmx(request):
+            query = urlencode({"move": found.move, **({"win": "1"} if found.winning else {})})
+            return see_other(request, f"/games/{game.id}/hinted?{query}")
+        return render_hinted(request, game, player, found.move, found.winning, headers={"HX-Push-Url": f"/games/{game.id}"})
+    try:
+        result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
+                                    target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
+    except ServiceError as exc:
+        session.rollback()
+        draft = games.pending(player, preset, seed=seed, deal_text=deal)
+        return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc),
+                                                                        form.sel or None))
+    if result.game is None:  # a selection, or a question: nothing is stored yet
+        if is_htmx(request):
+            return _ready(request, session, player, preset, seed, deal, result)
+        query = _shown(result)
+        joiner = "&" if "?" in draft_url else "?"
+        return see_other(request, draft_url + (f"{joiner}{urlencode(query)}" if query else ""))
+    if is_htmx(request):  # the board of the stored game; the address bar follows
+        return render_game(request, result.game, player, result, headers={"HX-Push-Url": f"/games/{result.game.id}"})
+    return see_other(request, f"/games/{result.game.id}")
+
+
 @router.get("/play/{preset}")
-def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
+def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep,
+                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None,
+                sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
+                confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """A new deal (a fresh seed, proven winnable if the player asked for those), or an imported deal."""
     games.get_preset_or_error(preset)
     if deal is None:
-        return see_other(request, f"/play/{preset}/{games.random_seed()}")
-    game = games.find_or_start(session, player, preset, deal_text=deal, limits=limits)
-    return see_other(request, f"/games/{game.id}")
+        return see_other(request, f"/play/{preset}/{games.new_seed(session, player, preset)}")
+    draft = games.pending(player, preset, deal_text=deal)
+    return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm))
+
+
+@router.post("/play/{preset}", dependencies=[CsrfDep])
+def play_imported(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+                  player: PlayerDep, limits: LimitsDep,
+                  deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
+    return _first_move(request, session, player, limits, preset, None, deal, form)
 
 
 @router.get("/play/{preset}/{seed}")
 def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
-              limits: LimitsDep) -> Response:
-    """A share link (and the lobby's way into a new deal)."""
-    game = games.find_or_start(session, player, preset, seed=games.parse_seed(seed), limits=limits)
-    return see_other(request, f"/games/{game.id}")
+              sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
+              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """A share link: the deal ready to play (stored with its first move), or the player's game of it."""
+    number = games.parse_seed(seed)
+    draft = games.pending(player, preset, seed=number)
+    return _ready(request, session, player, preset, number, None, _from_query(record_of(draft), sel, note, confirm))
+
+
+@router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
+def play_seed_move(preset: str, seed: str, form: Annotated[BoardForm, Form()], request: Request,
+                   session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
+    return _first_move(request, session, player, limits, preset, games.parse_seed(seed), None, form)
 
 
 def see_other_plain(url: str) -> Response:

@@ -30,7 +30,7 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
         "board": frame.board,
         "status": frame.position.status,
         "end_reason": frame.position.end_reason,
-        "analysis": analysis.analyse(session, game),
+        "analysis": analysis.analyse(session, game, player.id),
         "preset_name": preset.name(request.state.language),
         "is_owner": game.player_id == player.id,
     }

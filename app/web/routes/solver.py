@@ -14,16 +14,16 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
+from app.engine import PRESETS
 from app.services import analysis, assist, games, odds, players
 from app.services.actions import ActionResult
-from app.services.boards import Announcement, describe, hint_targets
+from app.services.boards import Announcement
 from app.services.errors import ServiceError
 from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
 from ..errors import status_of
-from ..game_view import render_game
+from ..game_view import render_game, render_hinted
 from ..redirects import safe_next, see_other
 from ..templating import is_htmx, render
 
@@ -38,30 +38,11 @@ class SeenFields(BaseModel):
     csrf_token: str = Field("", max_length=128)
 
 
-def _hinted(request: Request, game, player, move_text: str, winning: bool) -> Response:
-    """The board with the hinted move marked and announced (nothing marked if it is not a
-    legal move now: a stale hint link)."""
-    record = record_of(game)
-    position = record.position
-    variant = get_game(game.game)
-    try:
-        move = variant.parse_move(move_text)
-        after = position.apply(move)
-    except (InvalidMoveError, IllegalMoveError):
-        return render_game(request, game, player)
-    said = describe(move, position, after)
-    if said.kind == "draw":  # a hint must not show the card under the stock's top
-        said = Announcement("draw")
-    hint = {"move": str(move), "winning": winning, "said": said, **hint_targets(move)}
-    return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
-                       extra={"hint": hint})
-
-
 def _refused(request: Request, session, game_id: str, player, exc: ServiceError) -> Response:
     session.rollback()
     session.expire_all()
     game = games.get_game_row(session, game_id)
-    return render_game(request, game, player, ActionResult.refused(game, exc, status_of(exc), None))
+    return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc), None))
 
 
 @router.post("/games/{game_id}/hint", dependencies=[CsrfDep])
@@ -75,7 +56,7 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
     if not is_htmx(request):
         query = urlencode({"move": found.move, **({"win": "1"} if found.winning else {})})
         return see_other(request, f"/games/{game.id}/hinted?{query}")
-    return _hinted(request, game, player, found.move, found.winning)
+    return render_hinted(request, game, player, found.move, found.winning)
 
 
 @router.get("/games/{game_id}/hinted")
@@ -83,7 +64,7 @@ def hinted(game_id: GameIdDep, request: Request, session: SessionDep, player: Pl
            move: Annotated[str, Query(max_length=64)] = "", win: Annotated[str, Query(max_length=2)] = "") -> Response:
     """The page after a hint without JavaScript (post/redirect/get). Shows the hint only while
     it is a legal move of the current position; hint_count was counted by the POST."""
-    return _hinted(request, games.get_game_row(session, game_id), player, move, win == "1")
+    return render_hinted(request, games.get_game_row(session, game_id), player, move, win == "1")
 
 
 @router.get("/games/{game_id}/solver")
@@ -118,7 +99,7 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
 def game_analysis(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """The end screen's analysis (htmx: the fragment; otherwise the game page with it in place)."""
     game = games.get_game_row(session, game_id)
-    found = analysis.analyse(session, game)
+    found = analysis.analyse(session, game, player.id)
     if is_htmx(request):
         context = {"game": game, "analysis": found, "is_owner": player.id == game.player_id}
         return render(request, "_analysis.html", context)
