@@ -321,8 +321,9 @@ def _stock(image: Image.Image, count: int, x: int, y: int, w: int) -> None:
     image.paste((0, 0, 0), (x - 2, y, x - 2 + shadow.width, y + shadow.height), shadow)
     _paste(image, _back(w, h), x, y)
     draw = ImageDraw.Draw(image)
-    draw.text((x + w // 2, y + h // 2), str(count), font=_font(round(w * 0.42)), fill=WHITE,
-              anchor="mm", stroke_width=3, stroke_fill=BACK[0])
+    centre, font = (x + w // 2, y + h // 2), _font(round(w * 0.42))
+    draw.text(centre, str(count), font=font, fill=WHITE, anchor="mm", stroke_width=4, stroke_fill=BACK[0])
+    draw.text(centre, str(count), font=font, fill=WHITE, anchor="mm", stroke_width=1, stroke_fill=WHITE)
 
 
 @lru_cache(maxsize=16)
