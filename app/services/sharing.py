@@ -9,6 +9,9 @@ Short enough for a chat message, in the player's language. The result is the one
 statistics count (app.services.results): a game left unfinished is lost even if it was
 finished later. The picture is the final position: a Pyramid-family game draws its
 pyramid(s) row by row from the apex, Gaps its four rows as the cards in their row's run.
+
+Also the words of a shared link's preview (``og:title``, ``og:description``): ``link_title``
+and ``link_description``; the image is app.services.previews'.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
 
-from .errors import InputError
+from .errors import InputError, NotFoundError
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
@@ -37,27 +40,32 @@ def share_text(game: Game, position: Position, language: str, url: str) -> str:
     ``url`` is the absolute link to the deal with the game as its origin (the caller knows the
     public base URL). ``InputError`` for a game still in play.
     """
-    if language not in LANGUAGES:
-        raise InputError(f"unknown language {language!r}", "unknown_language", language=language)
+    _check_language(language)
     if game.status == "playing" and not game.abandoned:
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
     return "\n".join((
-        _title(game, language, translations),
+        _title(game, language),
         _result(game, translations),
         picture(position),
         url,
     ))
 
 
-def _title(game: Game, language: str, translations) -> str:
-    _ = translations.gettext
-    parts = ["Tretten", PRESETS[game.preset].name(language)]
-    if game.daily_on is not None:
-        parts.append(_("Daily deal %(day)s") % {"day": day_text(game.daily_on, language)})
-    elif game.seed is not None:
-        parts.append(_("Deal %(seed)s") % {"seed": game.seed})
-    return " · ".join(parts)
+def _title(game: Game, language: str) -> str:
+    deal = deal_name(game.seed, game.daily_on, language)
+    return " · ".join(["Tretten", PRESETS[game.preset].name(language)] + ([deal] if deal else []))
+
+
+def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | None:
+    """"Deal 123", or for a daily deal "Daily deal 1 December 2026" (its seed is 20 digits
+    long); None for a deal without a seed."""
+    _ = translations_for(language).gettext
+    if daily_on is not None:
+        return _("Daily deal %(day)s") % {"day": day_text(daily_on, language)}
+    if seed is not None:
+        return _("Deal %(seed)s") % {"seed": seed}
+    return None
 
 
 def _result(game: Game, translations) -> str:
@@ -93,6 +101,42 @@ def day_text(day: date, language: str) -> str:
     return format_date(day, format="long", locale=LOCALES[language])
 
 
+# ---------------------------------------------------------------- link previews
+
+def link_title(preset_slug: str, language: str, *, seed: int | None = None,
+               daily_on: date | None = None) -> str:
+    """``og:title`` of a deal, game, replay or daily deal page: "Pyramid · Deal 123 · Tretten"."""
+    _check_language(language)
+    deal = deal_name(seed, daily_on, language)
+    return " · ".join([_preset(preset_slug).name(language)] + ([deal] if deal else []) + ["Tretten"])
+
+
+def link_description(preset_slug: str, language: str, *, players: int, winners: int) -> str:
+    """``og:description``: the rules in words and how many players won the deal."""
+    _check_language(language)
+    translations = translations_for(language)
+    preset = _preset(preset_slug)
+    if players:
+        count = translations.ngettext("Played by %(num)d player, won by %(won)d.",
+                                      "Played by %(num)d players, won by %(won)d.", players)
+        count %= {"num": players, "won": winners}
+    else:
+        count = translations.gettext("Nobody has played this deal yet. Be the first.")
+    return f"{preset.summary.get(language, preset.summary['en'])} {count}"
+
+
+def _check_language(language: str) -> None:
+    if language not in LANGUAGES:
+        raise InputError(f"unknown language {language!r}", "unknown_language", language=language)
+
+
+def _preset(slug: str):
+    preset = PRESETS.get(slug)
+    if preset is None:
+        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
+    return preset
+
+
 # ---------------------------------------------------------------- the picture
 
 def picture(position: Position) -> str:
@@ -113,7 +157,7 @@ def pyramid_picture(position: PyramidPosition) -> str:
         rows = []
         for k in range(pyramids):
             first = k * PYRAMID_SIZE + r * (r + 1) // 2
-            rows.append("".join(LEFT if not position.is_removed(i) else CLEARED
+            rows.append("".join(CLEARED if position.is_removed(i) else LEFT
                                 for i in range(first, first + r + 1)))
         indent = HALF * (ROWS - 1 - r)
         lines.append(indent + (indent * 2 + HALF * 2).join(rows))

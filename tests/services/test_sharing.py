@@ -9,8 +9,9 @@ import pytest
 
 from app.db.models import Game
 from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_preset
+from app.i18n import translations_for
 from app.services import sharing
-from app.services.errors import InputError
+from app.services.errors import InputError, NotFoundError
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
 URL = "https://tretten.example/deal/pyramid/18?from=g1"
@@ -214,3 +215,38 @@ def test_a_gaps_share_text_under_the_danish_rule():
     assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Kabale nr. 3"
     assert lines[1] == "Tabt efter 2 træk, 0:30 · ingen fortryd, ingen hints"
     assert len(lines) == 2 + 4 + 1 and lines[-1].endswith("?from=g2")
+
+
+# ---------------------------------------------------------------- link previews
+
+@pytest.mark.parametrize(("language", "seeded", "daily"), [
+    ("en", "Pyramid · Deal 123 · Tretten", "Gaps (Montana) · Daily deal 1 December 2026 · Tretten"),
+    ("da", "Pyramide · Kabale nr. 123 · Tretten", "13-kabalen (Gaps) · Dagens kabale 1. december 2026 · Tretten"),
+    ("sv", "Pyramid · Giv nr 123 · Tretten", "Gaps (Montana) · Dagens giv 1 december 2026 · Tretten"),
+])
+def test_a_link_title_names_the_game_and_the_deal_or_its_day(language, seeded, daily):
+    assert sharing.link_title("pyramid", language, seed=123) == seeded
+    assert sharing.link_title("gaps", language, seed=2**63, daily_on=date(2026, 12, 1)) == daily
+    assert sharing.link_title("giza", language) == "Giza · Tretten"
+
+
+@pytest.mark.parametrize(("language", "played", "once"), [
+    ("en", "Played by 12 players, won by 3.", "Played by 1 player, won by 0."),
+    ("da", "Spillet af 12 spillere, vundet af 3.", "Spillet af 1 spiller, vundet af 0."),
+    ("sv", "Spelat av 12 spelare, vunnet av 3.", "Spelat av 1 spelare, vunnet av 0."),
+])
+def test_a_link_description_gives_the_rules_and_who_won(language, played, once):
+    rules = get_preset("pyramid").summary[language]
+    assert sharing.link_description("pyramid", language, players=12, winners=3) == f"{rules} {played}"
+    assert sharing.link_description("pyramid", language, players=1, winners=0) == f"{rules} {once}"
+    # the deal page's own words for a deal nobody has played (their wording is the deal page's)
+    nobody = translations_for(language).gettext("Nobody has played this deal yet. Be the first.")
+    assert nobody != "Nobody has played this deal yet. Be the first." or language == "en"
+    assert sharing.link_description("pyramid", language, players=0, winners=0) == f"{rules} {nobody}"
+
+
+def test_a_link_text_for_an_unknown_preset_is_not_found():
+    with pytest.raises(NotFoundError):
+        sharing.link_title("nope", "en", seed=1)
+    with pytest.raises(NotFoundError):
+        sharing.link_description("nope", "en", players=0, winners=0)
