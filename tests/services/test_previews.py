@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -203,3 +204,14 @@ def test_a_bad_deal_is_a_clear_error():
     assert caught.value.key == "bad_deal" and "52" in caught.value.message
     with pytest.raises(InputError):
         previews.preview_png("gaps", "AS " * 400)
+
+
+def test_previews_and_sharing_know_nothing_of_the_web_and_previews_nothing_of_the_database():
+    from ..engine.test_purity import imported_modules
+
+    services = Path(previews.__file__).parent
+    web = ("fastapi", "starlette", "app.web", "jinja2")
+    for name in ("previews.py", "sharing.py"):
+        assert not [m for m in imported_modules(services / name) if m.startswith(web)], name
+    # a preview is drawn from the seed or deal alone: a bot fetching one stores nothing
+    assert not [m for m in imported_modules(services / "previews.py") if m.startswith(("sqlalchemy", "app.db"))]
