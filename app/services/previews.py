@@ -173,8 +173,8 @@ def _drawn(preset_slug: str, deal_text: str, language: str) -> bytes:
     else:
         _pyramids(image, position)
     out = io.BytesIO()
-    # felt, paper, four inks and their antialiased edges fit a palette: a third of the bytes
-    # of full colour, and quicker to encode than it costs to quantize
+    # felt, paper, the inks and their antialiased edges fit a palette of 128 colours: a third
+    # of the bytes of full colour, and quantizing and encoding it beats encoding full colour
     image.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=6)
     return out.getvalue()
 
