@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from app.engine import DECK, MAX_SEED, PRESETS, Card, GameRecord, InvalidDealError, deal_for_seed, format_deal
+from app.engine import DECK, PRESETS, Card, GameRecord, InvalidDealError, deal_for_seed, format_deal
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES
@@ -112,10 +112,10 @@ def preview_for_ref(preset_slug: str, ref: str, language: str) -> Preview:
     """What ``/preview/{language}/{preset}/{ref}.png`` shows. ``NotFoundError`` for an unknown
     preset or language, ``InputError`` for a ref that is neither a seed nor a deal token."""
     if ref.isascii() and ref.isdigit():
-        seed = int(ref)
-        if seed >= MAX_SEED:
-            raise InputError(f"a seed is a whole number from 0 to {MAX_SEED - 1}", "bad_seed")
-        deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, seed))
+        try:
+            deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, int(ref)))
+        except ValueError as exc:  # beyond the largest seed
+            raise InputError(str(exc), "bad_seed") from None
     else:
         deal_text = deal_from_token(ref, preset_slug)
     preset, deal = _checked(preset_slug, deal_text, language)

@@ -171,6 +171,11 @@ def test_a_seeded_deal_is_named_by_its_seed():
     assert preview.key == previews.preview_key("pyramid", _deal("pyramid", 123), "da")
 
 
+def test_every_seed_up_to_the_largest_has_a_preview():
+    for seed in (0, 2**64 - 1):
+        assert _answer(previews.preview_path("gaps", seed=seed)).png == previews.preview_for_seed("gaps", seed)
+
+
 def test_any_other_deal_is_named_by_its_token():
     deal = format_deal(shuffled(full_deck(2), 42))
     path = previews.preview_path("double-pyramid", deal_text=deal, language="sv")

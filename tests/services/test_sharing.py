@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from app.db.models import Game
-from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_preset
+from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, get_preset
 from app.i18n import translations_for
 from app.services import sharing
 from app.services.errors import InputError, NotFoundError
@@ -196,9 +196,9 @@ def test_gaps_shows_each_rows_cards_in_their_run():
     assert sharing.picture(position) == "\n".join([G * 12, G * 3 + W * 9, W * 12, W * 12])
 
 
-def test_a_won_gaps_game_is_all_green_and_a_dealt_one_shows_its_luck():
+def test_a_won_gaps_game_is_all_green_and_a_dealt_one_counts_its_runs():
     rules = get_preset("gaps").rules
-    position = GapsPosition.from_deal(rules, deal_for_seed("gaps", 0))
+    position = get_game("gaps").new_position(deal_for_seed("gaps", 0), rules)
     lines = sharing.picture(position).split("\n")
     assert len(lines) == 4 and all(len(line) == 12 and set(line) <= {G, W} for line in lines)
     assert [line.count(G) for line in lines] == list(position.correct_prefix_lengths())
