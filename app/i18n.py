@@ -74,3 +74,13 @@ def gettext(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return translations_for(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A text whose English is used in more than one sense ("Won" as a banner and as a
+    statistic): the context, a short description of the use, tells the translations apart."""
+    return translations_for(_current.get()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translations_for(_current.get()).npgettext(context, singular, plural, n)
