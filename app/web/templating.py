@@ -86,7 +86,8 @@ def _make_environment(language: str) -> Environment:
         cache_size=-1,
     )
     environment.extend(translation_language=language)
-    environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+    environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True,
+                                          pgettext=i18n.pgettext, npgettext=i18n.npgettext)
     return environment
 
 
