@@ -17,7 +17,6 @@ from app.services.errors import (
     ServiceError,
 )
 
-from .messages import message
 from .security import BodyTooLarge
 from .templating import render
 
@@ -42,10 +41,8 @@ def _is_api(request: Request) -> bool:
 def error_response(request: Request, status: int, key: str, english: str, **params):
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
-    page = render(
-        request, "error.html", {"status": status, "message": message(key, **params)}, status_code=status
-    )
-    return page
+    # worded by the template: the player's language is set only once render() begins
+    return render(request, "error.html", {"status": status, "message_key": key, "params": params}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI) -> None:
