@@ -23,6 +23,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import (
+    ALIASES,
     PRESETS,
     GameRecord,
     IllegalMoveError,
@@ -50,7 +51,7 @@ class Limits:
 
 
 def get_preset_or_error(slug: str):
-    preset = PRESETS.get(slug)
+    preset = PRESETS.get(ALIASES.get(slug, slug))  # a former name opens the preset itself
     if preset is None:
         raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
     return preset

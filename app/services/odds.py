@@ -48,7 +48,6 @@ PUBLISHED: dict[str, list[Published]] = {
                        "as cited by Solitaire Win Rates, “Gaps technical details”", GAPS_TECHNICAL, "10,000 (over 6 % inconclusive)",
                        "lower_bound")],
 }
-PUBLISHED["tuts-tomb"] = PUBLISHED["pyramid"]  # the same rules under another name
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
 @router.get("/daily/{preset}")
 def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
     """Today's deal of the preset: the player's game of it (resumed, or new)."""
-    games.get_preset_or_error(preset)
+    preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
     if mine is not None and mine.status != "playing":
