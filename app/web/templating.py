@@ -24,7 +24,12 @@ from .assets import asset_url
 from .messages import message
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# the indices each language's own decks print (docs/glossary.md): es/ess, knægt/knekt, dame/dam, konge/kung
+RANK_LABELS = {
+    "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
+    "da": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+    "sv": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+}
 
 
 class _FlatGlobalsEnvironment(Environment):
@@ -125,8 +130,10 @@ for _environment in environments.values():
     _environment.globals.update(gettext=_gettext, _=_gettext)
 
 
-def rank_label(card: Card) -> str:
-    return RANK_LABELS.get(card.rank, str(card.rank))
+def rank_label(card_or_rank: Card | int) -> str:
+    """The corner index in the player's language: "D" for a Danish or Swedish queen."""
+    rank = card_or_rank if isinstance(card_or_rank, int) else card_or_rank.rank
+    return RANK_LABELS[i18n.current_language()].get(rank, str(rank))
 
 
 def suit_symbol(card_or_suit: Card | str) -> str:
