@@ -60,6 +60,12 @@ def negotiate(accept_language: str | None) -> str:
     return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
 
 
+def N_(text: str) -> str:
+    """Marks a text for the catalogs (Babel extracts N_) without translating it: the page that
+    shows it translates it while it renders, in the player's language."""
+    return text
+
+
 def set_language(language: str) -> None:
     _current.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
 

@@ -28,9 +28,10 @@ def percent(value) -> str:
     return "–" if value is None else f"{number(value)} %"
 
 
-def share(fraction: float) -> str:
-    """A share as a percentage with one decimal, in the player's language ("9,3" in Danish)."""
-    return _one_decimal(fraction * 100)
+def share(fraction: float, decimals: int = 1) -> str:
+    """A share as a percentage, one decimal unless told, in the player's language ("9,3" in
+    Danish; "85,815" with three)."""
+    return _fixed(fraction * 100, decimals)
 
 
 def share_down(fraction: float) -> str:
@@ -45,7 +46,11 @@ def share_up(fraction: float) -> str:
 
 
 def _one_decimal(percentage: float) -> str:
-    return format_decimal(percentage, format="#,##0.0", locale=_locale())
+    return _fixed(percentage, 1)
+
+
+def _fixed(value: float, decimals: int) -> str:
+    return format_decimal(value, format="#,##0." + "0" * decimals if decimals else "#,##0", locale=_locale())
 
 
 def duration(seconds) -> str:

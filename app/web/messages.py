@@ -10,12 +10,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from app.i18n import gettext
-
-
-def N_(text: str) -> str:
-    """Marks a text for the catalogs (Babel extracts N_) without translating it yet."""
-    return text
+from app.i18n import N_, gettext
 
 
 # English msgids by key; translated one at a time, when a page shows it
