@@ -14,7 +14,7 @@ from .errors import (
 )
 from .gaps import REDEAL, Fill, GapsPosition, Redeal
 from .history import GameRecord
-from .presets import ALIASES, PRESETS, Preset, get_preset
+from .presets import PRESETS, Preset, get_preset
 from .pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
 from .rules import GapsRules, PyramidRules
 from .scoring import SCORING_SYSTEMS, score
@@ -25,7 +25,7 @@ __all__ = [
     "DECK", "RANKS", "SUITS", "Card", "card", "format_deal", "full_deck", "parse_card",
     "parse_deal", "IllegalMoveError", "InvalidDealError", "InvalidMoveError",
     "InvalidRulesError", "NotationError", "REDEAL", "Fill", "GapsPosition", "Redeal",
-    "GameRecord", "ALIASES", "PRESETS", "Preset", "get_preset", "DRAW", "RECYCLE", "Draw",
+    "GameRecord", "PRESETS", "Preset", "get_preset", "DRAW", "RECYCLE", "Draw",
     "PyramidPosition", "Recycle", "Remove", "GapsRules", "PyramidRules", "SCORING_SYSTEMS",
     "score", "MAX_SEED", "SplitMix64", "deal_for_seed", "shuffled", "GAMES", "Move",
     "Position", "Rules", "Variant", "get_game",

@@ -23,15 +23,15 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import (
-    ALIASES,
-    PRESETS,
     GameRecord,
     IllegalMoveError,
     InvalidDealError,
     InvalidMoveError,
+    InvalidRulesError,
     deal_for_seed,
     format_deal,
     get_game,
+    get_preset,
     score,
 )
 
@@ -51,10 +51,10 @@ class Limits:
 
 
 def get_preset_or_error(slug: str):
-    preset = PRESETS.get(ALIASES.get(slug, slug))  # a former name opens the preset itself
-    if preset is None:
-        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
-    return preset
+    try:
+        return get_preset(slug)  # a former name (presets.ALIASES) opens the preset itself
+    except InvalidRulesError:
+        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug) from None
 
 
 def parse_seed(text: str | int) -> int:

@@ -37,16 +37,12 @@ def share(fraction: float, decimals: int = 1) -> str:
 def share_down(fraction: float) -> str:
     """Rounded down, for lower bounds: 9,996 of 10,000 is "99.9", not a "100.0" that the
     deals do not reach."""
-    return _one_decimal(math.floor(fraction * 1000 + 1e-9) / 10)
+    return _fixed(math.floor(fraction * 1000 + 1e-9) / 10, 1)
 
 
 def share_up(fraction: float) -> str:
     """Rounded up, for upper bounds."""
-    return _one_decimal(math.ceil(fraction * 1000 - 1e-9) / 10)
-
-
-def _one_decimal(percentage: float) -> str:
-    return _fixed(percentage, 1)
+    return _fixed(math.ceil(fraction * 1000 - 1e-9) / 10, 1)
 
 
 def _fixed(value: float, decimals: int) -> str:
