@@ -41,3 +41,34 @@ def test_game_stats_and_rules_pages_fit_a_phone_in_danish_and_swedish(server, ne
     assert WORDS[language]["stats"] in page.inner_text("main")
     shot(page, f"{language}-stats-390")
     assert not page.js_errors, page.js_errors
+
+
+def test_a_danish_win_and_a_swedish_redeal_by_taps_on_a_phone(server, new_page):
+    from ..web.play import WIN_LINE, WIN_SEED
+    from .test_play import click_move, wait_ply
+
+    page = new_page(width=390, height=844, locale="da-DK")
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE:
+        click_move(page, move)
+    page.wait_for_selector('#board[data-status="won"]')
+    assert page.inner_text('[data-banner="won"] strong') == "Du vandt!"
+    assert "Pyramiden er ryddet." in page.inner_text('[data-banner="won"]')
+    shot(page, "da-won-390")
+    page.wait_for_selector('#analysis[data-analysis-kind="won"]')  # loaded after the last move
+    shot(page, "da-won-analysis-390")
+    page.goto(f"{server}/g/{page.get_attribute('#board', 'data-game-id')}/replay")
+    assert page.inner_text('[data-banner="won"] strong') == "Vundet."
+    shot(page, "da-replay-won-390")
+
+    page = new_page(width=390, height=844, locale="sv-SE")
+    page.goto(f"{server}/play/gaps/21")
+    page.click('[data-action="redeal"]')
+    page.wait_for_selector('[data-action="confirm-redeal"]')
+    assert "Vill du lägga om ändå?" in page.inner_text("#board")
+    shot(page, "sv-confirm-redeal-390")
+    page.click('[data-action="confirm-redeal"]')
+    wait_ply(page, 1)
+    assert page.inner_text('[data-stat="round"]') == "2"
+    assert page.inner_text('[data-action="redeal"]') == "Lägg om (1)"
+    assert not page.js_errors

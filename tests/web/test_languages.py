@@ -247,7 +247,7 @@ def test_the_text_finder_sees_what_a_player_sees():
 def test_a_text_used_in_two_senses_is_worded_for_each(pages):
     """pgettext: the replay's end banner is not the statistic, a link is not a page title."""
     sv = {kind: html for kind, (_, html) in pages["sv"].items()}
-    assert '<p><strong>Vunnet</strong>' in sv["replay-won"]                  # the game is won
+    assert '<p><strong>Vunnet.</strong>' in sv["replay-won"]                 # the game is won
     assert '<dt>Vunna</dt>' in sv["stats"]                                   # games won
     assert '<h1>Repris · Pyramid</h1>' in sv["replay-won"]                   # the page: a replay
     assert re.search(r'<a href="/g/[\w-]+/replay">Spela upp</a>', sv["stats"])  # the link: watch it
