@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player, utcnow
-from app.engine import MAX_SEED, PRESETS, GameRecord, InvalidDealError, Preset, format_deal, get_game, score
+from app.engine import MAX_SEED, GameRecord, InvalidDealError, InvalidRulesError, Preset, format_deal, get_game, get_preset, score
 
 from . import daily, lifecycle, winnable
 from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
@@ -32,10 +32,10 @@ class Limits:
 
 
 def get_preset_or_error(slug: str) -> Preset:
-    preset = PRESETS.get(slug)
-    if preset is None:
-        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
-    return preset
+    try:
+        return get_preset(slug)  # a former name (presets.ALIASES) opens the preset itself
+    except InvalidRulesError:
+        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug) from None
 
 
 def parse_seed(text: str | int) -> int:

@@ -107,6 +107,19 @@ def get_browser_player(request: Request, session: SessionDep, settings: Settings
 PlayerDep = Annotated[Player, Depends(get_browser_player)]
 
 
+def visitor_page(request: Request, settings: Settings) -> None:
+    """What a page needs of its visitor (the CSRF token of its forms: the language switch) when
+    no player was looked up, as for an error page: from the cookie alone, without the database."""
+    if getattr(request.state, "page", None) is not None:
+        return
+    identity = cookie_identity(request, settings)
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
+    request.state.page = {"player": None, "csrf_token": security.csrf_token(settings.secret_key, *identity)}
+
+
 async def require_csrf(request: Request, settings: SettingsDep) -> None:
     """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
 

@@ -18,6 +18,7 @@ from app.services.errors import (
     ServiceError,
 )
 
+from .deps import visitor_page
 from .security import BodyTooLarge
 from .templating import render
 
@@ -50,6 +51,7 @@ def error_response(request: Request, status: int, key: str, english: str, **para
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
     # worded by the template, in the request's language (render sets it)
+    visitor_page(request, request.app.state.settings)
     return render(request, "error.html", {"status": status, "key": key, "params": params}, status_code=status)
 
 

@@ -1,18 +1,16 @@
 """Player-facing messages by key, translated at render time.
 
 Services raise errors and return notes by key (they stay free of gettext); the web
-layer words them here. `detail` carries the engine's exact reason (in English, in
-notation terms) where it helps, e.g. which token of an imported deal is wrong.
+layer words them here, while a page renders (only then is the player's language set: see
+`templating.render`). `detail` carries the engine's exact reason (in English, in notation
+terms) where it helps, e.g. which token of an imported deal is wrong: it is marked as English.
 """
 
 from __future__ import annotations
 
-from app.i18n import gettext
+from markupsafe import Markup
 
-
-def N_(text: str) -> str:
-    """Marks a text for the catalogs (Babel extracts N_) without translating it yet."""
-    return text
+from app.i18n import N_, gettext
 
 
 # English msgids by key; translated one at a time, when a page shows it
@@ -64,4 +62,6 @@ def message(key: str | None, **params: object) -> str:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
     detail = params.get("detail")
-    return f"{text} ({detail})" if detail else text
+    if not detail:
+        return text
+    return Markup('{} <span class="detail" lang="en">({})</span>').format(text, detail)

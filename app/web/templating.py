@@ -23,11 +23,18 @@ from .assets import asset_url
 from .messages import message
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# the indices each language's own decks print (docs/glossary.md): es/ess, knægt/knekt, dame/dam, konge/kung
+RANK_LABELS = {
+    "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
+    "da": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+    "sv": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+}
 
 
-def rank_label(card: Card) -> str:
-    return RANK_LABELS.get(card.rank, str(card.rank))
+def rank_label(card_or_rank: Card | int) -> str:
+    """The corner index in the player's language: "D" for a Danish or Swedish queen."""
+    rank = card_or_rank if isinstance(card_or_rank, int) else card_or_rank.rank
+    return RANK_LABELS[i18n.current_language()].get(rank, str(rank))
 
 
 def suit_symbol(card_or_suit: Card | str) -> str:
@@ -60,7 +67,8 @@ environment = Environment(
     lstrip_blocks=True,
     auto_reload=False,  # templates change with a deploy, never under a running server
 )
-environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+environment.install_gettext_callables(  # type: ignore[attr-defined]
+    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
 environment.globals.update(
     asset_url=asset_url,
     message=message,

@@ -15,7 +15,8 @@ def test_hint_indicator_auto_finish_and_a_final_win(server, new_page):
     page.goto(f"{server}/play/pyramid/{WIN_SEED}")
     page.click("details.settings summary")
     page.check('input[name="winnable_indicator"]')
-    page.click('details.settings button[type="submit"]')
+    with page.expect_navigation():
+        page.click('details.settings button[type="submit"]')
     page.keyboard.press("h")  # a hint before the first move stores the game; the address follows
     page.wait_for_selector("#board [data-hint]")
     page.wait_for_selector('#solver-status[data-solver-status="yes"]')  # loaded after the board

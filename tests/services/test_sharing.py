@@ -125,7 +125,7 @@ def test_a_deal_without_a_seed_has_no_number():
 
 def test_the_preset_names_the_game():
     record = _played(WIN)
-    assert _share(record, "da", preset="tuts-tomb").split("\n")[0] == "Tretten · Tut's Tomb · Kabale nr. 18"
+    assert _share(record, "da", preset="pyramid-3").split("\n")[0] == "Tretten · Pyramide, 3 gennemgange · Kabale nr. 18"
 
 
 def test_a_game_in_play_has_no_result_to_share():

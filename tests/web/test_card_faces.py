@@ -9,9 +9,8 @@ import pytest
 
 from app import i18n
 from app.engine import Card
-from app.web.templating import environment
+from app.web.templating import RANK_LABELS, environment
 
-LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 class _Tree(HTMLParser):
@@ -60,7 +59,7 @@ def test_every_face_has_both_corners_and_its_middle(in_language):
             [outer] = _elements(tree.root)
             assert outer[1] == {"face"} and outer[3].get("aria-hidden") == "true"  # the button names the card
             top, end, art = _elements(outer)
-            label = LABELS.get(rank, str(rank))
+            label = RANK_LABELS[in_language].get(rank, str(rank))
             for corner, classes in ((top, {"idx"}), (end, {"idx", "end"})):
                 assert corner[1] == classes
                 rank_el, suit_el = _elements(corner)

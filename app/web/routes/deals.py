@@ -31,7 +31,7 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
 def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """Today's deal of the preset: the player's game of it, its results once played, or the deal
     ready to play."""
-    games.get_preset_or_error(preset)
+    preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
     if mine is not None and lifecycle.phase_of(mine) is not lifecycle.Phase.PLAYING:

@@ -2,8 +2,8 @@
 sessions of the devices that used the profile (their signed cookies carry the old generation);
 games.groups goes (an auto-finish wins, and a win is final: nothing is undone as a group)
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -11,8 +11,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0004'
-down_revision = '0003'
+revision = '0005'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 
