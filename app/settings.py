@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     db_pool_size: int = 10
     solver_processes: int = Field(default=1, ge=0, le=16, description="Processes for the solver's searches (app/services/searches.py); 0: in the request's own thread.")
-    solver_searches: int = Field(default=4, ge=1, le=256, description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, Retry-After); one at a time per player (429).")
+    solver_searches: int = Field(default=3, ge=1, le=256, description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, Retry-After); one at a time per player (429).")
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
 

@@ -48,7 +48,7 @@ from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.engine import GameRecord, deal_for_seed, get_preset  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
-BOARD = re.compile(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]+)"')
+BOARD = re.compile(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]*)"')
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
 POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -244,18 +244,26 @@ class Player:
         return plan_game(self.rng.choice(self.presets), self.rng.randrange(1_000_000_000), self.rng)
 
     async def new_game(self) -> None:
+        """Open a share link (the deal ready to play) and make the first move, which stores the game."""
         self.plan = self.plans.pop(0) if self.plans else self._new_plan()
         self.next_move = 0
-        status, fields, text = await self.http.request("GET", f"/play/{self.plan.preset}/{self.plan.seed}")
-        if status == 303:
-            status, fields, text = await self.http.request("GET", fields["location"])
+        link = f"/play/{self.plan.preset}/{self.plan.seed}"
+        status, fields, text = await self.http.request("GET", link)
+        if status == 303:  # a share link of a game in play resumes it: this player never plays a seed twice
+            raise RuntimeError("resumed game")
         if status != 200:
             raise RuntimeError(f"new game: {status}")
-        status, ply, version, self.game_id = BOARD.search(text).groups()
         self.csrf = CSRF.search(text).group(1)
-        self.ply, self.version = int(ply), int(version)
-        if self.ply:  # a share link resumes an unfinished game of that seed: catch up
-            raise RuntimeError("resumed game")
+        self.ply, self.version, self.game_id = 0, 0, ""
+        while not self.game_id and self.next_move < len(self.plan.moves):  # a tap that only selects stores nothing
+            body = urlencode({"csrf_token": self.csrf, **form_for(self.plan.moves[self.next_move])}).encode()
+            status, fields, text = await self.http.request("POST", link, body, FORM_HEADERS)
+            if status != 200:
+                raise RuntimeError(f"first move: {status}")
+            self.next_move += 1
+            self.game_id = fields.get("hx-push-url", "").rsplit("/", 1)[-1]
+        board = BOARD.search(text)
+        self.ply, self.version = int(board.group(2)), int(board.group(3))
 
     async def move(self, stats: Stats) -> None:
         if self.next_move >= len(self.plan.moves):

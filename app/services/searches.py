@@ -37,12 +37,12 @@ _pool: ProcessPoolExecutor | None = None
 # searches let in at once are capped per instance (the rest are told the solver is busy, at
 # once, rather than queue for seconds) and per player (one at a time).
 _admitted = 0
-_max_admitted = 4
+_max_admitted = 3
 _per_player: Counter[str] = Counter()
 RETRY_AFTER_SECONDS = 2
 
 
-def use_processes(processes: int, *, max_searches: int = 4) -> None:
+def use_processes(processes: int, *, max_searches: int = 3) -> None:
     """Searches from now on in a pool of ``processes`` (0: in the calling thread), at most
     ``max_searches`` of them running or waiting at once."""
     global _processes, _max_admitted
@@ -51,6 +51,16 @@ def use_processes(processes: int, *, max_searches: int = 4) -> None:
             _shut_down_locked()
         _processes = processes
         _max_admitted = max_searches
+
+
+def check_room(player_id: str) -> None:
+    """Refuse at once (as ``admitted`` would) a search that could not be let in now: a request
+    that will search checks this before it does any other work."""
+    with _lock:
+        if _per_player[player_id] >= 1:
+            raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
+        if _admitted >= _max_admitted:
+            raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
 
 
 @contextmanager
@@ -67,7 +77,7 @@ def admitted(player_id: str | None) -> Iterator[None]:
             raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
         if _admitted >= _max_admitted:
             raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
-        _admitted += 1
+        _admitted += 1  # (check_room says the same without taking a slot)
         _per_player[player_id] += 1
     try:
         yield

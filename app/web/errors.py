@@ -28,7 +28,7 @@ STATUS_OF = {
     ConflictError: 409,
     InputError: 422,
     RateLimitError: 429,
-    BusyError: 503,
+    BusyError: 429,  # not a failure of the server: a crowd, which Retry-After tells when to try again
 }
 KEY_OF_STATUS = {400: "bad_request", 403: "csrf", 404: "not_found", 413: "too_large", 422: "bad_request"}
 
@@ -41,6 +41,15 @@ def headers_of(error: ServiceError) -> dict[str, str]:
     """A refusal that passes with time (a rate limit, a busy solver) says when to try again."""
     retry_after = error.params.get("retry_after")
     return {"retry-after": str(retry_after)} if retry_after is not None else {}
+
+
+class RefusedEarly(Exception):
+    """A service refusal found before the request did any work (app.web.routes.solver): the
+    page's board is left as it is, and the refusal is said in the live region."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 def _is_api(request: Request) -> bool:
@@ -84,6 +93,14 @@ def install_error_handlers(app: FastAPI) -> None:
             summary = "; ".join(f"{'.'.join(p['loc'])}: {p['msg']}" for p in problems) or "invalid request"
             return JSONResponse(jsonable_encoder({"error": summary, "problems": problems}), status_code=422)
         return error_response(request, 400, "bad_request", "bad request")
+
+    @app.exception_handler(RefusedEarly)
+    async def on_refused_early(request: Request, exc: RefusedEarly):
+        if request.headers.get("hx-request") != "true":
+            return await on_service_error(request, exc.error)
+        response = render(request, "_refused.html", {"key": exc.error.key}, status_code=status_of(exc.error))
+        response.headers.update({"hx-reswap": "none", **headers_of(exc.error)})  # out-of-band parts only
+        return response
 
     @app.exception_handler(BodyTooLarge)
     async def on_too_large(request: Request, exc: BodyTooLarge):

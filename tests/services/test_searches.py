@@ -96,3 +96,25 @@ def test_where_processes_cannot_start_a_search_runs_in_the_calling_thread(proces
     assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
     assert searches._run(os.getpid) == os.getpid()
     assert "no solver processes" in caplog.text
+
+
+def test_searches_are_admitted_per_instance_and_per_player():
+    from app.services.errors import BusyError, RateLimitError
+
+    searches.use_processes(0, max_searches=2)
+    try:
+        with searches.admitted("a"):
+            with pytest.raises(RateLimitError) as one_at_a_time:
+                with searches.admitted("a"):
+                    pass
+            assert one_at_a_time.value.params["retry_after"] == searches.RETRY_AFTER_SECONDS
+            with searches.admitted("b"):
+                with pytest.raises(BusyError):
+                    with searches.admitted("c"):
+                        pass
+                with searches.admitted(None):  # the app's own searches (the daily deal) are not capped
+                    pass
+        with searches.admitted("a"), searches.admitted("c"):  # all released again
+            pass
+    finally:
+        searches.use_processes(0)

@@ -391,3 +391,16 @@ def test_the_end_screen_offers_the_analysis_in_words_that_fit_the_result(client)
     assert "Show the analysis: the shortest win known to the solver" in won_page
     assert "where was the game lost" not in won_page
     assert "Show the analysis: where was the game lost?" in lost_page
+
+
+def test_a_hint_when_the_solver_is_busy_says_so_with_retry_after(client, monkeypatch):
+    monkeypatch.setattr(searches, "_max_admitted", 0)  # every search slot taken
+    game_id, html = _seeded(client, 987_654)
+    response = _post(client, f"/games/{game_id}/hint", html)
+    assert response.status_code == 429 and response.headers["retry-after"] == str(searches.RETRY_AFTER_SECONDS)
+    # htmx: the board stays as it is, the live region says why
+    assert response.headers["hx-reswap"] == "none" and 'id="announce" hx-swap-oob' in response.text
+    assert "The solver is busy" in response.text and 'id="board"' not in response.text
+    plain = _post(client, f"/games/{game_id}/hint", html, htmx=False)
+    assert plain.status_code == 429 and "The solver is busy" in plain.text and "retry-after" in plain.headers
+    assert _game(client, game_id).hint_count == 0

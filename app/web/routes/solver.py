@@ -10,19 +10,19 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, assist, games, odds, players
+from app.services import analysis, assist, games, odds, players, searches
 from app.services.actions import ActionResult
 from app.services.boards import Announcement
-from app.services.errors import ServiceError
+from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
 
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
-from ..errors import status_of
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, cookie_identity
+from ..errors import RefusedEarly, status_of
 from ..game_view import render_game, render_hinted
 from ..redirects import safe_next, see_other
 from ..templating import is_htmx, render
@@ -45,12 +45,26 @@ def _refused(request: Request, session, game_id: str, player, exc: ServiceError)
     return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc), None))
 
 
-@router.post("/games/{game_id}/hint", dependencies=[CsrfDep])
+async def solver_room(request: Request, settings: SettingsDep) -> None:
+    """Before any other work: a hint the solver could not take now is refused at once (the
+    database, the game and the board are not touched), so a crowd asking at the same moment
+    costs the other players little."""
+    identity = cookie_identity(request, settings)
+    if identity is not None:
+        try:
+            searches.check_room(identity[0])
+        except ServiceError as exc:
+            raise RefusedEarly(exc) from None
+
+
+@router.post("/games/{game_id}/hint", dependencies=[CsrfDep, Depends(solver_room)])
 def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
          fields: Annotated[SeenFields, Form()]) -> Response:
     game = games.get_game_row(session, game_id)
     try:
         found = assist.hint(session, game, player, ply=fields.ply, version=fields.version)
+    except (BusyError, RateLimitError) as exc:
+        raise RefusedEarly(exc) from None  # the board is as it was: say so, draw nothing
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
     if not is_htmx(request):
