@@ -69,7 +69,9 @@ def pos_text(fill: Fill) -> str:
 
 def gaps_tap(position, selected: str | None, pos: str) -> Tap:
     """Tap a card that fits one gap to move it there; a card that fits several (a 2), or a gap
-    that takes several cards, is selected first, and the second tap picks."""
+    that takes several cards, is selected first, and the second tap picks. A card already in
+    its row's correct run (a 2 in column 0 with what follows it) is only selected, with a word:
+    one tap never takes a finished part of a row apart; the gap tapped next moves it."""
     where = parse_pos(pos)
     if where is None:
         raise InvalidMoveError(f"{pos[:8]!r} is not a position: use row.column, e.g. 2.5")
@@ -91,6 +93,8 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
     chosen = [f for f in fills if pos_text(f) == selected]
     if chosen:
         return Tap(move=chosen[0])
+    if fills and c < position.correct_prefix_lengths()[r]:
+        return Tap(selected=card.code, note="in_place")
     if len(fills) == 1:
         return Tap(move=fills[0])
     if fills:

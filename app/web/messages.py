@@ -17,6 +17,7 @@ from app.i18n import N_, gettext
 TEXTS = {
     "not_playable": N_("That card cannot be played right now."),
     "dead_gap": N_("Nothing can go into that gap."),
+    "in_place": N_("That card is in place in its row. Tap a gap to move it anyway."),
     "confirm_redeal": N_("Cards can still be moved. Redeal anyway?"),
     "confirm_new": N_("Start a new deal? This game is not finished: it counts as lost."),
     "confirm_restart": N_("Start this deal again from the beginning? This game is not finished: it counts as lost."),

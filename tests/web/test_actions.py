@@ -208,3 +208,24 @@ def test_a_cleared_pyramid_leaves_no_empty_band_after_the_game(client):
     html = play_through_the_board(client, game_id, html, WIN_LINE[-1:])
     assert board_state(html)["status"] == "won"
     assert re.search(r'<div class="tableau" hidden>', html)
+
+
+def test_a_tap_on_a_card_in_its_rows_correct_run_selects_it_and_says_so(client, app):
+    # a Gaps deal with a 2 dealt into column 0 (a correct run of one) that could jump to another gap there
+    from app.engine import GameRecord, deal_for_seed, get_preset
+
+    preset = get_preset("gaps")
+    for seed in range(200):
+        position = GameRecord.new("gaps", preset.rules, deal_for_seed("gaps", seed)).position
+        runs = position.correct_prefix_lengths()
+        placed = [(r, position.grid[r * 13]) for r in range(4) if runs[r] and position.moves_of_card(position.grid[r * 13])]
+        if placed:
+            break
+    row, two = placed[0]
+    game_id, html = start_seeded(client, "gaps", seed)
+    tapped = act(client, game_id, html, target=f"{row}.0")
+    assert board_state(tapped.text)["ply"] == 0  # not moved
+    assert f'data-selected="{two.code}"' in tapped.text and 'data-note="in_place"' in tapped.text
+    gap = position.moves_of_card(two)[0]
+    moved = act(client, game_id, tapped.text, target=f"{gap.row}.{gap.col}", sel=two.code)
+    assert board_state(moved.text)["ply"] == 1  # the gap tapped next moves it

@@ -22,7 +22,7 @@ from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_NOTES = {"not_playable", "dead_gap"}  # notes a plain form post carries to the page it lands on
+PAGE_NOTES = {"not_playable", "dead_gap", "in_place"}  # notes a plain form post carries to the page it lands on
 
 
 class BoardForm(BaseModel):
