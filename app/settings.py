@@ -6,14 +6,22 @@ look; `get_settings()` is cached so every module sees the same object.
 
 from __future__ import annotations
 
+import fcntl
+import logging
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MIN_SECRET_LENGTH = 32  # characters; the generated key has 64 (48 random bytes, base64)
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used, said in one line that names the variable (no value)."""
 
 
 class Settings(BaseSettings):
@@ -21,7 +29,7 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=PROJECT_ROOT / "data", description="Where the SQLite file and the dev secret live.")
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means sqlite in DATA_DIR.")
-    secret_key: str = Field(default="", description="Signs cookies and CSRF tokens; empty means a generated dev key kept in DATA_DIR.")
+    secret_key: str = Field(default="", repr=False, description=f"Signs cookies and CSRF tokens, at least {MIN_SECRET_LENGTH} characters; empty means a generated dev key kept in DATA_DIR.")
     host: str = "127.0.0.1"
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
@@ -35,6 +43,15 @@ class Settings(BaseSettings):
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
     bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")
+
+    @field_validator("secret_key")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        # anyone who can guess the key can sign any player's cookie and CSRF token
+        if value and len(value) < MIN_SECRET_LENGTH:
+            raise ValueError(f"must be at least {MIN_SECRET_LENGTH} characters long (it has {len(value)}); "
+                             "e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
+        return value
 
     @model_validator(mode="after")
     def _fill_dev_defaults(self) -> "Settings":
@@ -53,17 +70,78 @@ class Settings(BaseSettings):
 
 
 def _dev_secret(data_dir: Path) -> str:
-    """A random key generated on first run and kept, so dev cookies survive restarts."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+    """A random key generated on first run and kept in DATA_DIR/secret_key, so dev cookies
+    survive restarts.
+
+    Instances starting at once on a fresh DATA_DIR take turns under an exclusive lock on
+    ``secret_key.lock``: the first writes the key to a new 0600 file, fsyncs it and renames it
+    into place; everyone (the first included) then uses what the file says. A key file that is
+    empty, blank or shorter than MIN_SECRET_LENGTH (a crash of an older version mid-write, or
+    a hand edit) is replaced the same way, with a warning: no cookie signed with such a key is
+    worth keeping."""
     path = data_dir / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(48))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    key = _read_key(path)
+    if key is not None and len(key) >= MIN_SECRET_LENGTH:
+        return key  # a usable key is never rewritten: no lock needed to read it
+    data_dir.mkdir(parents=True, exist_ok=True)
+    lock_fd = os.open(data_dir / "secret_key.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX)
+        key = _read_key(path)
+        if key is not None and len(key) >= MIN_SECRET_LENGTH:
+            return key
+        if key is not None:
+            logging.getLogger("tretten.settings").warning(
+                "%s held no usable key (%d characters): replaced by a new one", path, len(key))
+        _write_new_key(path)
+        key = _read_key(path)
+        if key is None or len(key) < MIN_SECRET_LENGTH:
+            raise SettingsError(f"could not keep a generated key in {path}: set SECRET_KEY")
+        return key
+    finally:
+        os.close(lock_fd)  # releases the lock
+
+
+def _read_key(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        return None
+
+
+def _write_new_key(path: Path) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.unlink(missing_ok=True)  # left by a crash; we hold the lock
+    # 0600 from the start; O_EXCL and O_NOFOLLOW: never write through a file or link put there
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, secrets.token_urlsafe(48).encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)  # readers see the old file or the whole new one, never a part
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)  # the rename itself survives a crash
+    finally:
+        os.close(directory)
+
+
+def load_settings() -> Settings:
+    """The settings from the environment; a bad one is a SettingsError in one line."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors(include_url=False, include_input=False):
+            name = "_".join(str(part) for part in error["loc"]).upper() or "settings"
+            cause = error.get("ctx", {}).get("error")
+            problems.append(f"{name}: {cause if cause is not None else error['msg']}")
+        raise SettingsError("bad setting " + "; ".join(problems)) from None
 
 
 @lru_cache
 def get_settings() -> Settings:
-    settings = Settings()
+    settings = load_settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings

@@ -43,9 +43,9 @@ def instructions(kind: str, requests: int) -> int:
     """Instructions of one server process that served `requests` requests of `kind` (plus warm-up)."""
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-instr-"))
     url = f"sqlite:///{data_dir / 'instr.sqlite3'}"
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret"))
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret-of-at-least-32-characters"))
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret",
+    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret-of-at-least-32-characters",
            "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "PYTHONHASHSEED": "0"}
     log = data_dir / "valgrind.log"
     server = subprocess.Popen(

@@ -90,7 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp())
     settings = Settings(data_dir=data, database_url=args.database_url or f"sqlite:///{data / 'bench.sqlite3'}",
-                        secret_key="bench", games_per_minute=10**9)
+                        secret_key="bench-secret-of-at-least-32-characters", games_per_minute=10**9)
     upgrade_to_head(settings)
     app = create_app(settings)
     started = time.perf_counter()

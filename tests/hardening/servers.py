@@ -30,7 +30,7 @@ def free_port() -> int:
 
 
 def migrated(url: str, data_dir: Path) -> Settings:
-    settings = Settings(data_dir=data_dir, database_url=url, secret_key="hardening-secret")
+    settings = Settings(data_dir=data_dir, database_url=url, secret_key="hardening-secret-of-at-least-32-characters")
     upgrade_to_head(settings)
     return settings
 
@@ -56,7 +56,7 @@ class Server:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "DATA_DIR": str(self.data_dir),
-            "SECRET_KEY": "hardening-secret",
+            "SECRET_KEY": "hardening-secret-of-at-least-32-characters",
             "GAMES_PER_MINUTE": "100000",
             **self.env,
         }

@@ -20,10 +20,10 @@ from .servers import migrated
 
 
 def test_board_actions_run_inline_on_sqlite_only(tmp_path):
-    sqlite = Settings(data_dir=tmp_path, secret_key="k")
-    postgres = Settings(data_dir=tmp_path, secret_key="k", database_url="postgresql+psycopg://postgres@127.0.0.1/test")
+    sqlite = Settings(data_dir=tmp_path, secret_key="k" * 32)
+    postgres = Settings(data_dir=tmp_path, secret_key="k" * 32, database_url="postgresql+psycopg://postgres@127.0.0.1/test")
     assert sqlite.board_inline is True and postgres.board_inline is False
-    assert Settings(data_dir=tmp_path, secret_key="k", board_inline=False).board_inline is False
+    assert Settings(data_dir=tmp_path, secret_key="k" * 32, board_inline=False).board_inline is False
 
 
 def test_a_move_while_another_thread_writes_waits_in_a_thread_not_on_the_loop(tmp_path):

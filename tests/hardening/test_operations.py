@@ -74,7 +74,7 @@ def children(pid: int) -> list[int]:
 
 
 def test_healthz_reports_a_database_that_is_down(tmp_path):
-    settings = Settings(data_dir=tmp_path, secret_key="x",
+    settings = Settings(data_dir=tmp_path, secret_key="x" * 32,
                         database_url="postgresql+psycopg://postgres@127.0.0.1:1/none?connect_timeout=2")
     with TestClient(create_app(settings)) as client:
         response = client.get("/healthz")
