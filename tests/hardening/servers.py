@@ -39,12 +39,13 @@ class Server:
     """One uvicorn child process serving the app on 127.0.0.1:<port>."""
 
     def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None, log_name: str = "server",
-                 **env: str) -> None:
+                 access_log: bool = False, **env: str) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.port = port or free_port()
         self.log_path = data_dir / f"{log_name}-{self.port}.log"
         self.env = env
+        self.access_log = access_log
         self.process: subprocess.Popen | None = None
 
     @property
@@ -61,8 +62,9 @@ class Server:
             **self.env,
         }
         command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                   "--timeout-graceful-shutdown", "10"]
+                   "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10"]
+        if not self.access_log:
+            command.append("--no-access-log")
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
