@@ -37,6 +37,7 @@ TEXTS = {
     "not_found": N_("This page does not exist."),
     "bad_request": N_("The request could not be understood."),
     "too_large": N_("The request was too large."),
+    "server_error": N_("Something went wrong on our side. Please try again."),
     "device_link_gone": N_("This device link is unknown or has been revoked."),
     "won_pyramid": N_("The pyramid is cleared."),
     "won_all": N_("Every card is gone."),

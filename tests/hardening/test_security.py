@@ -3,6 +3,7 @@ cookies, inert payloads, and the limits on body size, move-list length and new g
 
 from __future__ import annotations
 
+import logging
 import re
 from html.parser import HTMLParser
 
@@ -186,6 +187,38 @@ def test_security_headers_on_every_kind_of_response(client):
         assert "frame-ancestors 'none'" in csp, name
         assert response.headers["x-content-type-options"] == "nosniff", name
         assert response.headers["referrer-policy"] in ("same-origin", "strict-origin-when-cross-origin", "no-referrer"), name
+
+
+def test_a_500_carries_the_security_headers_and_is_logged_as_500(settings):
+    from fastapi.testclient import TestClient
+
+    from app.web.main import create_app
+    from app.web.security import SECURITY_HEADERS
+
+    app = create_app(settings)
+
+    def boom() -> None:
+        raise RuntimeError("a bug in a route")
+
+    app.add_api_route("/boom", boom)
+    app.add_api_route("/api/boom", boom)
+    logged = []
+    handler = logging.Handler()
+    handler.emit = logged.append
+    logging.getLogger("tretten.request").addHandler(handler)
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            page, api = client.get("/boom"), client.get("/api/boom")
+    finally:
+        logging.getLogger("tretten.request").removeHandler(handler)
+    for response in (page, api):
+        assert response.status_code == 500
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers.get(name) == value, (response.request.url, name)
+    assert 'role="alert"' in page.text and "Something went wrong" in page.text and "Traceback" not in page.text
+    assert api.json() == {"error": "internal error: the request was not completed"}
+    requests = [r.fields for r in logged if r.getMessage() == "request"]
+    assert [(line["path"], line["status"]) for line in requests] == [("/boom", 500), ("/api/boom", 500)]
 
 
 @pytest.mark.parametrize("path", ["/", "/play/pyramid/5", "/play/gaps/5", "/play/giza/5", "/rules/pyramid", "/nope"])
