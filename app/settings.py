@@ -7,14 +7,16 @@ look; `get_settings()` is cached so every module sees the same object.
 from __future__ import annotations
 
 import fcntl
+import ipaddress
 import logging
 import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIN_SECRET_LENGTH = 32  # characters; the generated key has 64 (48 random bytes, base64)
@@ -34,6 +36,14 @@ class Settings(BaseSettings):
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
+    # Cookie-less requests make players, so these count per client address and in total, in
+    # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
+    # it a minute; 0: no limit.
+    new_players_per_address: int = Field(default=30, ge=0, description="New players (first visits, POST /api/players) per client address per minute.")
+    new_players_total: int = Field(default=600, ge=0, description="New players per minute in all, per instance.")
+    new_games_per_address: int = Field(default=300, ge=0, description="New games per client address per minute.")
+    new_games_total: int = Field(default=3000, ge=0, description="New games per minute in all, per instance.")
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list, description="Addresses or networks (CIDR) of reverse proxies, comma-separated: from these peers X-Forwarded-For and X-Forwarded-Proto are believed. Empty: from none.")
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     db_pool_size: int = 10
@@ -43,6 +53,18 @@ class Settings(BaseSettings):
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
     bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _networks(cls, value: object) -> object:
+        items = value.replace(",", " ").split() if isinstance(value, str) else value
+        if isinstance(items, list):
+            for item in items:
+                try:
+                    ipaddress.ip_network(str(item), strict=False)
+                except ValueError:
+                    raise ValueError(f"{str(item)[:60]!r} is not an IP address or network") from None
+        return items
 
     @field_validator("secret_key")
     @classmethod

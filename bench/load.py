@@ -78,7 +78,9 @@ def start_servers(url: str, data_dir: Path, count: int, pool: int,
                   extra_env: dict[str, str] | None = None) -> list[tuple[subprocess.Popen, str]]:
     servers = []
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret-of-at-least-32-characters",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool), **(extra_env or {})}
+           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool),
+           "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
+           **(extra_env or {})}
     for index in range(count):
         port = free_port()
         log = open(data_dir / f"server-{index}.log", "wb")

@@ -17,6 +17,7 @@ from app.services.games import Limits
 from app.settings import Settings
 
 from . import security
+from .clients import check_new_player, client_address
 
 
 # Trivial dependencies are `async def`: FastAPI runs a plain `def` one in the threadpool, and
@@ -37,12 +38,14 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def limits_for(settings: Settings) -> Limits:
-    return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
+def limits_for(request: Request) -> Limits:
+    settings: Settings = request.app.state.settings
+    return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves,
+                  new_games=request.app.state.new_games, address=client_address(request))
 
 
-async def get_limits(settings: SettingsDep) -> Limits:
-    return limits_for(settings)
+async def get_limits(request: Request) -> Limits:
+    return limits_for(request)
 
 
 LimitsDep = Annotated[Limits, Depends(get_limits)]
@@ -62,6 +65,7 @@ def browser_player(request: Request, session: Session, settings: Settings, playe
     no such player): created (and the cookie set) on a first visit. Refuses (403) a request whose
     CSRF token was checked against another player than the one that turns out to exist."""
     if player is None:
+        check_new_player(request)  # 429 for a flood of cookie-less requests (app/web/clients.py)
         player = player_service.create_player(session)
         _queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies))
     if player.language:

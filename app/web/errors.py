@@ -31,6 +31,11 @@ STATUS_OF = {
 KEY_OF_STATUS = {400: "bad_request", 403: "csrf", 404: "not_found", 413: "too_large", 422: "bad_request"}
 
 
+def retry_after_header(error: ServiceError) -> dict[str, str]:
+    """Retry-After for a refusal that says when to come back (a rate limit), else nothing."""
+    return {"retry-after": str(error.retry_after)} if isinstance(error, RateLimitError) else {}
+
+
 def status_of(error: ServiceError) -> int:
     return next((code for cls, code in STATUS_OF.items() if isinstance(error, cls)), 400)
 
@@ -53,7 +58,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_service_error(request: Request, exc: ServiceError):
         detail = exc.params.get("detail")
         params = {"detail": detail} if detail else {}
-        return error_response(request, status_of(exc), exc.key, exc.message, **params)
+        response = error_response(request, status_of(exc), exc.key, exc.message, **params)
+        response.headers.update(retry_after_header(exc))
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException):

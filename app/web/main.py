@@ -14,6 +14,7 @@ from app.db.session import get_engine, session_factory
 from app.services import searches
 from app.settings import Settings, get_settings
 
+from . import clients
 from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
 from .heap import freeze_startup_heap
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
+    clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
     # routes are matched in order, router by router: the board's (the hot path) come first,

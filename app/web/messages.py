@@ -27,6 +27,7 @@ TEXTS = {
     "nothing_to_undo": N_("There is nothing to undo."),
     "nothing_to_redo": N_("There is nothing to redo."),
     "rate_limited": N_("Too many new games in one minute. Please wait a moment."),
+    "too_many_players": N_("Too many new players are arriving right now. Please wait a moment and reload the page."),
     "bad_seed": N_("A seed is a whole number, such as 12345."),
     "bad_deal": N_("That deal could not be read."),
     "unknown_preset": N_("There is no such game variant."),

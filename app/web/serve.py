@@ -16,7 +16,7 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         factory=True,
         host=host or settings.host,
         port=port or settings.port,
-        proxy_headers=True,
+        proxy_headers=False,  # the app believes X-Forwarded-* from TRUSTED_PROXIES only (app/web/clients.py)
         access_log=False,  # app.web.logs writes one JSON line per request instead
         timeout_graceful_shutdown=10,
     )

@@ -59,10 +59,12 @@ class Server:
             "DATA_DIR": str(self.data_dir),
             "SECRET_KEY": "hardening-secret-of-at-least-32-characters",
             "GAMES_PER_MINUTE": "100000",
+            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
             **self.env,
         }
         command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10"]
+                   "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10",
+                   "--no-proxy-headers"]  # as tretten serve: the app reads them, from TRUSTED_PROXIES only
         if not self.access_log:
             command.append("--no-access-log")
         log = open(self.log_path, "ab")

@@ -370,8 +370,10 @@ def test_too_many_new_games_per_minute_is_429_with_a_message(make_client):
     assert codes == [201, 201, 201, 429]
     refused = client.post("/api/games", json={"preset": "gaps"}, headers=auth)
     assert refused.status_code == 429 and "too many new games" in refused.json()["error"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 60  # when the first of the three leaves the minute
     page = client.get("/").text
     for _ in range(3):
         client.post("/games", data={"preset": "pyramid", "csrf_token": csrf_of(page)})
     html = client.post("/games", data={"preset": "pyramid", "csrf_token": csrf_of(page)})
     assert html.status_code == 429 and "Too many new games" in html.text and 'role="alert"' in html.text
+    assert 1 <= int(html.headers["retry-after"]) <= 60

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, Field, model_validator
 
 from app.services import games, players
 
+from ..clients import check_new_player
 from ..deps import ApiPlayerDep, LimitsDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -72,8 +73,9 @@ class GameOut(BaseModel):
     position: dict[str, Any]
 
 
-@router.post("/players", response_model=PlayerOut, status_code=201)
-def create_player(session: SessionDep) -> PlayerOut:
+@router.post("/players", response_model=PlayerOut, status_code=201, responses={429: ERRORS[429]})
+def create_player(request: Request, session: SessionDep) -> PlayerOut:
+    check_new_player(request)
     player, token = players.create_api_player(session)
     return PlayerOut(player_id=player.id, token=token)
 

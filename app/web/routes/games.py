@@ -16,7 +16,7 @@ from app.services.errors import ServiceError
 
 from ..deps import (CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, get_browser_player,
                     limits_for, read_form)
-from ..errors import status_of
+from ..errors import retry_after_header, status_of
 from ..game_view import Feedback, render_game
 from ..redirects import see_other
 from ..threads import leave_the_loop, run_board_work
@@ -92,7 +92,7 @@ def _action_fields(form: FormData) -> ActionFields:
 
 def _act(game_id: str, request: Request, form: FormData) -> Response:
     settings = request.app.state.settings
-    limits = limits_for(settings)
+    limits = limits_for(request)
     with request.app.state.sessionmaker() as session:
         player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
         # in the order a Form route takes them: the player (403 if the CSRF check was against a
@@ -110,8 +110,10 @@ def _act(game_id: str, request: Request, form: FormData) -> Response:
             session.expire_all()  # show what is stored now, not what this request tried
             game = games.get_game_row(session, game_id)
             feedback = Feedback(error=exc.key, detail=exc.params.get("detail"))
-            return render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
-                               status_code=status_of(exc))
+            response = render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
+                                   status_code=status_of(exc))
+            response.headers.update(retry_after_header(exc))
+            return response
         if outcome.new_game is not None:
             return see_other(request, f"/games/{outcome.new_game.id}")
         feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
@@ -163,7 +165,7 @@ async def play_seed(preset: str, seed: str, request: Request) -> Response:
 
 def _play_seed(preset: str, seed: int, request: Request) -> Response:
     settings = request.app.state.settings
-    limits = limits_for(settings)
+    limits = limits_for(request)
     with request.app.state.sessionmaker() as session:
         player = get_browser_player(request, session, settings)
         game = games.find_or_start(session, player, preset, seed=seed, limits=limits)
