@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list, description="Addresses or networks (CIDR) of reverse proxies, comma-separated: from these peers X-Forwarded-For and X-Forwarded-Proto are believed. Empty: from none.")
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
+    # how long `tretten serve` waits for a client (app/web/protocol.py, app/web/serve.py)
+    header_timeout: float = Field(default=10, gt=0, description="Seconds from a connection opening (or a kept-alive connection's next request beginning) to the end of the request's headers; then the connection is closed.")
+    body_timeout: float = Field(default=20, gt=0, description="Seconds from the end of a request's headers to the end of its body.")
+    keep_alive_timeout: int = Field(default=15, ge=1, description="Seconds an idle kept-alive connection stays open after a response (uvicorn's timeout_keep_alive).")
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024, description="Largest request line and headers together (431 beyond).")
+    max_connections: int = Field(default=1000, ge=1, description="Open connections (or requests in progress) beyond which requests get 503 (uvicorn's limit_concurrency).")
     db_pool_size: int = 10
     board_threads: int = Field(default=4, ge=1, le=64, description="Worker threads for board actions, game pages and share links at once per instance (app/web/threads.py); more wait their turn.")
     board_inline: bool | None = Field(default=None, description="Run board actions, the game page and share links on the event loop, with no thread hop (app/web/threads.py). Unset: on for SQLite (a local file answers in microseconds), off for PostgreSQL (its round trips would hold up the loop).")

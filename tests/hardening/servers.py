@@ -39,13 +39,14 @@ class Server:
     """One uvicorn child process serving the app on 127.0.0.1:<port>."""
 
     def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None, log_name: str = "server",
-                 access_log: bool = False, **env: str) -> None:
+                 access_log: bool = False, cli: bool = False, **env: str) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.port = port or free_port()
         self.log_path = data_dir / f"{log_name}-{self.port}.log"
         self.env = env
         self.access_log = access_log
+        self.cli = cli  # `tretten serve` (its uvicorn settings) rather than plain uvicorn
         self.process: subprocess.Popen | None = None
 
     @property
@@ -62,11 +63,14 @@ class Server:
             "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
             **self.env,
         }
-        command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10",
-                   "--no-proxy-headers"]  # as tretten serve: the app reads them, from TRUSTED_PROXIES only
-        if not self.access_log:
-            command.append("--no-access-log")
+        if self.cli:
+            command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        else:
+            command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
+                       "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10",
+                       "--no-proxy-headers"]  # as tretten serve: the app reads them, from TRUSTED_PROXIES only
+            if not self.access_log:
+                command.append("--no-access-log")
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
