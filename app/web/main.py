@@ -20,7 +20,7 @@ from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
+from .routes import api, api_docs, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         title="Tretten",
         summary="Pyramid and Gaps solitaires: the JSON API for scripts.",
-        docs_url="/api/docs",
+        docs_url=None,  # our own page at /api/docs (app/web/routes/api_docs.py): FastAPI's breaks the CSP
         redoc_url=None,
         openapi_url="/api/openapi.json",
         # without an OpenTelemetry SDK configured FastAPI emits nothing anyway, but it asks the
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # routes are matched in order, router by router: the board's (the hot path) come first,
     # and the load benchmark's floor right after them, so it pays the same matching as a move
     modules = [games, bench] if settings.bench_floor else [games]
-    for module in (*modules, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver):
+    for module in (*modules, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs):
         app.include_router(module.router)
     install_error_handlers(app)
     return app
