@@ -8,6 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import i18n
+
 from app.services.errors import (
     ConflictError,
     ForbiddenError,
@@ -47,6 +49,8 @@ def _is_api(request: Request) -> bool:
 def error_response(request: Request, status: int, key: str, english: str, **params):
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
+    # the message is worded before render() sets the request's language: set it first
+    i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
     page = render(
         request, "error.html", {"status": status, "message": message(key, **params)}, status_code=status
     )

@@ -42,6 +42,8 @@ def test_a_cookieless_flood_from_one_address_is_429_with_retry_after_and_others_
         assert 'role="alert"' in refused.text and "Too many new players" in refused.text
         assert "set-cookie" not in refused.headers  # no player was made for it
         assert [r.status_code for r in first_visits(other, 5)] == [303] * 5
+        danish = first_visits(flood, 1, {"Accept-Language": "da"})[0]
+        assert danish.status_code == 429 and "Der kommer for mange nye spillere" in danish.text
 
 
 def test_the_api_counts_new_players_and_new_games_per_address(app_with):
