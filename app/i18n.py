@@ -60,6 +60,12 @@ def negotiate(accept_language: str | None) -> str:
     return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
 
 
+def N_(text: str) -> str:
+    """Marks a text for the catalogs (Babel extracts N_) without translating it: the page that
+    shows it translates it while it renders, in the player's language."""
+    return text
+
+
 def set_language(language: str) -> None:
     _current.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
 
@@ -74,3 +80,13 @@ def gettext(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return translations_for(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A text whose English is used in more than one sense ("Won" as a banner and as a
+    statistic): the context, a short description of the use, tells the translations apart."""
+    return translations_for(_current.get()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translations_for(_current.get()).npgettext(context, singular, plural, n)

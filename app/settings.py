@@ -53,12 +53,10 @@ class Settings(BaseSettings):
     max_header_bytes: int = Field(default=32 * 1024, ge=1024, description="Largest request line and headers together (431 beyond).")
     max_connections: int = Field(default=1000, ge=1, description="Open connections (or requests in progress) beyond which requests get 503 (uvicorn's limit_concurrency).")
     db_pool_size: int = 10
-    board_threads: int = Field(default=4, ge=1, le=64, description="Worker threads for board actions, game pages and share links at once per instance (app/web/threads.py); more wait their turn.")
-    board_inline: bool | None = Field(default=None, description="Run board actions, the game page and share links on the event loop, with no thread hop (app/web/threads.py). Unset: on for SQLite (a local file answers in microseconds), off for PostgreSQL (its round trips would hold up the loop).")
     solver_processes: int = Field(default=1, ge=0, le=16, description="Processes for the solver's searches (app/services/searches.py); 0: in the request's own thread.")
+    solver_searches: int = Field(default=3, ge=1, le=256, description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, Retry-After); one at a time per player (429).")
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
-    bench_floor: bool = Field(default=False, description="Serve /bench/floor (bench/load.py's baseline); off in production.")
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod
@@ -88,8 +86,6 @@ class Settings(BaseSettings):
             object.__setattr__(self, "database_url", f"sqlite:///{self.data_dir / 'tretten.sqlite3'}")
         if not self.secret_key:
             object.__setattr__(self, "secret_key", _dev_secret(self.data_dir))
-        if self.board_inline is None:
-            object.__setattr__(self, "board_inline", self.is_sqlite)
         return self
 
     @property

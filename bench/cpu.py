@@ -51,11 +51,16 @@ class Client:
         before = cpu_seconds(self.pid)
         preset = self.rng.choice(self.presets)
         seed = self.rng.randrange(1_000_000_000)
-        page = self.http.get(f"/play/{preset}/{seed}", follow_redirects=True)
-        _status, self.ply, self.version, self.game_id = BOARD.search(page.text).groups()
+        link = f"/play/{preset}/{seed}"
+        page = self.http.get(link)  # the deal ready to play; its first move stores the game
         self.csrf = CSRF.search(page.text).group(1)
         p = get_preset(preset)
         self.record = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
+        first = self.rng.choice([str(m) for m in self.record.position.legal_moves()])
+        response = self.http.post(link, data={"csrf_token": self.csrf, **form_for(first)}, headers={"HX-Request": "true"})
+        self.game_id = response.headers["hx-push-url"].rsplit("/", 1)[1]
+        _status, self.ply, self.version, _ = BOARD.search(response.text).groups()
+        self.record = self.record.play(first)
         self.uncounted += cpu_seconds(self.pid) - before
 
     def move(self) -> bool:

@@ -49,12 +49,12 @@ def instructions(kind: str, requests: int, http: str = "httptools") -> int:
     upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret-of-at-least-32-characters"))
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret-of-at-least-32-characters",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "PYTHONHASHSEED": "0",
+           "GAMES_PER_MINUTE": "100000", "PYTHONHASHSEED": "0",
            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0"}
     log = data_dir / "valgrind.log"
     server = subprocess.Popen(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", f"--log-file={log}",
-         sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+         sys.executable, "-m", "uvicorn", "--app-dir", str(ROOT / "bench"), "--factory", "floor:create_app", "--host", "127.0.0.1",
          "--port", str(port), "--no-access-log", "--log-level", "warning", "--http", http],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

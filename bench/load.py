@@ -5,7 +5,7 @@ htmx header, gzip; a bare HTTP/1.1 client, see Http): it opens a seeded share li
 the board fragment), with a random think time between taps; a finished game is followed by a
 new deal. Each player's games (seeds and random legal taps) are played out by the engine before
 the clock starts. The same players also hit the floor, in slices alternating with the moves'
-(`--rounds`): `POST /bench/floor/{game}` (served only with BENCH_FLOOR=true), which reads the
+(`--rounds`): `POST /bench/floor/{game}` (bench/floor.py: the servers run the app with that route added), which reads the
 game row, commits one UPDATE and returns a fragment of the move fragment's size.
 
 Prints moves/s, p50/p95/p99 latency and errors for both, and the ratio of the medians; and for
@@ -48,7 +48,7 @@ from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.engine import GameRecord, deal_for_seed, get_preset  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
-BOARD = re.compile(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]+)"')
+BOARD = re.compile(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]*)"')
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
 POSTGRES_URL = os.environ.get("TRETTEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -78,14 +78,14 @@ def start_servers(url: str, data_dir: Path, count: int, pool: int,
                   extra_env: dict[str, str] | None = None) -> list[tuple[subprocess.Popen, str]]:
     servers = []
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret-of-at-least-32-characters",
-           "GAMES_PER_MINUTE": "100000", "BENCH_FLOOR": "true", "DB_POOL_SIZE": str(pool),
+           "GAMES_PER_MINUTE": "100000", "DB_POOL_SIZE": str(pool),
            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
            **(extra_env or {})}
     for index in range(count):
         port = free_port()
         log = open(data_dir / f"server-{index}.log", "wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app", "--host", "127.0.0.1",
+            [sys.executable, "-m", "uvicorn", "--app-dir", str(ROOT / "bench"), "--factory", "floor:create_app", "--host", "127.0.0.1",
              "--port", str(port), "--no-access-log", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         servers.append((process, f"http://127.0.0.1:{port}"))
@@ -246,18 +246,26 @@ class Player:
         return plan_game(self.rng.choice(self.presets), self.rng.randrange(1_000_000_000), self.rng)
 
     async def new_game(self) -> None:
+        """Open a share link (the deal ready to play) and make the first move, which stores the game."""
         self.plan = self.plans.pop(0) if self.plans else self._new_plan()
         self.next_move = 0
-        status, fields, text = await self.http.request("GET", f"/play/{self.plan.preset}/{self.plan.seed}")
-        if status == 303:
-            status, fields, text = await self.http.request("GET", fields["location"])
+        link = f"/play/{self.plan.preset}/{self.plan.seed}"
+        status, fields, text = await self.http.request("GET", link)
+        if status == 303:  # a share link of a game in play resumes it: this player never plays a seed twice
+            raise RuntimeError("resumed game")
         if status != 200:
             raise RuntimeError(f"new game: {status}")
-        status, ply, version, self.game_id = BOARD.search(text).groups()
         self.csrf = CSRF.search(text).group(1)
-        self.ply, self.version = int(ply), int(version)
-        if self.ply:  # a share link resumes an unfinished game of that seed: catch up
-            raise RuntimeError("resumed game")
+        self.ply, self.version, self.game_id = 0, 0, ""
+        while not self.game_id and self.next_move < len(self.plan.moves):  # a tap that only selects stores nothing
+            body = urlencode({"csrf_token": self.csrf, **form_for(self.plan.moves[self.next_move])}).encode()
+            status, fields, text = await self.http.request("POST", link, body, FORM_HEADERS)
+            if status != 200:
+                raise RuntimeError(f"first move: {status}")
+            self.next_move += 1
+            self.game_id = fields.get("hx-push-url", "").rsplit("/", 1)[-1]
+        board = BOARD.search(text)
+        self.ply, self.version = int(board.group(2)), int(board.group(3))
 
     async def move(self, stats: Stats) -> None:
         if self.next_move >= len(self.plan.moves):

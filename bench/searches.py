@@ -39,12 +39,13 @@ def searcher(base: str, stop: threading.Event, answered: list[float]) -> None:
     with httpx.Client(base_url=base, timeout=60) as http:
         seed = 1
         while not stop.is_set():
-            text = http.get(f"/play/gaps/{seed}", follow_redirects=True).text
-            csrf = CSRF.search(text).group(1)
-            for _ in range(2):
-                _status, ply, version, game_id = BOARD.search(text).groups()
-                form = {"csrf_token": csrf, "ply": ply, "version": version, "action": "confirm-redeal"}
-                text = http.post(f"/games/{game_id}/act", data=form, headers={"HX-Request": "true"}).text
+            link = f"/play/gaps/{seed}"
+            csrf = CSRF.search(http.get(link).text).group(1)
+            first = http.post(link, data={"csrf_token": csrf, "action": "confirm-redeal"}, headers={"HX-Request": "true"})
+            game_id = first.headers["hx-push-url"].rsplit("/", 1)[1]  # the first move (a redeal) stored it
+            _status, ply, version, _ = BOARD.search(first.text).groups()
+            form = {"csrf_token": csrf, "ply": ply, "version": version, "action": "confirm-redeal"}
+            http.post(f"/games/{game_id}/act", data=form, headers={"HX-Request": "true"})
             started = time.perf_counter()
             http.post(f"/games/{game_id}/hint", data={"csrf_token": csrf},
                       headers={"HX-Request": "true"}).raise_for_status()

@@ -1,8 +1,8 @@
 """Run ``tretten survey`` for every preset and write ``docs/survey/results.json``.
 
-Presets with the same game and rules (Pyramide and Tut's Tomb) share one survey. The
-deal counts are chosen to fit this 2-core machine; the command line of each survey is
-stored beside its figures so anyone can reproduce them.
+Presets with the same game and rules would share one survey. The deal counts are chosen
+to fit this 2-core machine; the command line of each survey is stored beside its figures
+so anyone can reproduce them.
 
     .venv/bin/python bench/survey_all.py [--scale 1.0] [--jobs 1]
 """

@@ -1,4 +1,5 @@
-"""Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS) and one move fragment.
+"""Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS) and one move fragment,
+then a move on the boards with the most cards (Double Pyramid: 56, Gaps: 52).
 
 Run: .venv/bin/python bench/weight.py   (targets: first load <= 100 KB, move fragment <= 5 KB)
 """
@@ -42,6 +43,14 @@ def main() -> None:
         print(f"{name:40s} {size:7d} B")
     print(f"{'first load (gzip)':40s} {sum(sizes.values()):7d} B")
     print(f"{'move fragment (gzip)':40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
+    for path, action in (("/play/double-pyramid/42", "draw"), ("/play/gaps/42", "redeal")):
+        page = client.get(path)
+        token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
+        game_id = page.url.path.rsplit("/", 1)[1]
+        move = client.post(f"/games/{game_id}/act", data={"action": action, "csrf_token": token},
+                           headers={"HX-Request": "true"})
+        label = f"{path.split('/')[2]} {action} fragment (gzip)"
+        print(f"{label:40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,9 @@ class Player(Base):
     # "use this profile on another device": the link is an HMAC of this nonce (see
     # app.services.profiles); NULL = no link, and a new nonce revokes the old link
     device_nonce: Mapped[str | None] = mapped_column(String(32))
+    # the browser sessions of this profile: a signed cookie of an older generation is logged out
+    # (revoking the device link, or "log out other devices", moves it on)
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     games: Mapped[list["Game"]] = relationship(back_populates="player", passive_deletes=True)
 
@@ -80,9 +83,6 @@ class Game(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     auto_finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
-    # actions that played several moves at once (auto-finish), as "start:count" tokens: the
-    # moves[start:start+count] are one undo step (app.services.games, undo/redo)
-    groups: Mapped[str] = mapped_column(Text, default="", server_default="")
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
 
 from sqlalchemy import create_engine, event
@@ -15,6 +10,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
+
+from .write_queue import BUSY_SECONDS, connection_factory
 
 
 def _on_sqlite_connect(dbapi_connection, _record) -> None:
@@ -26,118 +23,6 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
-
-
-BUSY_SECONDS = 5
-_WRITES = ("insert", "update", "delete", "replace")
-
-
-class _WriteQueueCursor(sqlite3.Cursor):
-    def execute(self, sql, parameters=(), /):
-        with _write_lock_for(self.connection, sql):
-            return super().execute(sql, parameters)
-
-    def executemany(self, sql, seq_of_parameters, /):
-        with _write_lock_for(self.connection, sql):
-            return super().executemany(sql, seq_of_parameters)
-
-
-@contextmanager
-def _write_lock_for(connection: "_WriteQueueConnection", sql: str) -> Iterator[None]:
-    """Around one statement: the write lock taken first if it begins a write transaction."""
-    acquired = _take_write_lock(connection, sql)
-    try:
-        yield
-    finally:
-        if acquired and not connection.in_transaction:
-            connection._release_write_lock()  # no transaction began (an error): let the next in
-
-
-class WriteLockBusy(Exception):
-    """A write that may not wait found another thread of this process writing (see ``no_waiting``)."""
-
-
-_no_waiting: ContextVar[bool] = ContextVar("tretten_sqlite_no_waiting", default=False)
-
-
-@contextmanager
-def no_waiting() -> Iterator[None]:
-    """Inside, a write transaction that cannot begin at once raises WriteLockBusy instead of
-    waiting. For work run on the event loop (app/web/threads.py): the thread holding the lock
-    may need the loop to finish (a request's session is closed there), so waiting on the loop
-    could wait for ever; the caller rolls back and runs the work in a thread instead."""
-    token = _no_waiting.set(True)
-    try:
-        yield
-    finally:
-        _no_waiting.reset(token)
-
-
-def _take_write_lock(connection: "_WriteQueueConnection", sql: str) -> bool:
-    if connection.in_transaction or connection._holds_write_lock:
-        return False
-    if not sql.lstrip()[:7].lower().startswith(_WRITES):
-        return False
-    if _no_waiting.get():
-        if not connection._write_lock.acquire(blocking=False):
-            raise WriteLockBusy
-        connection._holds_write_lock = True
-        return True
-    # past the timeout, go on to SQLite, whose own busy timeout then decides (as without the queue)
-    connection._holds_write_lock = connection._write_lock.acquire(timeout=BUSY_SECONDS)
-    return connection._holds_write_lock
-
-
-class _WriteQueueConnection(sqlite3.Connection):
-    """A pysqlite connection whose write transactions queue on a lock of this process first.
-
-    SQLite lets one writer in at a time; a second one waits in SQLite's busy handler, which
-    sleeps and polls (1, 2, 5, 10, … up to 100 ms a nap), so under concurrent moves most of a
-    move's latency was naps taken after the lock was already free. Threads of one process now
-    wait on a plain lock instead, taken before the statement that begins a write transaction
-    (pysqlite begins one before the first INSERT/UPDATE/DELETE) and released when it ends, and
-    are woken the moment it is free. Other processes (a second instance, the CLI) still meet
-    in SQLite's own locking, as before; nothing about what is stored or when changes.
-    """
-
-    _write_lock: threading.Lock  # set on the per-engine subclass
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._holds_write_lock = False
-
-    def cursor(self, factory=_WriteQueueCursor):  # type: ignore[override]
-        return super().cursor(factory)
-
-    def _release_write_lock(self) -> None:
-        if self._holds_write_lock:
-            self._holds_write_lock = False
-            self._write_lock.release()
-
-    def commit(self) -> None:
-        try:
-            super().commit()
-        finally:
-            if not self.in_transaction:
-                self._release_write_lock()
-
-    def rollback(self) -> None:
-        try:
-            super().rollback()
-        finally:
-            if not self.in_transaction:
-                self._release_write_lock()
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._release_write_lock()
-
-
-def _write_queue_factory() -> type[_WriteQueueConnection]:
-    """A connection class with a lock of its own: one per engine, i.e. per database file."""
-    return type("WriteQueueConnection", (_WriteQueueConnection,), {"_write_lock": threading.Lock()})
 
 
 def _private_sqlite_files(url: str) -> None:
@@ -160,7 +45,7 @@ def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine
         _private_sqlite_files(url)
         # a pool as large as the server's threadpool: no connection (and PRAGMA) churn under load
         engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": BUSY_SECONDS,
-                                                             "factory": _write_queue_factory()},
+                                                             "factory": connection_factory()},
                                pool_size=20, max_overflow=20)
         event.listen(engine, "connect", _on_sqlite_connect)
         return engine

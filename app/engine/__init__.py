@@ -18,8 +18,8 @@ from .presets import PRESETS, Preset, get_preset
 from .pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
 from .rules import GapsRules, PyramidRules
 from .scoring import SCORING_SYSTEMS, score
-from .seeding import MAX_SEED, SplitMix64, deal_for_seed, shuffled
-from .variants import GAMES, Move, Position, Rules, Variant, get_game
+from .seeding import MAX_SEED, SplitMix64, shuffled
+from .variants import GAMES, Move, Position, Rules, Variant, deal_for_seed, get_game
 
 __all__ = [
     "DECK", "RANKS", "SUITS", "Card", "card", "format_deal", "full_deck", "parse_card",

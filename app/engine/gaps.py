@@ -82,7 +82,9 @@ class GapsPosition:
     game = "gaps"
 
     @classmethod
-    def from_deal(cls, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
+    def from_deal(cls, game: str, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
+        """The start position: the deal laid row-major, every ace taken out (``game`` is
+        always "gaps"; the Pyramid family's positions share this signature)."""
         grid = tuple(None if c.rank == 1 else c for c in deal)
         starters = tuple(c.suit for c in deal if c.rank == 1) if rules.aces == "starters" else ()
         return cls(rules, format_deal(deal), grid, 1, starters)
@@ -209,6 +211,11 @@ class GapsPosition:
     def simple_score(self) -> int:
         """Cards in the rows' correct prefixes (at most 48)."""
         return sum(self.correct_prefix_lengths())
+
+    @property
+    def cards_left(self) -> int:
+        """Cards not yet in their row's correct run."""
+        return ROWS * (COLUMNS - 1) - self.simple_score
 
     def to_json(self) -> dict:
         out: dict = {"grid": [None if c is None else c.code for c in self.grid]}

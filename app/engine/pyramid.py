@@ -351,6 +351,11 @@ class PyramidPosition:
         """Cards removed from the pyramid(s)."""
         return self.removed.bit_count()
 
+    @property
+    def cards_left(self) -> int:
+        """Cards still in the pyramid(s)."""
+        return len(self.layout) - self.removed.bit_count()
+
     def cleared_rows(self) -> list[int]:
         """Rows (0 = apex) that are empty, once per pyramid."""
         cleared = []

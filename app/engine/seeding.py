@@ -11,10 +11,10 @@ import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
-from .cards import Card, full_deck
 
 MASK64 = (1 << 64) - 1
-MAX_SEED = 1 << 64
+MAX_SEED = MASK64  # the largest seed; every seed from 0 to it deals (stored as text: app.db.types)
+_TWO_64 = 1 << 64
 T = TypeVar("T")
 
 
@@ -35,7 +35,7 @@ class SplitMix64:
 
     def below(self, bound: int) -> int:
         """An unbiased integer in ``range(bound)`` (rejection sampling, no modulo bias)."""
-        limit = MAX_SEED - (MAX_SEED % bound)
+        limit = _TWO_64 - (_TWO_64 % bound)
         while True:
             value = self.next()
             if value < limit:
@@ -53,15 +53,9 @@ def shuffled(items: Sequence[T], seed: int) -> list[T]:
 
 
 def check_seed(seed: int) -> int:
-    if not 0 <= seed < MAX_SEED:
-        raise ValueError(f"a seed is an integer from 0 to {MAX_SEED - 1}, not {seed}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}, not {seed}")
     return seed
-
-
-def deal_for_seed(game: str, seed: int) -> tuple[Card, ...]:
-    """The deal of ``seed`` for ``game``: the ordered deck(s) shuffled by ``shuffled``."""
-    copies = 2 if game == "double-pyramid" else 1
-    return tuple(shuffled(full_deck(copies), check_seed(seed)))
 
 
 def text_seed(text: str) -> int:

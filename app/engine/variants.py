@@ -1,16 +1,23 @@
-"""The registry of games: one ``Variant`` per game name of the notation."""
+"""The registry of games: one ``Variant`` per game name of the notation.
+
+A variant carries its own types (position class, rules class, move parser), so code outside
+the engine asks the variant rather than which family it holds: ``variant.new_position``,
+``variant.parse_move``, ``variant.deal``. ``family`` names the layout ("pyramid" or "gaps")
+for whatever draws it (the web's board views are keyed by it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
-from .cards import Card, parse_deal
+from .cards import Card, full_deck, parse_deal
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
 from .pyramid import PyramidMove, PyramidPosition, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
+from .seeding import check_seed, shuffled
 
 Rules = Union[PyramidRules, GapsRules]
 Position = Union[PyramidPosition, GapsPosition]
@@ -22,7 +29,10 @@ class Variant:
     """A game: how its deals, rule options and moves are read, and its start position."""
 
     name: str
-    family: str  # "pyramid" or "gaps"
+    family: str                                   # the layout: "pyramid" or "gaps"
+    position_class: type[PyramidPosition] | type[GapsPosition]
+    rules_class: type[PyramidRules] | type[GapsRules]
+    move_parser: Callable[[str, str], Move]       # (text, game name) -> move
     decks: int = 1
 
     @property
@@ -30,8 +40,7 @@ class Variant:
         return 52 * self.decks
 
     def parse_rules(self, options: Mapping[str, object] | None = None) -> Rules:
-        rules_class = GapsRules if self.family == "gaps" else PyramidRules
-        return rules_class.from_options(options or {}, self.name)
+        return self.rules_class.from_options(options or {}, self.name)
 
     def default_rules(self) -> Rules:
         return self.parse_rules({})
@@ -40,23 +49,23 @@ class Variant:
         return parse_deal(text, self.decks)
 
     def parse_move(self, text: str) -> Move:
-        if self.family == "gaps":
-            return parse_gaps_move(text)
-        return parse_pyramid_move(text, self.name)
+        return self.move_parser(text, self.name)
 
     def new_position(self, deal: tuple[Card, ...], rules: Rules) -> Position:
-        if self.family == "gaps":
-            return GapsPosition.from_deal(rules, deal)
-        return PyramidPosition.from_deal(self.name, rules, deal)
+        return self.position_class.from_deal(self.name, rules, deal)  # type: ignore[arg-type]
+
+    def deal(self, seed: int) -> tuple[Card, ...]:
+        """The deal of ``seed`` (docs/seeded-deals.md): the ordered deck(s) shuffled by ``shuffled``."""
+        return tuple(shuffled(full_deck(self.decks), check_seed(seed)))
 
 
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("pyramid", "pyramid"),
-        Variant("giza", "pyramid"),
-        Variant("double-pyramid", "pyramid", decks=2),
-        Variant("gaps", "gaps"),
+        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
+        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
+        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2),
+        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text)),
     )
 }
 
@@ -69,3 +78,8 @@ def get_game(name: str) -> Variant:
         raise InvalidRulesError(
             f"unknown game {name!r}: choose {', '.join(GAMES)}"
         ) from None
+
+
+def deal_for_seed(game: str, seed: int) -> tuple[Card, ...]:
+    """The deal of ``seed`` for the game called ``game``."""
+    return get_game(game).deal(seed)

@@ -1,7 +1,9 @@
-"""One browser action on a game (a tap, draw, undo, redeal…) turned into service calls.
+"""One browser action on a game's board (a tap, draw, undo, redeal, new deal…): what it means,
+done through the services, and what the page shows next.
 
-The board's single form posts the action; this module decides what it means and
-returns what the page needs to show next.
+The board's single form posts the action; ``perform`` (a stored game) and ``first_move`` (a
+deal ready to play, stored with its first move) answer an ``ActionResult``, the one object the
+web layer draws from, refusals included (``error``).
 """
 
 from __future__ import annotations
@@ -11,72 +13,121 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.engine import GameRecord, InvalidMoveError
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, InvalidMoveError, Move, get_game
 
-from . import board, games
-from .errors import InputError
+from . import games, lifecycle, moves
+from .boards import Announcement, describe
+from .errors import InputError, ServiceError
+from .records import record_of
+from .taps import TAPS
 
 ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap")
-MOVE_OF_ACTION = {"draw": "D", "recycle": "R", "redeal": "N"}
+MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
+CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again as "confirm-…"
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ActionResult:
+    """What an action did, for the page: the game's record now, the selection, and what to say."""
+
     record: GameRecord
     selected: str | None = None
-    note: str | None = None           # message key: the tap did nothing, or asks to confirm
-    announcement: "board.Announcement | None" = None
-    new_game: Game | None = None      # "new"/"restart": the page moves to this game
-    confirm_redeal: bool = False
+    note: str | None = None               # message key: the tap did nothing, or asks to confirm
+    announcement: Announcement | None = None
+    confirm: str | None = None            # "redeal", "new" or "restart": asks before it does it
+    redirect: str | None = None           # the page moves on: a new deal, the deal again
+    game: Game | None = None              # the game stored by a first move (first_move)
+    error: str | None = None              # message key of a refused action
+    detail: str | None = None             # the engine's precise reason, if any
+    status_code: int = 200
+    retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
+
+    @classmethod
+    def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
+        """A refused action: the game as stored now, and why."""
+        detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
+        return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
+                   status_code=status_code, retry_after=int(retry_after) if retry_after is not None else None)
 
 
-@dataclass(frozen=True)
-class ActionForm:
-    action: str = ""
-    target: str = ""        # a location (P12, S, G3) or a Gaps position (r.c)
-    selected: str = ""
-    ply: int | None = None
-    version: int | None = None
-    confirm: bool = False
-
-
-def perform(session: Session, game: Game, player: Player, form: ActionForm, limits: games.Limits) -> Outcome:
-    action = form.action or ("tap" if form.target else "")
-    if action not in ACTIONS:
-        raise InputError("unknown action", "unknown_action")
+def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
+    """Whether ``action`` needs a confirmation on this game: a redeal that skips possible moves;
+    a new deal or restart that counts a game in play as lost."""
+    if action == "redeal":
+        legal = record.position.legal_moves()
+        return REDEAL in legal and len(legal) > 1
     if action in ("new", "restart"):
-        games.check_owner(game, player)
-        if action == "new":
-            return Outcome(games.record_of(game), new_game=games.start_game(session, player, game.preset, limits=limits))
-        return Outcome(games.record_of(game), new_game=games.restart(session, game, player, limits=limits))
-    fresh = {"ply": form.ply, "version": form.version}
-    if action == "undo":
-        before = games.record_of(game)
-        record = games.undo(session, game, player, **fresh)
-        return Outcome(record, announcement=board.Announcement("undo", move=str(before.moves[record.cursor])))
-    if action == "redo":
-        record = games.redo(session, game, player, **fresh)
-        return Outcome(record, announcement=board.describe(record.moves[record.cursor - 1], games.previous_position(record), record.position))
-    if action == "redeal" and not form.confirm:
-        position = games.record_of(game).position
-        if board.gaps_board(position, None).early_redeal:
-            games.check_owner(game, player)
-            return Outcome(games.record_of(game), confirm_redeal=True, note="confirm_redeal")
+        return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
+    return False
+
+
+def _move_of(record: GameRecord, family: str, action: str, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
+    """The move an action or tap means here, or the result of a tap that only selects."""
     if action in MOVE_OF_ACTION:
-        return _play(session, game, player, MOVE_OF_ACTION[action], fresh, limits)
-    games.check_owner(game, player)
-    games.check_fresh(game, form.ply, form.version)
-    record = games.record_of(game)
+        return MOVE_OF_ACTION[action], None
     try:
-        tap = board.tap(record.position, form.selected or None, form.target)
+        tap = TAPS[family](record.position, selected or None, target)
     except InvalidMoveError as exc:
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     if tap.move is None:
-        return Outcome(record, selected=tap.selected, note=tap.note)
-    return _play(session, game, player, str(tap.move), fresh, limits)
+        return None, ActionResult(record, selected=tap.selected, note=tap.note)
+    return tap.move, None
 
 
-def _play(session, game, player, move_text, fresh, limits) -> Outcome:
-    before = games.record_of(game).position
-    record = games.play_move(session, game, player, move_text, limits=limits, **fresh)
-    return Outcome(record, announcement=board.describe(record.moves[record.cursor - 1], before, record.position))
+def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
+            selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
+            limits: games.Limits = games.Limits()) -> ActionResult:
+    action = action or ("tap" if target else "")
+    if action not in ACTIONS:
+        raise InputError("unknown action", "unknown_action")
+    games.check_owner(game, player)
+    record = record_of(game)
+    if not confirm and _asks_first(action, record, game):
+        return ActionResult(record, confirm=action, note=f"confirm_{action}")
+    if action == "new":
+        games.abandon(session, game, player)
+        return ActionResult(record, redirect=f"/play/{game.preset}")
+    if action == "restart":
+        games.abandon(session, game, player)
+        return ActionResult(record, redirect=games.share_path(game))
+    if action == "undo":
+        after = moves.undo(session, game, player, ply=ply, version=version)
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
+    if action == "redo":
+        after = moves.redo(session, game, player, ply=ply, version=version)
+        return ActionResult(after, announcement=_last_move(after))
+    games.check_fresh(game, ply, version)
+    move, selection = _move_of(record, get_game(game.game).family, action, target, selected)
+    if move is None:
+        assert selection is not None
+        return selection
+    after = moves.play_move(session, game, player, str(move), ply=ply, version=version, limits=limits)
+    return ActionResult(after, announcement=_last_move(after))
+
+
+def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
+               action: str, target: str = "", selected: str = "", confirm: bool = False,
+               limits: games.Limits = games.Limits()) -> ActionResult:
+    """An action on a deal ready to play: a selection changes only the page; a move stores the
+    game (replacing the player's unfinished game of the preset: counted as lost) with that move."""
+    action = action or ("tap" if target else "")
+    if action not in ("draw", "recycle", "redeal", "tap"):
+        raise InputError("unknown action", "unknown_action")
+    draft = games.pending(player, preset, seed=seed, deal_text=deal_text)
+    record = record_of(draft)
+    if not confirm and _asks_first(action, record, None):
+        return ActionResult(record, confirm=action, note=f"confirm_{action}")
+    move, selection = _move_of(record, get_game(draft.game).family, action, target, selected)
+    if move is None:
+        assert selection is not None
+        return selection
+    if move not in record.position.legal_moves():
+        raise InputError(f"{move} is not a legal move here", "illegal_move")
+    game = games.start_game(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
+    after = moves.play_move(session, game, player, str(move), ply=0, limits=limits)
+    return ActionResult(after, announcement=_last_move(after), game=game)
+
+
+def _last_move(record: GameRecord) -> Announcement:
+    """The move that led to the record's position, in words."""
+    return describe(record.moves[record.cursor - 1], record.at(record.cursor - 1).position, record.position)

@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import GameRecord
 
-from . import games, solver_cache
+from . import games, moves, solver_cache
 from .errors import InputError
+from .records import record_of
 
 
 @dataclass(frozen=True)
@@ -36,26 +37,37 @@ class GameAnalysis:
         """How many moves "try again from here" keeps (those before the losing move)."""
         return self.ply - 1 if self.kind == "lost_at" and self.ply else None
 
+    def winnable_after(self, ply: int) -> bool | None:
+        """Whether the deal could still be won after ``ply`` moves (None: not known)."""
+        if self.kind == "lost_at" and self.ply is not None:
+            return ply < self.ply
+        if self.kind == "lost_from_start":
+            return False
+        if self.kind in ("won", "still_winnable"):
+            return True
+        return None
+
 
 def analysable(game: Game) -> bool:
     """Finished games only (won, lost, or abandoned): no spoilers while a game is played."""
     return game.status != "playing" or bool(game.abandoned)
 
 
-def _probe(session: Session, record: GameRecord, ply: int) -> bool | None:
-    return solver_cache.verdict(session, record.at(ply), nodes=solver_cache.ANALYSIS_NODES,
-                                seconds=solver_cache.ANALYSIS_SECONDS).winnable
-
-
-def analyse(session: Session, game: Game) -> GameAnalysis | None:
+def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
+    """The analysis of a finished game, asked for by ``player_id`` (its searches are admitted
+    for that player: app.services.searches)."""
     if not analysable(game):
         return None
-    record = games.record_of(game)
+    record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])
     status = record.at(total).position.status
-    start = solver_cache.verdict(session, record.at(0), nodes=solver_cache.ANALYSIS_NODES,
-                                 seconds=solver_cache.ANALYSIS_SECONDS)
+
+    def probe(ply: int) -> solver_cache.Verdict:
+        return solver_cache.verdict(session, record.at(ply), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
+                                    seconds=solver_cache.ANALYSIS_SECONDS)
+
+    start = probe(0)
     if status == "won":
         if start.winnable and start.moves:
             return GameAnalysis("won", total, shortest=min(len(start.moves), total), moves=moves)
@@ -64,7 +76,7 @@ def analyse(session: Session, game: Game) -> GameAnalysis | None:
         return GameAnalysis("unknown", total, moves=moves)
     if start.winnable is False:
         return GameAnalysis("lost_from_start", total, moves=moves)
-    end = False if status == "lost" else _probe(session, record, total)
+    end = False if status == "lost" else probe(total).winnable
     if end is None:
         return GameAnalysis("unknown", total, moves=moves)
     if end:
@@ -72,7 +84,7 @@ def analyse(session: Session, game: Game) -> GameAnalysis | None:
     low, high = 0, total  # winnable after `low` moves, not after `high`
     while high - low > 1:
         middle = (low + high) // 2
-        found = _probe(session, record, middle)
+        found = probe(middle).winnable
         if found is None:
             return GameAnalysis("unknown", total, moves=moves)
         if found:
@@ -86,44 +98,12 @@ def retry_from(session: Session, game: Game, player: Player, ply: int, *,
                limits: games.Limits = games.Limits()) -> Game:
     """"Try again from here": a new game of the same deal with the game's first ``ply`` moves."""
     games.check_owner(game, player)
-    record = games.record_of(game)
+    record = record_of(game)
     if not 0 <= ply < record.cursor:
         raise InputError("there is no such point in this game", "no_retry")
-    new = games.restart(session, game, player, limits=limits)
-    moves = [str(m) for m in record.moves[:ply]]
-    if moves:
-        # the kept moves are ordinary moves: each undoes alone
-        games.play_moves(session, new, player, moves, limits=limits, action="retry", group=False)
+    new = games.start_game(session, player, game.preset, seed=game.seed,
+                           deal_text=None if game.seed is not None else game.deal, limits=limits)
+    kept = [str(m) for m in record.moves[:ply]]
+    if kept:
+        moves.play_moves(session, new, player, kept, limits=limits, action="retry")
     return new
-
-
-def replay_analysis(session: Session, game: Game):
-    """The replay page's hook (app.services.replays.analysis_for): a summary, and for every
-    ply whether the deal could still be won from there."""
-    from app.i18n import gettext as _, ngettext
-
-    from .replays import Analysis, PlyNote
-
-    found = analyse(session, game)
-    if found is None:
-        return None
-    plies: dict[int, PlyNote] = {}
-    if found.kind == "lost_at":
-        summary = _("The deal could be won until move {n}; after it, it could not.").format(n=found.ply)
-        for k in range(found.total + 1):
-            plies[k] = PlyNote(winnable=k < found.ply,
-                               text=_("This move lost the game.") if k == found.ply else None)
-    elif found.kind == "lost_from_start":
-        summary = _("This deal could not be won from the start.")
-        plies = {k: PlyNote(winnable=False) for k in range(found.total + 1)}
-    elif found.kind == "won":
-        summary = ngettext("Won. The shortest win known to the solver needs %(num)d move.",
-                           "Won. The shortest win known to the solver needs %(num)d moves.", found.shortest)
-        summary = summary % {"num": found.shortest}
-        plies = {k: PlyNote(winnable=True) for k in range(found.total + 1)}
-    elif found.kind == "still_winnable":
-        summary = _("The deal could still be won when the game was left.")
-        plies = {k: PlyNote(winnable=True) for k in range(found.total + 1)}
-    else:
-        summary = _("Unknown: the solver could not decide this deal within its time budget.")
-    return Analysis(summary=summary, plies=plies)

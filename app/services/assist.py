@@ -13,16 +13,17 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
-from app.engine import GameRecord
+from app.engine import GameRecord, get_game
 
-from . import games, searches, solver_cache
+from . import games, moves, searches, solver_cache
 from .errors import ConflictError, InputError
+from .records import record_of
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
 SCORE_NODES = 20_000                      # the best-score fallback when no win is known
-# auto-finish is offered near the end only (the offer itself says "still winnable"):
-NEAR_END_PYRAMID_CARDS = 10               # at most this many pyramid cards left
-NEAR_END_GAPS_CARDS = 12                  # at most this many Gaps cards out of place
+# auto-finish is offered near the end only (the offer itself says "still winnable"): at most
+# this many cards left in the pyramid(s), or out of place in Gaps
+NEAR_END_CARDS = {"pyramid": 10, "gaps": 12}
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,13 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     best score found; counted on the game (``hint_count``)."""
     games.check_owner(game, player)
     games.check_fresh(game, ply, version)
-    record = games.record_of(game)
+    record = record_of(game)
     _playing(record)
-    found = solver_cache.verdict(session, record, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
     if found.winnable and found.moves:
         result = Hint(found.moves[0], True)
     else:
-        move = searches.best_score_move(record.position, SCORE_NODES)
+        move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
         if move is None:
             raise InputError("no move is possible", "no_hint")
         result = Hint(move, False)
@@ -68,43 +69,41 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     return result
 
 
-def near_end(position) -> bool:
+def near_end(record: GameRecord) -> bool:
     """Few enough cards left that an auto-finish offer is no great spoiler."""
-    if position.game == "gaps":  # simple_score: cards in the rows' correct runs
-        return 48 - position.simple_score <= NEAR_END_GAPS_CARDS
-    return len(position.layout) - position.simple_score <= NEAR_END_PYRAMID_CARDS
+    return record.position.cards_left <= NEAR_END_CARDS[get_game(record.game).family]
 
 
 def wants_status(game: Game, player: Player | None, record: GameRecord) -> bool:
     """Whether the board gets the placeholder that loads the status after the move."""
     if player is None or player.id != game.player_id or record.position.status != "playing":
         return False
-    return bool(player.winnable_indicator) or near_end(record.position)
+    return bool(player.winnable_indicator) or near_end(record)
 
 
 def status(session: Session, game: Game, player: Player | None) -> Status:
-    record = games.record_of(game)
+    record = record_of(game)
     if record.position.status != "playing":
         return Status(record.position.status == "won", False)
     if player is None or player.id != game.player_id:
         return Status(None, False)
     show = bool(player.winnable_indicator)
-    near = near_end(record.position)
+    near = near_end(record)
     if not show and not near:
         return Status(None, False)
-    found = solver_cache.verdict(session, record)
+    found = solver_cache.verdict(session, record, player_id=game.player_id)
     offer = bool(near and found.winnable and found.moves)
     return Status(found.winnable if show else None, offer, len(found.moves) if offer else 0)
 
 
 def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
                 version: int | None = None, limits: games.Limits = games.Limits()) -> GameRecord:
-    """Play the proven winning line to the end as one action (one undo step)."""
+    """Play the proven winning line to the end, in one write (a win: final)."""
     games.check_owner(game, player)
     games.check_fresh(game, ply, version)
-    record = games.record_of(game)
+    record = record_of(game)
     _playing(record)
-    found = solver_cache.verdict(session, record)
+    found = solver_cache.verdict(session, record, player_id=game.player_id)
     if not (found.winnable and found.moves):
         raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
     trial = record
@@ -114,7 +113,7 @@ def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int
         raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
     game.auto_finished = True  # stored with the moves, in the same write
     try:
-        return games.play_moves(session, game, player, list(found.moves), ply=ply, version=version,
+        return moves.play_moves(session, game, player, list(found.moves), ply=ply, version=version,
                                 limits=limits, action="auto-finish")
     except Exception:
         session.rollback()

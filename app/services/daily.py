@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict
-from app.engine import GameRecord, deal_for_seed, get_preset
+from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
 from . import searches
@@ -28,8 +28,9 @@ from . import searches
 log = logging.getLogger("tretten.daily")
 
 NODE_BUDGET = 20_000      # positions per candidate: a hard deal is skipped, not waited for
-MAX_CANDIDATES = 200      # Pyramid family: 1-pass "all cards" needs the most (up to ~30 seen)
-MAX_GAPS_CANDIDATES = 25  # Gaps: each candidate may spend its whole budget
+# Pyramid family: 1-pass "all cards" needs the most (up to ~30 seen); Gaps: each candidate may
+# spend its whole budget
+MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 25}
 
 
 def utc_today() -> date:
@@ -51,9 +52,9 @@ class Choice:
 
 def _solve(preset_slug: str, seed: int):
     preset = get_preset(preset_slug)
-    position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+    position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
     try:
-        return searches.solve(position, budget_nodes=NODE_BUDGET)
+        return searches.solve(position, player_id=None, budget_nodes=NODE_BUDGET)
     except Exception as exc:  # a solver that cannot handle the game yet: undecided
         log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
         return None
@@ -62,7 +63,7 @@ def _solve(preset_slug: str, seed: int):
 def choose(day: date, preset_slug: str) -> Choice:
     """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable
     if none within the limit is proven winnable (a safety net: not seen with the current solver)."""
-    limit = MAX_GAPS_CANDIDATES if get_preset(preset_slug).game == "gaps" else MAX_CANDIDATES
+    limit = MAX_CANDIDATES_BY_FAMILY[get_game(get_preset(preset_slug).game).family]
     fallback: Choice | None = None
     for k in range(limit):
         seed = candidate_seed(day, preset_slug, k)
@@ -134,7 +135,7 @@ def results_of_day(session: Session, player_id: str, day: date | None = None) ->
     (the best per preset; 'new' = opened but no move made yet)."""
     from app.db.models import Game
 
-    from .results import result_expression
+    from .lifecycle import result_expression
 
     day = day or utc_today()
     rank = {"won": 0, "lost": 1, "playing": 2, "new": 3}

@@ -19,8 +19,9 @@ from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
 from . import searches
+from .errors import ServiceError
 from .games import get_preset_or_error, parse_seed
-from .results import result_expression
+from .lifecycle import result_expression
 
 log = logging.getLogger("tretten.deals")
 
@@ -96,19 +97,23 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
         summary.viewer_result = next((r for r in ("won", "lost", "playing") if r in mine), None)
         summary.viewer_finished = summary.viewer_result in ("won", "lost")
     if summary.viewer_finished and solve_if_finished:
-        summary.verdict = verdict(session, preset.slug, seed)
+        summary.verdict = verdict(session, preset.slug, seed, viewer_id)
     return summary
 
 
-def verdict(session: Session, preset_slug: str, seed: int) -> DealVerdict | None:
+def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None) -> DealVerdict | None:
     """The stored verdict, or the solver's now (kept). None if no solver can judge this game."""
     found = session.get(DealVerdict, (preset_slug, seed))
     if found is not None:
         return found
     preset = get_preset_or_error(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+    session.commit()  # no database connection waits for the search
     try:
-        result = searches.solve(position, budget_nodes=VERDICT_NODES, budget_seconds=VERDICT_SECONDS)
+        result = searches.solve(position, player_id=player_id, budget_nodes=VERDICT_NODES,
+                                budget_seconds=VERDICT_SECONDS)
+    except ServiceError:
+        raise
     except Exception as exc:  # e.g. no solver for this game yet: show nothing rather than fail
         log.warning("no verdict for %s seed %s: %s", preset_slug, seed, exc)
         return None

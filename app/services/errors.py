@@ -30,8 +30,8 @@ class InputError(ServiceError):
 
 
 class RateLimitError(ServiceError):
-    """Too many of something at once; ``retry_after`` says in whole seconds when to try again."""
+    pass
 
-    def __init__(self, message: str, key: str | None = None, *, retry_after: int, **params: object) -> None:
-        super().__init__(message, key, **params)
-        self.retry_after = retry_after
+
+class BusyError(ServiceError):
+    """The solver has as many searches as it takes at once; ``retry_after`` seconds is a fair wait."""

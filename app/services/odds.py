@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from app.engine import PRESETS
+from app.i18n import N_
 from app.settings import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "docs" / "survey" / "results.json"
@@ -23,38 +24,60 @@ KELLER_MASTEN = "http://solitairelaboratory.com/pyramidgiza.html"
 
 
 @dataclass(frozen=True)
-class Published:
-    rate: float | None      # a fraction; None for a figure given only in words
-    text: str               # the figure as the source gives it
-    source: str             # who and where
-    url: str
-    sample: str             # its sample size, as the source gives it
-    note_key: str = ""      # a remark (worded by the template): "same_rules", "lower_bound", "estimate"
+class Source:
+    """Who published a figure and where, as they name themselves: the template joins the
+    authors with the player's "and" and marks the title and site as English."""
 
+    authors: tuple[str, ...] = ()
+    title: str = ""
+    site: str = ""
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published figure as numbers and parts: the template formats the numbers in the
+    player's language ("9,02 %", "1 ud af 50", "100.000.000") and translates the words."""
+
+    source: Source
+    url: str
+    rules: str                      # the rules the figure is for: a catalog text (N_)
+    rate: float | None = None       # the share of deals won, a fraction
+    decimals: int = 2               # as many decimals as the source gives
+    margin: float | None = None     # the source's ± around the rate, a fraction
+    one_in: int | None = None       # a figure given as odds: 1 deal in `one_in`
+    sample: int | None = None       # deals in the sample; None when the source gives none
+    undecided_over: float | None = None  # the share of the sample the source left undecided ("over 6 %")
+    cited_by: Source | None = None  # where the figure is quoted, when not at its source
+    note_key: str = ""              # a remark worded by the template: "lower_bound", "estimate"
+
+
+SWR_PYRAMID = Source(title="Pyramid", site="Solitaire Win Rates")
 
 # Figures for exactly these rules (or, marked, a bound that follows from them).
 PUBLISHED: dict[str, list[Published]] = {
-    "pyramid": [Published(0.0902, "9.02 %", "Solitaire Win Rates, “Pyramid” (pyramid only, one pass, no overlap discards)",
-                          SOLITAIRE_WIN_RATES, "100,000,000", "same_rules")],
+    "pyramid": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("pyramid only, one pass, no overlap discards"),
+                          rate=0.0902, sample=100_000_000)],
     "pyramid-classic": [
-        Published(0.0680, "6.80 %", "Solitaire Win Rates, “Pyramid” (all cards, one pass, no overlap discards)",
-                  SOLITAIRE_WIN_RATES, "100,000,000", "same_rules"),
-        Published(0.02, "1 in 50", "Albert Morehead and Geoffrey Mott-Smith, quoted by Michael Keller and Mark Masten, "
-                  "“Pyramid and Giza”, Solitaire Laboratory", KELLER_MASTEN, "—", "estimate"),
+        Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("all cards, one pass, no overlap discards"),
+                  rate=0.0680, sample=100_000_000),
+        Published(Source(authors=("Albert Morehead", "Geoffrey Mott-Smith")), KELLER_MASTEN,
+                  N_("all cards, one pass"), one_in=50, note_key="estimate",
+                  cited_by=Source(("Michael Keller", "Mark Masten"), "Pyramid and Giza", "Solitaire Laboratory")),
     ],
-    "relaxed": [Published(0.8315, "83.15 %", "Solitaire Win Rates, “Pyramid” (pyramid only, unlimited passes, overlap discards)",
-                          SOLITAIRE_WIN_RATES, "100,000,000", "same_rules")],
-    "gaps": [Published(0.85815, "85.815 % ± 3.717 %", "Solvitaire (Ian Gent and Charles Blake), Gaps without redeals, "
-                       "as cited by Solitaire Win Rates, “Gaps technical details”", GAPS_TECHNICAL, "10,000 (over 6 % inconclusive)",
-                       "lower_bound")],
+    "relaxed": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("pyramid only, unlimited passes, overlap discards"),
+                          rate=0.8315, sample=100_000_000)],
+    "gaps": [Published(Source(("Ian Gent", "Charles Blake"), "Solvitaire"), GAPS_TECHNICAL, N_("Gaps without redeals"),
+                       rate=0.85815, decimals=3, margin=0.03717, sample=10_000, undecided_over=0.06,
+                       cited_by=Source(title="Gaps technical details", site="Solitaire Win Rates"),
+                       note_key="lower_bound")],
 }
-PUBLISHED["tuts-tomb"] = PUBLISHED["pyramid"]  # the same rules under another name
 
 
 @dataclass(frozen=True)
 class Row:
     preset: str
     name: str
+    summary: str
     game: str
     options: dict
     measured: dict | None                 # the survey's object, or None if not surveyed yet
@@ -79,22 +102,13 @@ def survey_rows(path: Path = RESULTS) -> tuple[dict, ...]:
 
 
 def _measured(slug: str, rows: tuple[dict, ...]) -> dict | None:
-    preset = PRESETS[slug]
-    for row in rows:
-        if row.get("preset") == slug:
-            return row
-    for row in rows:  # the same rules surveyed under another preset (Tut's Tomb = Pyramid)
-        options = {str(k): str(v) for k, v in (row.get("options") or {}).items()}
-        if row.get("game") == preset.game and all(options.get(k) == str(v) for k, v in preset.options.items()) \
-                and len(options) == len(preset.options):
-            return row
-    return None
+    return next((row for row in rows if row.get("preset") == slug), None)
 
 
 def rows(language: str, path: Path = RESULTS) -> list[Row]:
     data = survey_rows(path)
-    return [Row(slug, preset.name(language), preset.game, dict(preset.options), _measured(slug, data),
-                PUBLISHED.get(slug, [])) for slug, preset in PRESETS.items()]
+    return [Row(slug, preset.name(language), preset.summary.get(language, preset.summary["en"]), preset.game,
+                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, [])) for slug, preset in PRESETS.items()]
 
 
 def survey_info(path: Path = RESULTS) -> dict:

@@ -6,6 +6,7 @@ import hashlib
 import secrets
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
@@ -18,11 +19,32 @@ def get_player(session: Session, player_id: str | None) -> Player | None:
     return session.get(Player, player_id) if player_id else None
 
 
-def create_player(session: Session, language: str | None = None) -> Player:
-    player = Player(language=language)
+def visitor(player_id: str) -> Player:
+    """A browser's player before it has done anything: not stored (a GET stores nothing, so a
+    link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""
+    return Player(id=player_id, language=None, scoring="simple", zen=False, four_colour=False,
+                  winnable_only=False, winnable_indicator=False, session_generation=0)
+
+
+def stored_visitor(session: Session, player_id: str) -> Player:
+    """The player of this id, stored now if it was a visitor (or another request just stored it)."""
+    player = visitor(player_id)
     session.add(player)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # two first requests of one browser at once: the other stored it
+        session.rollback()
+        found = session.get(Player, player_id)
+        assert found is not None
+        return found
     return player
+
+
+def end_other_sessions(session: Session, player: Player) -> None:
+    """Log out every device of this profile (their cookies carry the old generation); the
+    caller gives the current device a cookie of the new one."""
+    player.session_generation = (player.session_generation or 0) + 1
+    session.commit()
 
 
 def _token_hash(token: str) -> str:

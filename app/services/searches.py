@@ -17,10 +17,15 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from app.engine import Position
+
+from .errors import BusyError, RateLimitError
 
 log = logging.getLogger("tretten.searches")
 
@@ -28,14 +33,60 @@ _lock = threading.Lock()
 _processes = 0
 _pool: ProcessPoolExecutor | None = None
 
+# Admission: a search waits for a solver process in a worker thread of the web process, so the
+# searches let in at once are capped per instance (the rest are told the solver is busy, at
+# once, rather than queue for seconds) and per player (one at a time).
+_admitted = 0
+_max_admitted = 3
+_per_player: Counter[str] = Counter()
+RETRY_AFTER_SECONDS = 2
 
-def use_processes(processes: int) -> None:
-    """Searches from now on in a pool of ``processes`` (0: in the calling thread)."""
-    global _processes
+
+def use_processes(processes: int, *, max_searches: int = 3) -> None:
+    """Searches from now on in a pool of ``processes`` (0: in the calling thread), at most
+    ``max_searches`` of them running or waiting at once."""
+    global _processes, _max_admitted
     with _lock:
         if processes != _processes:
             _shut_down_locked()
         _processes = processes
+        _max_admitted = max_searches
+
+
+def check_room(player_id: str) -> None:
+    """Refuse at once (as ``admitted`` would) a search that could not be let in now: a request
+    that will search checks this before it does any other work."""
+    with _lock:
+        if _per_player[player_id] >= 1:
+            raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
+        if _admitted >= _max_admitted:
+            raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
+
+
+@contextmanager
+def admitted(player_id: str | None) -> Iterator[None]:
+    """A slot for one search asked for by ``player_id``: BusyError when the instance has as many
+    as it takes, RateLimitError when that player already has one under way. Searches the app
+    makes for itself (``player_id`` None: the daily deal) are not capped."""
+    global _admitted
+    if player_id is None:
+        yield
+        return
+    with _lock:
+        if _per_player[player_id] >= 1:
+            raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
+        if _admitted >= _max_admitted:
+            raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
+        _admitted += 1  # (check_room says the same without taking a slot)
+        _per_player[player_id] += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _admitted -= 1
+            _per_player[player_id] -= 1
+            if not _per_player[player_id]:
+                del _per_player[player_id]
 
 
 def stop() -> None:
@@ -99,15 +150,18 @@ def _run(function, *args, **kwargs):
     return function(*args, **kwargs)  # the new pool broke at once too: search here rather than fail
 
 
-def solve(position: Position, **budget):
-    """``app.solver.solve(position, **budget)`` (a SolveResult), in a solver process."""
+def solve(position: Position, *, player_id: str | None, **budget):
+    """``app.solver.solve(position, **budget)`` (a SolveResult), in a solver process, admitted
+    for ``player_id`` (see ``admitted``)."""
     from app.solver import solve as search
 
-    return _run(search, position, **budget)
+    with admitted(player_id):
+        return _run(search, position, **budget)
 
 
-def best_score_move(position: Position, max_nodes: int) -> str | None:
-    """``app.solver.best_score_move``, in a solver process."""
+def best_score_move(position: Position, max_nodes: int, *, player_id: str | None) -> str | None:
+    """``app.solver.best_score_move``, in a solver process, admitted for ``player_id``."""
     from app.solver import best_score_move as search
 
-    return _run(search, position, max_nodes)
+    with admitted(player_id):
+        return _run(search, position, max_nodes)

@@ -21,6 +21,7 @@ from app.db.models import PositionVerdict, utcnow
 from app.engine import GameRecord
 
 from . import searches
+from .errors import ServiceError
 
 log = logging.getLogger("tretten.solver")
 
@@ -54,10 +55,11 @@ def cached(session: Session, record: GameRecord) -> Verdict | None:
     return Verdict(row.winnable, tuple(row.moves.split()), True)
 
 
-def verdict(session: Session, record: GameRecord, *, nodes: int = STATUS_NODES,
+def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
             seconds: float = STATUS_SECONDS) -> Verdict:
     """The verdict on the record's position at its cursor: from the cache, or searched now
-    within the budget and stored."""
+    within the budget (for ``player_id``: app.services.searches.admitted) and stored. The
+    session's transaction ends before the search, so no database connection waits for it."""
     position = record.position
     if position.status == "won":
         return Verdict(True, ())
@@ -67,8 +69,11 @@ def verdict(session: Session, record: GameRecord, *, nodes: int = STATUS_NODES,
     row = session.get(PositionVerdict, key)
     if row is not None and (row.winnable is not None or row.budget >= nodes):
         return Verdict(row.winnable, tuple(row.moves.split()), True)
+    session.commit()  # nothing is pending here; the connection goes back to the pool while we search
     try:
-        result = searches.solve(position, budget_nodes=nodes, budget_seconds=seconds)
+        result = searches.solve(position, player_id=player_id, budget_nodes=nodes, budget_seconds=seconds)
+    except ServiceError:
+        raise
     except Exception as exc:  # a solver failure shows as "unknown", never as an error page
         log.warning("solver failed on %s at ply %s: %s", record.game, record.cursor, exc)
         return Verdict(None, ())

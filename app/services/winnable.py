@@ -20,33 +20,37 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DealVerdict, PositionVerdict, utcnow
-from app.engine import MAX_SEED, GameRecord, deal_for_seed, get_preset
+from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from . import searches, solver_cache
+from .errors import ServiceError
 
 log = logging.getLogger("tretten.winnable")
 
 CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are proven within a few hundred;
                              # a hard deal is skipped, not waited for
 CANDIDATE_SECONDS = 0.1
-MAX_CANDIDATES = 200         # Pyramid family: one-pass "all cards" wins ~7 % of deals
-MAX_GAPS_CANDIDATES = 12     # Gaps: a candidate may spend its whole budget
+# Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
+MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 12}
 MAX_SECONDS = 4.0            # in all, per new deal
 
 
-def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None = None,
+def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None, max_candidates: int | None = None,
                    candidate_nodes: int = CANDIDATE_NODES, candidate_seconds: float = CANDIDATE_SECONDS,
                    max_seconds: float = MAX_SECONDS):
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
     preset = get_preset(preset_slug)
-    limit = max_candidates or (MAX_GAPS_CANDIDATES if preset.game == "gaps" else MAX_CANDIDATES)
+    limit = max_candidates or MAX_CANDIDATES_BY_FAMILY[get_game(preset.game).family]
     deadline = time.perf_counter() + max_seconds
     for k in range(limit):
-        seed = (start + k) % MAX_SEED
-        position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
+        seed = (start + k) % (MAX_SEED + 1)
+        position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
         try:
-            result = searches.solve(position, budget_nodes=candidate_nodes, budget_seconds=candidate_seconds)
+            result = searches.solve(position, player_id=player_id, budget_nodes=candidate_nodes,
+                                   budget_seconds=candidate_seconds)
+        except ServiceError:
+            raise
         except Exception as exc:  # no solver for this game: give up, deal at random
             log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
             return None, None, k + 1
@@ -57,12 +61,11 @@ def first_winnable(preset_slug: str, start: int, *, max_candidates: int | None =
     return None, None, k + 1
 
 
-def winnable_seed(session: Session, preset_slug: str, start: int | None = None) -> int | None:
-    """A proven-winnable seed for a new deal (None: none found in time; deal at random)."""
-    from .games import random_seed
-
-    start = random_seed() if start is None else start
-    seed, result, tried = first_winnable(preset_slug, start)
+def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str | None) -> int | None:
+    """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
+    time; deal at random)."""
+    session.commit()  # no database connection waits for the search
+    seed, result, tried = first_winnable(preset_slug, start, player_id=player_id)
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
         return None
@@ -70,7 +73,7 @@ def winnable_seed(session: Session, preset_slug: str, start: int | None = None) 
     if session.get(DealVerdict, (preset_slug, seed)) is None:
         session.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
                                 nodes=result.nodes, solved_at=utcnow()))
-    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
+    record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
     if session.get(PositionVerdict, key) is None:
         session.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),

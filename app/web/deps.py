@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import re
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
 
 from app import i18n
-from app.db.models import Player
+from app.db.models import Player, new_public_id
 from app.services import players as player_service
+from app.services.errors import NotFoundError
 from app.services.games import Limits
 from app.settings import Settings
 
@@ -20,8 +20,6 @@ from . import security
 from .clients import check_new_player, client_address
 
 
-# Trivial dependencies are `async def`: FastAPI runs a plain `def` one in the threadpool, and
-# those hops cost more than the work (see bench/load.py).
 async def get_app_settings(request: Request) -> Settings:
     return request.app.state.settings
 
@@ -29,8 +27,7 @@ async def get_app_settings(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    # making a Session does no I/O (it connects on first use, in the handler's thread)
+def get_session(request: Request) -> Iterator[Session]:
     with request.app.state.sessionmaker() as session:
         yield session
 
@@ -38,105 +35,118 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def limits_for(request: Request) -> Limits:
-    settings: Settings = request.app.state.settings
+async def get_limits(request: Request, settings: SettingsDep) -> Limits:
     return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves,
                   new_games=request.app.state.new_games, address=client_address(request))
 
 
-async def get_limits(request: Request) -> Limits:
-    return limits_for(request)
-
-
 LimitsDep = Annotated[Limits, Depends(get_limits)]
 
+# ids are made by app.db.models.new_public_id: 12 URL-safe characters (24 at most, the column)
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
-def _queue_cookie(request: Request, header_value: str) -> None:
+
+async def valid_game_id(game_id: str) -> str:
+    """A game id from the path, refused at the edge (404) unless it could be one of ours: no
+    other text (a NUL byte, say, which PostgreSQL refuses) ever reaches the database."""
+    if not PUBLIC_ID.fullmatch(game_id):
+        raise NotFoundError("no such game", "no_such_game")
+    return game_id
+
+
+GameIdDep = Annotated[str, Depends(valid_game_id)]
+
+
+def queue_cookie(request: Request, header_value: str) -> None:
+    """Set a cookie on the response to this request (app.web.security sends queued cookies)."""
     request.scope.setdefault("state", {}).setdefault("set_cookies", []).append(header_value)
 
 
-def cookie_player_id(request: Request, settings: Settings) -> str | None:
-    """The player id the signed cookie names (None: no cookie, or a forged one); no database."""
+def cookie_identity(request: Request, settings: Settings) -> security.Identity | None:
+    """The (player id, session generation) the signed cookie names (None: no cookie, or a
+    forged one); no database."""
     return security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
 
 
-def browser_player(request: Request, session: Session, settings: Settings, player: Player | None) -> Player:
-    """The request's player, given the cookie's player as loaded (None: no cookie, a bad one, or
-    no such player): created (and the cookie set) on a first visit. Refuses (403) a request whose
-    CSRF token was checked against another player than the one that turns out to exist."""
+CSRF_CHECKED = "csrf_identity"  # request state: the identity the CSRF token was checked against
+SAFE_METHODS = ("GET", "HEAD")
+
+
+def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:
+    """The browser's player, from its signed cookie.
+
+    A first visit (no cookie, or a forged one) gets a visitor's id in a new cookie. A GET stores
+    nothing: the player is stored by its first POST (so link-preview bots and prefetches make no
+    rows), and its cookie then names a stored player. A cookie naming a stored player that is
+    gone (deleted, pruned) or of an older session generation (its device was logged out) counts
+    as no cookie; a POST with it is refused (403), as its CSRF token was made for that player."""
+    identity = cookie_identity(request, settings)
+    player = player_service.get_player(session, identity[0]) if identity else None
+    if identity is not None and player is not None and max(identity[1], 0) != player.session_generation:
+        player, identity = None, None  # logged out: a revoked device link, or "log out other devices"
+    elif identity is not None and player is None and identity[1] != security.VISITOR:
+        identity = None  # a stored player that is no more
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
     if player is None:
-        check_new_player(request)  # 429 for a flood of cookie-less requests (app/web/clients.py)
-        player = player_service.create_player(session)
-        _queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies))
+        player = player_service.visitor(identity[0])
+        if request.method not in SAFE_METHODS:
+            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/clients.py)
+            player = player_service.stored_visitor(session, identity[0])
+            queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id,
+                                                                settings.secure_cookies, player.session_generation))
     if player.language:
         request.state.language = player.language
-    request.state.page = {
-        "player": player,
-        "csrf_token": security.csrf_token(settings.secret_key, player.id),
-    }
+    generation = player.session_generation or 0
+    request.state.page = {"player": player, "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
     checked = request.scope.get("state", {}).get(CSRF_CHECKED)
-    if checked is not None and checked != player.id:
-        # the token was right for the cookie's player, but that player is gone (deleted or
-        # pruned): a new one was just made, whose token no page can have presented
+    if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
         raise HTTPException(status_code=403, detail="csrf")
     return player
 
 
-def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:
-    """The player of the signed cookie, created (and the cookie set) on a first visit."""
-    player = player_service.get_player(session, cookie_player_id(request, settings))
-    return browser_player(request, session, settings, player)
-
-
 PlayerDep = Annotated[Player, Depends(get_browser_player)]
 
-CSRF_CHECKED = "csrf_player"  # request state: the player id the CSRF token was checked against
+
+def visitor_page(request: Request, settings: Settings) -> None:
+    """What a page needs of its visitor (the CSRF token of its forms: the language switch) when
+    no player was looked up, as for an error page: from the cookie alone, without the database."""
+    if getattr(request.state, "page", None) is not None:
+        return
+    identity = cookie_identity(request, settings)
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
+    request.state.page = {"player": None, "csrf_token": security.csrf_token(settings.secret_key, *identity)}
 
 
-async def read_form(request: Request) -> FormData:
-    """The request's form, parsed once (Starlette caches it); an unreadable body is a 400, as
-    FastAPI answers for a route with Form parameters."""
-    try:
-        return await request.form()
-    except HTTPException:
-        raise
-    except Exception as exc:  # malformed multipart, too many fields, a body past the limit (413: security)
-        raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
-
-
-async def require_csrf(request: Request) -> None:
+async def require_csrf(request: Request, settings: SettingsDep) -> None:
     """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
 
-    The token is an HMAC of the player id, so it is checked against the signed cookie without
-    the database; the player dependency (or the board action) then confirms that player exists
-    (see ``browser_player``). A refused request still gets its player and cookie, as before."""
-    settings: Settings = request.app.state.settings  # not a sub-dependency: one less to solve per POST
-    form = await read_form(request)  # the body is read before any check, as for a Form route
+    The token is an HMAC of the cookie's identity, so it is checked without the database; the
+    player dependency then confirms that identity is still valid."""
     presented = request.headers.get(security.CSRF_HEADER)
     if not presented:
-        value = form.get(security.CSRF_FIELD)
+        try:
+            value = (await request.form()).get(security.CSRF_FIELD)  # parsed once: the route reads it again
+        except HTTPException:
+            raise
+        except Exception as exc:  # malformed multipart, too many fields
+            raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
         presented = value if isinstance(value, str) else None
-    player_id = cookie_player_id(request, settings)
-    if player_id is not None and security.csrf_ok(settings.secret_key, player_id, presented):
-        request.scope.setdefault("state", {})[CSRF_CHECKED] = player_id
-        return
-    await run_in_threadpool(_refused_player, request, settings)
-    raise HTTPException(status_code=403, detail="csrf")
-
-
-def _refused_player(request: Request, settings: Settings) -> None:
-    """What the player dependency did for a refused POST: the player (made on a first visit,
-    with its cookie) and its language for the 403 page."""
-    with request.app.state.sessionmaker() as session:
-        get_browser_player(request, session, settings)
+    identity = cookie_identity(request, settings)
+    if identity is None or not security.csrf_ok(settings.secret_key, identity, presented):
+        raise HTTPException(status_code=403, detail="csrf")
+    request.scope.setdefault("state", {})[CSRF_CHECKED] = identity
 
 
 CsrfDep = Depends(require_csrf)
 
 
-def get_api_player(
-    session: SessionDep, authorization: Annotated[str | None, Header()] = None
-) -> Player:
+def get_api_player(session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> Player:
     scheme, _, token = (authorization or "").partition(" ")
     player = player_service.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
     if player is None:
@@ -152,4 +162,4 @@ ApiPlayerDep = Annotated[Player, Depends(get_api_player)]
 
 def set_language_cookie(request: Request, language: str, settings: Settings) -> None:
     if language in i18n.LANGUAGES:
-        _queue_cookie(request, security.language_cookie_header(language, settings.secure_cookies))
+        queue_cookie(request, security.language_cookie_header(language, settings.secure_cookies))

@@ -8,9 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import i18n
-
 from app.services.errors import (
+    BusyError,
     ConflictError,
     ForbiddenError,
     InputError,
@@ -19,7 +18,7 @@ from app.services.errors import (
     ServiceError,
 )
 
-from .messages import message
+from .deps import visitor_page
 from .security import SECURITY_HEADERS, BodyTooLarge
 from .templating import render
 
@@ -29,17 +28,28 @@ STATUS_OF = {
     ConflictError: 409,
     InputError: 422,
     RateLimitError: 429,
+    BusyError: 429,  # not a failure of the server: a crowd, which Retry-After tells when to try again
 }
 KEY_OF_STATUS = {400: "bad_request", 403: "csrf", 404: "not_found", 413: "too_large", 422: "bad_request"}
 
 
-def retry_after_header(error: ServiceError) -> dict[str, str]:
-    """Retry-After for a refusal that says when to come back (a rate limit), else nothing."""
-    return {"retry-after": str(error.retry_after)} if isinstance(error, RateLimitError) else {}
-
-
 def status_of(error: ServiceError) -> int:
     return next((code for cls, code in STATUS_OF.items() if isinstance(error, cls)), 400)
+
+
+def headers_of(error: ServiceError) -> dict[str, str]:
+    """A refusal that passes with time (a rate limit, a busy solver) says when to try again."""
+    retry_after = error.params.get("retry_after")
+    return {"retry-after": str(retry_after)} if retry_after is not None else {}
+
+
+class RefusedEarly(Exception):
+    """A service refusal found before the request did any work (app.web.routes.solver): the
+    page's board is left as it is, and the refusal is said in the live region."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 def _is_api(request: Request) -> bool:
@@ -49,12 +59,9 @@ def _is_api(request: Request) -> bool:
 def error_response(request: Request, status: int, key: str, english: str, **params):
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
-    # the message is worded before render() sets the request's language: set it first
-    i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
-    page = render(
-        request, "error.html", {"status": status, "message": message(key, **params)}, status_code=status
-    )
-    return page
+    # worded by the template, in the request's language (render sets it)
+    visitor_page(request, request.app.state.settings)
+    return render(request, "error.html", {"status": status, "key": key, "params": params}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -63,7 +70,7 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = exc.params.get("detail")
         params = {"detail": detail} if detail else {}
         response = error_response(request, status_of(exc), exc.key, exc.message, **params)
-        response.headers.update(retry_after_header(exc))
+        response.headers.update(headers_of(exc))
         return response
 
     @app.exception_handler(StarletteHTTPException)
@@ -86,6 +93,14 @@ def install_error_handlers(app: FastAPI) -> None:
             summary = "; ".join(f"{'.'.join(p['loc'])}: {p['msg']}" for p in problems) or "invalid request"
             return JSONResponse(jsonable_encoder({"error": summary, "problems": problems}), status_code=422)
         return error_response(request, 400, "bad_request", "bad request")
+
+    @app.exception_handler(RefusedEarly)
+    async def on_refused_early(request: Request, exc: RefusedEarly):
+        if request.headers.get("hx-request") != "true":
+            return await on_service_error(request, exc.error)
+        response = render(request, "_refused.html", {"key": exc.error.key}, status_code=status_of(exc.error))
+        response.headers.update({"hx-reswap": "none", **headers_of(exc.error)})  # out-of-band parts only
+        return response
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, exc: Exception):

@@ -28,24 +28,25 @@ def percent(value) -> str:
     return "–" if value is None else f"{number(value)} %"
 
 
-def share(fraction: float) -> str:
-    """A share as a percentage with one decimal, in the player's language ("9,3" in Danish)."""
-    return _one_decimal(fraction * 100)
+def share(fraction: float, decimals: int = 1) -> str:
+    """A share as a percentage, one decimal unless told, in the player's language ("9,3" in
+    Danish; "85,815" with three)."""
+    return _fixed(fraction * 100, decimals)
 
 
 def share_down(fraction: float) -> str:
     """Rounded down, for lower bounds: 9,996 of 10,000 is "99.9", not a "100.0" that the
     deals do not reach."""
-    return _one_decimal(math.floor(fraction * 1000 + 1e-9) / 10)
+    return _fixed(math.floor(fraction * 1000 + 1e-9) / 10, 1)
 
 
 def share_up(fraction: float) -> str:
     """Rounded up, for upper bounds."""
-    return _one_decimal(math.ceil(fraction * 1000 - 1e-9) / 10)
+    return _fixed(math.ceil(fraction * 1000 - 1e-9) / 10, 1)
 
 
-def _one_decimal(percentage: float) -> str:
-    return format_decimal(percentage, format="#,##0.0", locale=_locale())
+def _fixed(value: float, decimals: int) -> str:
+    return format_decimal(value, format="#,##0." + "0" * decimals if decimals else "#,##0", locale=_locale())
 
 
 def duration(seconds) -> str:

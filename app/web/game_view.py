@@ -1,87 +1,103 @@
-"""Everything a game page or board fragment shows, gathered for the template."""
+"""The game page and its board fragment: what they show, gathered for game.html."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from urllib.parse import quote
 
 from fastapi import Request
 from starlette.responses import Response
 
 from app.db.models import Game, Player
-from app.engine import PRESETS, GameRecord
-from app.services import board as board_service
-from app.services.board import Announcement
-from app.services.games import elapsed_seconds, record_of
+from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
+from app.services import assist, lifecycle
+from app.services.actions import ActionResult
+from app.services.boards import BOARDS, Announcement, describe, hint_targets
+from app.services.games import elapsed_seconds, share_path
+from app.services.records import record_of
 
-from .solver_view import solver_context
 from .templating import is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
-SAME_SHARE_BLOCKS = BOARD_BLOCKS[:-1]
 
 
-@dataclass(frozen=True)
-class Feedback:
-    """What to tell the player along with the board."""
-
-    note: str | None = None          # message key
-    error: str | None = None         # message key of a refused action
-    detail: str | None = None        # the engine's precise reason, if any
-    announcement: Announcement | None = None
-    confirm_redeal: bool = False
-
-
-def share_path(game: Game) -> str:
-    if game.seed is not None:
-        return f"/play/{game.preset}/{game.seed}"
-    return f"/play/{game.preset}?deal={quote(game.deal)}"
-
-
-def share_url(request: Request, game: Game, status: str) -> str:
+def share_url(request: Request, game: Game, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
     return str(request.base_url).rstrip("/") + (
-        f"/deal/{game.preset}/{game.seed}" if game.seed is not None and status != "playing" else share_path(game))
+        f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished else share_path(game))
 
 
-def game_context(request: Request, game: Game, record: GameRecord, player: Player | None,
-                 selected: str | None, feedback: Feedback, with_share: bool = True) -> dict:
-    """``with_share``: the share block is drawn (a page, or a fragment whose link changed)."""
+def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,
+                fragment: bool | None = None, extra: dict | None = None, replacing: Game | None = None,
+                headers: dict[str, str] | None = None) -> Response:
+    """The game page, or for htmx the board fragment with the live announcement and the share
+    link out of band. A game not stored yet (``game.id`` None: a deal ready to play) posts its
+    board to its own share link; ``replacing`` is the player's game its first move counts as lost."""
+    record = result.record if result is not None else record_of(game)
+    result = result or ActionResult(record)
     preset = PRESETS[game.preset]
     language = request.state.language
     position = record.position
+    phase = lifecycle.phase_of(game) if game.id is not None else lifecycle.Phase.NEW
+    finished = phase not in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING)
+    status = "lost" if phase is lifecycle.Phase.ABANDONED else position.status
     is_owner = player is not None and player.id == game.player_id
-    return {
+    can_act = is_owner and phase is not lifecycle.Phase.ABANDONED
+    as_fragment = is_htmx(request) if fragment is None else fragment
+    context = {
         "game": game,
+        "stored": game.id is not None,
+        "act_url": f"/games/{game.id}/act" if game.id is not None else share_path(game),
+        "replacing": replacing,
+        "share_path": share_path(game),
+        "phase": phase.value,
+        "can_act": can_act,
+        "can_undo": can_act and phase is not lifecycle.Phase.WON and record.can_undo,
+        "can_redo": can_act and phase is not lifecycle.Phase.WON and record.can_redo,
         "record": record,
+        "result": result,
         "preset": preset,
         "preset_name": preset.name(language),
         "preset_summary": preset.summary.get(language, preset.summary["en"]),
-        "board": board_service.board_for(position, selected if is_owner else None),
-        "status": position.status,
-        "end_reason": board_service.end_reason(position),
+        "board": BOARDS[get_game(game.game).family](position, result.selected if can_act else None),
+        "status": status,
+        "end_reason": ("replaced" if game.abandoned else "idle") if phase is lifecycle.Phase.ABANDONED
+                      else position.end_reason,
         "is_owner": is_owner,
-        "zen": bool(is_owner and player.zen),
+        "zen": bool(is_owner and player is not None and player.zen),
         "elapsed": elapsed_seconds(game),
         "timer_running": game.started_at is not None and game.finished_at is None,
-        # also in the board of a watcher ("play this deal yourself")
-        "share_url": share_url(request, game, position.status) if with_share or not is_owner else "",
-        "feedback": feedback,
+        "share_url": share_url(request, game, finished),
+        "share_oob": as_fragment,
+        # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
+        "can_hint": bool(can_act and status == "playing"),
+        "status_placeholder": game.id is not None and can_act and assist.wants_status(game, player, record),
+        "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
+        "analysis_placeholder": status != "playing",
+        "hint": None,
+        "solver_status": None,
+        "analysis": None,
+        **(extra or {}),
     }
+    response = render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
+                      status_code=result.status_code)
+    response.headers.update(headers or {})
+    if result.retry_after is not None:
+        response.headers["retry-after"] = str(result.retry_after)
+    return response
 
 
-def render_game(request: Request, game: Game, player: Player | None, *, selected: str | None = None,
-                feedback: Feedback = Feedback(), status_code: int = 200, fragment: bool | None = None,
-                extra: dict | None = None, share_changed: bool = True) -> Response:
-    """The game page, or for htmx the board fragment with the live announcement and, unless
-    the caller knows it is unchanged (``share_changed``), the share link out of band."""
+def render_hinted(request: Request, game: Game, player: Player | None, move_text: str, winning: bool,
+                  headers: dict[str, str] | None = None) -> Response:
+    """The board with a hinted move marked and announced (nothing marked if it is not a legal
+    move now: a stale hint link)."""
     record = record_of(game)
-    as_fragment = is_htmx(request) if fragment is None else fragment
-    blocks = (BOARD_BLOCKS if share_changed else SAME_SHARE_BLOCKS) if as_fragment else None
-    context = game_context(request, game, record, player, selected, feedback,
-                           with_share=blocks is None or "share" in blocks)
-    # hints, "still winnable?", auto-finish, post-game analysis (app/web/solver_view.py)
-    context.update(solver_context(game, record, player))
-    context.update(extra or {})
-    context["share_oob"] = as_fragment
-    return render(request, "game.html", context, blocks=blocks, status_code=status_code)
+    position = record.position
+    try:
+        move = get_game(game.game).parse_move(move_text)
+        after = position.apply(move)
+    except (InvalidMoveError, IllegalMoveError):
+        return render_game(request, game, player, headers=headers)
+    said = describe(move, position, after)
+    if said.kind == "draw":  # a hint must not show the card under the stock's top
+        said = Announcement("draw")
+    hint = {"move": str(move), "winning": winning, "said": said, **hint_targets(move)}
+    return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
+                       extra={"hint": hint}, headers=headers)

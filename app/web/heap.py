@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 from functools import cache
 
-from .templating import environments
+from .templating import environment
 
 
 @cache  # once per process
@@ -22,8 +22,7 @@ def freeze_startup_heap() -> None:
     freeze), collect what start-up left over, and freeze the rest. Once per process: a process
     that starts several apps (the test suite) would otherwise pin each earlier app's objects
     for good when they become garbage."""
-    for environment in environments.values():  # one per language
-        for name in environment.list_templates(extensions=["html"]):
-            environment.get_template(name)
+    for name in environment.list_templates(extensions=["html"]):
+        environment.get_template(name)
     gc.collect()
     gc.freeze()

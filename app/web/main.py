@@ -20,7 +20,7 @@ from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_docs, api_stats, bench, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
+from .routes import api, api_docs, api_stats, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.sessionmaker = session_factory(settings)
-    searches.use_processes(settings.solver_processes)
+    searches.use_processes(settings.solver_processes, max_searches=settings.solver_searches)
 
     # added last = outermost: security headers wrap even compressed and error responses
     # level 6 (zlib's default) rather than Starlette's 9: a board fragment compresses ~25% faster
@@ -63,10 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    # routes are matched in order, router by router: the board's (the hot path) come first,
-    # and the load benchmark's floor right after them, so it pays the same matching as a move
-    modules = [games, bench] if settings.bench_floor else [games]
-    for module in (*modules, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs):
+    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

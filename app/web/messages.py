@@ -1,25 +1,31 @@
 """Player-facing messages by key, translated at render time.
 
 Services raise errors and return notes by key (they stay free of gettext); the web
-layer words them here. `detail` carries the engine's exact reason (in English, in
-notation terms) where it helps, e.g. which token of an imported deal is wrong.
+layer words them here, while a page renders (only then is the player's language set: see
+`templating.render`). `detail` carries the engine's exact reason (in English, in notation
+terms) where it helps, e.g. which token of an imported deal is wrong: it is marked as English.
 """
 
 from __future__ import annotations
 
-from app.i18n import gettext
+from markupsafe import Markup
 
-
-def N_(text: str) -> str:
-    """Marks a text for the catalogs (Babel extracts N_) without translating it yet."""
-    return text
+from app.i18n import N_, gettext
 
 
 # English msgids by key; translated one at a time, when a page shows it
 TEXTS = {
     "not_playable": N_("That card cannot be played right now."),
     "dead_gap": N_("Nothing can go into that gap."),
+    "in_place": N_("That card is in place in its row. Tap a gap to move it anyway."),
     "confirm_redeal": N_("Cards can still be moved. Redeal anyway?"),
+    "confirm_new": N_("Start a new deal? This game is not finished: it counts as lost."),
+    "confirm_restart": N_("Start this deal again from the beginning? This game is not finished: it counts as lost."),
+    "won_final": N_("This game is won, and a win is final: it cannot be undone."),
+    "counted_lost": N_("This game was counted as lost and cannot be played on."),
+    "replaced": N_("It counts as lost: a new deal of this variant was started while it was unfinished."),
+    "idle": N_("It counts as lost: it was left unfinished for a day."),
+    "solver_busy": N_("The solver is busy. Please try again in a moment."),
     "stale": N_("This game moved on in another tab. Here is the current position."),
     "illegal_move": N_("That move is not allowed here."),
     "bad_move": N_("That move could not be read."),
@@ -59,4 +65,6 @@ def message(key: str | None, **params: object) -> str:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
     detail = params.get("detail")
-    return f"{text} ({detail})" if detail else text
+    if not detail:
+        return text
+    return Markup('{} <span class="detail" lang="en">({})</span>').format(text, detail)

@@ -44,38 +44,52 @@ def _serializer(secret: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret, salt="tretten-player")
 
 
-def sign_player(secret: str, player_id: str) -> str:
-    return _serializer(secret).dumps(player_id)
+Identity = tuple[str, int]  # (player id, session generation): what the signed cookie says
+VISITOR = -1  # the generation of a browser's id before its player is stored (its first POST)
 
 
-def unsign_player(secret: str, value: str | None) -> str | None:
+def sign_player(secret: str, player_id: str, generation: int = 0) -> str:
+    """The cookie's value; generation 0 is the bare id (as every cookie made before generations)."""
+    return _serializer(secret).dumps([player_id, generation] if generation else player_id)
+
+
+def unsign_player(secret: str, value: str | None) -> Identity | None:
+    """The identity a player cookie names, or None (no cookie, or not signed with our key)."""
     if not value or len(value) > 200:
         return None
     return _unsign_player(secret, value)
 
 
 @lru_cache(maxsize=4096)  # every request checks its cookie: an HMAC and a JSON parse, done once per cookie
-def _unsign_player(secret: str, value: str) -> str | None:
+def _unsign_player(secret: str, value: str) -> Identity | None:
     try:
-        player_id = _serializer(secret).loads(value)
+        payload = _serializer(secret).loads(value)
     except BadSignature:
         return None
-    return player_id if isinstance(player_id, str) else None
+    if isinstance(payload, str):  # generation 0 (and every cookie made before generations)
+        return payload, 0
+    if (isinstance(payload, list) and len(payload) == 2 and isinstance(payload[0], str)
+            and isinstance(payload[1], int)):
+        return payload[0], payload[1]
+    return None
 
 
 @lru_cache(maxsize=4096)  # asked twice per browser request (checked, and put in the page)
-def csrf_token(secret: str, player_id: str) -> str:
-    # stateless: bound to the player, so a token lifted from one player's page is useless to another
-    return hmac.new(secret.encode(), f"csrf:{player_id}".encode(), hashlib.sha256).hexdigest()
+def csrf_token(secret: str, player_id: str, generation: int = 0) -> str:
+    # stateless: bound to the player and its session generation, so a token lifted from one
+    # player's page is useless to another, and a logged-out device's pages post nothing. A
+    # visitor's pages keep their token when its first POST stores the player (generation 0).
+    message = f"csrf:{player_id}" if generation <= 0 else f"csrf:{player_id}:{generation}"
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
-def csrf_ok(secret: str, player_id: str, presented: str | None) -> bool:
-    return bool(presented) and hmac.compare_digest(csrf_token(secret, player_id), presented)
+def csrf_ok(secret: str, identity: Identity, presented: str | None) -> bool:
+    return bool(presented) and hmac.compare_digest(csrf_token(secret, *identity), presented)
 
 
-def player_cookie_header(secret: str, player_id: str, secure: bool) -> str:
+def player_cookie_header(secret: str, player_id: str, secure: bool, generation: int = 0) -> str:
     parts = [
-        f"{PLAYER_COOKIE}={sign_player(secret, player_id)}",
+        f"{PLAYER_COOKIE}={sign_player(secret, player_id, generation)}",
         "Path=/",
         f"Max-Age={COOKIE_MAX_AGE}",
         "HttpOnly",

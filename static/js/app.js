@@ -51,7 +51,35 @@
       return;
     }
     var names = KEY_ACTIONS[event.key.toLowerCase()];
-    if (names && clickAction(names)) event.preventDefault();
+    if (!names) return;
+    event.preventDefault();
+    if (boardBusy()) {
+      waitingKey = { names: names, at: Date.now() };  // pressed again on the board that comes back
+      return;
+    }
+    clickAction(names);
+  });
+
+  // While the board's request is on its way, htmx drops a second one (hx-sync="this:drop"), and
+  // the browser would then submit the form itself: a full page load. A key or a button pressed
+  // meanwhile is kept (the last one) and pressed again on the board that comes back instead.
+  var waitingKey = null;
+  function boardBusy() {
+    return !!document.querySelector("#board.htmx-request, #board .htmx-request");
+  }
+  document.addEventListener("submit", function (event) {
+    if (event.target.closest && event.target.closest("#board") && boardBusy()) event.preventDefault();
+  }, true);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest('#board button[data-action]');
+    if (!button || !boardBusy()) return;
+    event.preventDefault();
+    waitingKey = { names: [button.getAttribute("data-action")], at: Date.now() };
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    var key = waitingKey;
+    waitingKey = null;
+    if (key && Date.now() - key.at < 5000) clickAction(key.names);
   });
 
   // After a swap the old buttons are gone: put focus back on the same place (or its successor).
@@ -80,7 +108,7 @@
   var waitingTap = null;
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest('#board button[name="target"]');
-    if (!button || !button.form || !button.form.classList.contains("htmx-request")) return;
+    if (!button || !boardBusy()) return;
     event.preventDefault();
     waitingTap = { value: button.value, card: button.getAttribute("data-card"), at: Date.now() };
   }, true);

@@ -103,12 +103,13 @@ def test_share_link_in_a_second_browser_deals_the_same_cards(server, new_page):
     cards = lambda page: page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.loc + e.dataset.card)")
     second = new_page()
     second.goto(share)
-    assert second.url != first.url  # a game of its own …
-    assert cards(second) == cards(first)  # … of the same deal
+    assert second.url == first.url == share  # the deal ready to play: nothing stored yet …
+    assert cards(second) == cards(first)  # … the same cards
     second.click('[data-action="draw"]')
     wait_ply(second, 1)
+    assert "/games/" in second.url  # the first move stored a game of its own; the address follows
     first.reload()
-    assert ply(first) == 0
+    assert ply(first) == 0 and first.url == share
 
 
 def test_switching_language(server, new_page):

@@ -21,6 +21,7 @@ from app.db.migrate import upgrade_to_head
 from app.settings import PROJECT_ROOT, Settings
 
 from ..databases import fresh_postgres, worker  # noqa: F401 (the tests import them from here)
+from ..web.helpers import csrf_of
 
 
 def free_port() -> int:
@@ -124,3 +125,12 @@ def api_player(base_url: str) -> dict:
     response = httpx.post(base_url + "/api/players", timeout=10)
     assert response.status_code == 201, response.text
     return {"Authorization": "Bearer " + response.json()["token"]}
+
+
+def first_move(client: httpx.Client, path: str, **fields: str) -> tuple[str, str]:
+    """Open a deal's link and make its first move (which stores the game); (game id, board)."""
+    page = client.get(path)
+    assert page.status_code == 200, page.text
+    response = client.post(path, data={"csrf_token": csrf_of(page.text), **fields}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "HX-Push-Url" in response.headers, response.text
+    return response.headers["HX-Push-Url"].rsplit("/", 1)[1], response.text

@@ -18,7 +18,7 @@ import pytest
 from app.engine import GameRecord, get_game
 
 from ..web.helpers import board_state, csrf_of
-from .servers import Server, api_player, fresh_postgres, migrated, worker
+from .servers import first_move, Server, api_player, fresh_postgres, migrated, worker
 
 ROUNDS = 200
 MAX_REMOVALS = 8  # pairs/kings are allowed only this often, so the pyramid is never cleared
@@ -83,18 +83,17 @@ def race(urls: list[str], rounds: int = ROUNDS) -> None:
 def stale_tab_gets_the_current_board(first: str, second: str) -> None:
     """A browser's two tabs, served by different instances: the stale one gets 409 and the board."""
     with httpx.Client(base_url=first, timeout=10) as tab1:
-        page = tab1.get("/play/relaxed/77", follow_redirects=True)
-        game_id = board_state(page.text)["id"]
+        game_id, board = first_move(tab1, "/play/relaxed/77", action="draw")
         with httpx.Client(base_url=second, cookies=tab1.cookies, timeout=10) as tab2:
             page2 = tab2.get(f"/games/{game_id}")
-            fields = {"csrf_token": csrf_of(page.text), "action": "draw", "ply": 0,
-                      "version": board_state(page.text)["version"]}
+            fields = {"csrf_token": csrf_of(board), "action": "draw", "ply": 1,
+                      "version": board_state(board)["version"]}
             assert tab1.post(f"/games/{game_id}/act", data=fields, headers={"HX-Request": "true"}).status_code == 200
             stale = tab2.post(f"/games/{game_id}/act", data={**fields, "csrf_token": csrf_of(page2.text)},
                               headers={"HX-Request": "true"})
             assert stale.status_code == 409
             assert "moved on in another tab" in stale.text and 'role="alert"' in stale.text
-            assert board_state(stale.text)["ply"] == 1  # the current board, ready to play on
+            assert board_state(stale.text)["ply"] == 2  # the current board, ready to play on
             assert "<html" not in stale.text  # a fragment for htmx to swap
             plain = tab2.post(f"/games/{game_id}/act", data={**fields, "csrf_token": csrf_of(page2.text)})
             assert plain.status_code == 409 and "<html" in plain.text and "moved on in another tab" in plain.text

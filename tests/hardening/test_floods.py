@@ -1,5 +1,8 @@
 """Floods from cookie-less clients: new players and games are limited per client address and
-in total (429 with Retry-After), and X-Forwarded-For counts only through a trusted proxy."""
+in total (429 with Retry-After), and X-Forwarded-For counts only through a trusted proxy.
+
+A browser's player is stored by its first POST and a game by its first move
+(app/services/lifecycle.py), so a flood is GET a share link, then POST its first move."""
 
 from __future__ import annotations
 
@@ -9,13 +12,18 @@ from fastapi.testclient import TestClient
 from app.settings import Settings
 from app.web.main import create_app
 
+from ..web.helpers import csrf_of
+
 UNLIMITED = {"new_players_per_address": 0, "new_players_total": 0, "new_games_per_address": 0, "new_games_total": 0}
 
 
 @pytest.fixture
 def app_with(settings):
     def make(**changes):
-        return create_app(Settings(**{**settings.model_dump(), **UNLIMITED, **changes}))
+        app = create_app(Settings(**{**settings.model_dump(), **UNLIMITED, **changes}))
+        # the clock stands still: no token comes back while a slow machine runs the flood
+        app.state.new_players.clock = app.state.new_games.clock = lambda: 1000.0
+        return app
     return make
 
 
@@ -24,11 +32,15 @@ def browser(app, address: str) -> TestClient:
 
 
 def first_visits(client: TestClient, count: int, headers: dict | None = None) -> list:
-    """`count` share-link visits without a cookie: each would make a player and a game."""
+    """`count` new visitors' first moves, each without a cookie: each stores a player and a game.
+    The GETs before them store nothing, and are never refused."""
     responses = []
     for seed in range(count):
         client.cookies.clear()
-        responses.append(client.get(f"/play/pyramid/{seed}", headers=headers or {}))
+        page = client.get(f"/play/pyramid/{seed}", headers=headers or {})
+        assert page.status_code == 200
+        responses.append(client.post(f"/play/pyramid/{seed}", headers=headers or {},
+                                     data={"action": "draw", "csrf_token": csrf_of(page.text)}))
     return responses
 
 
@@ -62,16 +74,18 @@ def test_the_api_counts_new_players_and_new_games_per_address(app_with):
         assert "too many new games" in refused.json()["error"]
 
 
-def test_the_board_new_game_button_is_counted_too(app_with):
-    from ..web.helpers import act, start_seeded
-
+def test_a_players_first_moves_on_new_deals_are_counted_per_address_too(app_with):
     app = app_with(new_games_per_address=2)
     with browser(app, "203.0.113.9") as client:
-        game_id, html = start_seeded(client, "pyramid", 1)
-        assert act(client, game_id, html, action="new").status_code in (200, 303)  # the second new game
-        refused = act(client, game_id, html, action="new")
-        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
-        assert 'id="board"' in refused.text  # the board as it is, with the message
+        codes = []
+        for seed in range(3):  # one player, three deals: each first move stores a game
+            page = client.get(f"/play/pyramid/{seed}")
+            refused = client.post(f"/play/pyramid/{seed}", data={"action": "draw", "csrf_token": csrf_of(page.text)},
+                                  headers={"HX-Request": "true"})
+            codes.append(refused.status_code)
+        assert codes == [200, 200, 429]
+        assert int(refused.headers["retry-after"]) >= 1
+        assert 'id="board"' in refused.text and "Too many new games" in refused.text  # the deal as it was
 
 
 def test_the_total_limit_holds_across_addresses(app_with):
@@ -79,7 +93,7 @@ def test_the_total_limit_holds_across_addresses(app_with):
     codes = []
     for index in range(40):
         with browser(app, f"192.0.2.{index}") as client:
-            codes.append(client.get("/play/gaps/1").status_code)
+            codes.append(first_visits(client, 1)[0].status_code)
     assert codes == [303] * 30 + [429] * 10
 
 
@@ -89,8 +103,7 @@ def test_x_forwarded_for_is_ignored_without_a_trusted_proxy(app_with):
         codes = [r.status_code for r in first_visits(client, 15)]
         forged = []
         for index in range(5):  # a new "client" each time: still the peer's address
-            client.cookies.clear()
-            forged.append(client.get("/play/gaps/1", headers={"X-Forwarded-For": f"198.51.100.{index}"}).status_code)
+            forged += [r.status_code for r in first_visits(client, 1, {"X-Forwarded-For": f"198.51.100.{index}"})]
     assert codes == [303] * 10 + [429] * 5 and forged == [429] * 5
 
 
@@ -103,9 +116,8 @@ def test_x_forwarded_for_is_honoured_from_a_trusted_proxy_right_most_untrusted_h
         # the client may send X-Forwarded-For itself: what it wrote is left of what the proxies saw
         spoofed = []
         for index in range(7):
-            proxy.cookies.clear()
             chain = f"203.0.113.{index}, 198.51.100.77, 10.1.2.3"  # forged, the real client, an inner proxy
-            spoofed.append(proxy.get("/play/gaps/1", headers={"X-Forwarded-For": chain}).status_code)
+            spoofed += [r.status_code for r in first_visits(proxy, 1, {"X-Forwarded-For": chain})]
         assert spoofed == [303] * 5 + [429] * 2
         # a request from the proxy itself, without the header, is the proxy's
         assert [r.status_code for r in first_visits(proxy, 6)] == [303] * 5 + [429]

@@ -20,7 +20,7 @@ from app.web.main import create_app
 
 from ..processes import alive
 from ..web.helpers import HX, act, csrf_of, start_seeded
-from .servers import Server, api_player, migrated
+from .servers import first_move, Server, api_player, migrated
 
 
 def log_lines(text: str) -> list[dict]:
@@ -39,9 +39,8 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
         stale = httpx.post(f"{server.url}/api/games/{game['id']}/moves", json={"move": "D", "ply": 0}, headers=auth)
         assert stale.status_code == 409
         with httpx.Client(base_url=server.url) as browser:
-            page = browser.get("/play/gaps/3", follow_redirects=True)
-            html_game = str(page.url).rsplit("/", 1)[1]
-            hint = browser.post(f"/games/{html_game}/hint", data={"csrf_token": csrf_of(page.text)}, headers=HX)
+            html_game, board = first_move(browser, "/play/pyramid/3", action="draw")
+            hint = browser.post(f"/games/{html_game}/hint", data={"csrf_token": csrf_of(board)}, headers=HX)
             assert hint.status_code == 200 and "data-hint=" in hint.text
         searching = children(server.process.pid)  # the solver's process, started by the hint
         assert searching
@@ -60,7 +59,8 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
     on_game = [line for line in requests if line.get("game") == game["id"]]
     assert [line["status"] for line in on_game if line["method"] == "POST"] == [200, 409]
     assert any(line.get("game") == html_game for line in requests)
-    assert [(m["game"], m["ply"], m["move"]) for m in moves if m["outcome"] == "stored"] == [(game["id"], 1, "D")]
+    stored = [(m["game"], m["ply"], m["move"]) for m in moves if m["outcome"] == "stored"]
+    assert stored == [(game["id"], 1, "D"), (html_game, 1, "D")]
     assert all(isinstance(m["ms"], float) for m in moves)
     assert any(line["event"] == "shutdown" for line in lines)
     assert "Application shutdown complete" in server.log()
@@ -165,7 +165,9 @@ def test_tretten_prune_on_the_command_line(tmp_path, monkeypatch, capsys):
     url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
     settings = migrated(url, tmp_path)
     with TestClient(create_app(settings)) as client:
-        client.get("/")  # one anonymous player, no games
+        page = client.get("/")  # a visit stores nothing; a first POST stores the player (no games)
+        stored = client.post("/prefs", data={"csrf_token": csrf_of(page.text), "scoring": "simple"}, follow_redirects=False)
+        assert stored.status_code == 303
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     get_settings.cache_clear()

@@ -38,7 +38,7 @@ def browser_post_routes(app) -> list[tuple[str, APIRoute]]:
 
 def test_every_browser_post_route_requires_the_csrf_token(app):
     routes = browser_post_routes(app)
-    assert {path for path, _ in routes} >= {"/games", "/games/{game_id}/act", "/prefs", "/prefs/language"}
+    assert {path for path, _ in routes} >= {"/play/{preset}/{seed}", "/games/{game_id}/act", "/prefs", "/prefs/language"}
     for path, route in routes:
         calls = [d.call for d in route.dependant.dependencies]
         assert require_csrf in calls, f"{path} has no CSRF check"
@@ -49,7 +49,7 @@ def test_every_browser_post_without_the_right_token_is_403_and_changes_nothing(a
     game_id, html = start_seeded(client, "pyramid", 3)
     state = board_state(html)
     bodies = {
-        "/games": {"preset": "pyramid"},
+        "/play/{preset}/{seed}": {"action": "draw"},
         "/games/{game_id}/act": {"action": "draw", "ply": state["ply"], "version": state["version"]},
         "/prefs": {"scoring": "timed", "zen": "on"},
         "/prefs/language": {"language": "sv"},
@@ -58,7 +58,7 @@ def test_every_browser_post_without_the_right_token_is_403_and_changes_nothing(a
         data = dict(bodies.get(route_path, {}))
         if token is not None:
             data["csrf_token"] = token
-        path = route_path.replace("{game_id}", game_id)
+        path = route_path.replace("{game_id}", game_id).replace("{preset}", "pyramid").replace("{seed}", "3")
         for headers in ({}, HX):
             response = client.post(path, data=data, headers=headers)
             assert response.status_code == 403, (route_path, response.status_code)
@@ -321,7 +321,7 @@ def test_display_names_are_rendered_inert_wherever_they_appear(app, client, payl
     if not hasattr(Player, "display_name"):
         pytest.fail("Player.display_name is gone: update this test")
     game_id, _ = start_seeded(client, "pyramid", 8)
-    player_id = unsign_player(app.state.settings.secret_key, client.cookies.get("tretten_player"))
+    player_id, _ = unsign_player(app.state.settings.secret_key, client.cookies.get("tretten_player"))
     with app.state.sessionmaker() as session:
         session.get(Player, player_id).display_name = payload[:40]
         session.commit()
@@ -371,9 +371,10 @@ def test_too_many_new_games_per_minute_is_429_with_a_message(make_client):
     refused = client.post("/api/games", json={"preset": "gaps"}, headers=auth)
     assert refused.status_code == 429 and "too many new games" in refused.json()["error"]
     assert 1 <= int(refused.headers["retry-after"]) <= 60  # when the first of the three leaves the minute
-    page = client.get("/").text
-    for _ in range(3):
-        client.post("/games", data={"preset": "pyramid", "csrf_token": csrf_of(page)})
-    html = client.post("/games", data={"preset": "pyramid", "csrf_token": csrf_of(page)})
+    # a browser's games start with their first moves (app.services.actions.first_move)
+    page = client.get("/play/pyramid/1").text
+    for seed in range(3):
+        client.post(f"/play/pyramid/{seed}", data={"action": "draw", "csrf_token": csrf_of(page)})
+    html = client.post("/play/pyramid/9", data={"action": "draw", "csrf_token": csrf_of(page)})
     assert html.status_code == 429 and "Too many new games" in html.text and 'role="alert"' in html.text
     assert 1 <= int(html.headers["retry-after"]) <= 60

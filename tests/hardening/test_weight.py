@@ -16,7 +16,7 @@ def gzip_bytes(response) -> int:
 
 def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
     gz = {"Accept-Encoding": "gzip"}
-    page = client.get("/play/pyramid/42", headers=gz, follow_redirects=True)
+    page = client.get("/play/pyramid/42", headers=gz)  # a share link: the deal ready to play
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
     assert len(assets) >= 3 and all(re.search(r"\?v=[0-9a-f]{12}$", url) for url in assets), assets
     total = gzip_bytes(page)
@@ -26,7 +26,9 @@ def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
         assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
         total += gzip_bytes(asset)
     assert total <= 100 * 1024, total
-    game_id = str(page.url).rsplit("/", 1)[1]
+    first = client.post("/play/pyramid/42", data={"action": "draw", "csrf_token": csrf_of(page.text)},
+                        headers={**HX, **gz})  # the first move stores the game
+    game_id = first.headers["HX-Push-Url"].rsplit("/", 1)[1]
     move = client.post(f"/games/{game_id}/act", data={"action": "draw", "csrf_token": csrf_of(page.text)},
                        headers={**HX, **gz})
     assert move.status_code == 200 and "<html" not in move.text

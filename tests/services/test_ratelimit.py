@@ -36,7 +36,7 @@ def test_an_address_gets_its_burst_then_waits_for_the_next_token():
     assert [allowed(limits, "203.0.113.1") for _ in range(12)] == [True] * 10 + [False] * 2
     with pytest.raises(RateLimitError) as refused:
         limits.check("203.0.113.1")
-    assert refused.value.retry_after == 6 and refused.value.key == "too_many_players"  # 10 a minute: one per 6 s
+    assert refused.value.params["retry_after"] == 6 and refused.value.key == "too_many_players"  # 10 a minute: one per 6 s
     clock.now += 5.9
     assert not allowed(limits, "203.0.113.1")
     clock.now += 0.1
@@ -58,7 +58,7 @@ def test_the_total_holds_across_addresses_and_a_refusal_counts_nothing():
     assert results == [True] * 5
     with pytest.raises(RateLimitError) as refused:
         limits.check("198.51.100.99")
-    assert refused.value.retry_after == 12  # 5 a minute
+    assert refused.value.params["retry_after"] == 12  # 5 a minute
     # the refused address spent nothing: it has both its tokens once the total has one
     clock.now += 24
     assert allowed(limits, "198.51.100.99") and allowed(limits, "198.51.100.99")

@@ -38,8 +38,8 @@ def _position(seed: int = 8):
 def test_a_search_runs_in_another_process_and_answers_as_the_solver(processes):
     assert searches._run(os.getpid) != os.getpid()
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
-    assert searches.best_score_move(position, 500) == solver.best_score_move(position, 500)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.best_score_move(position, 500, player_id=None) == solver.best_score_move(position, 500)
 
 
 def test_without_processes_a_search_runs_in_the_calling_thread():
@@ -54,7 +54,7 @@ def test_without_processes_a_search_runs_in_the_calling_thread():
 def test_a_search_process_that_dies_is_replaced(processes):
     os.kill(searches._run(os.getpid), signal.SIGKILL)
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
     assert searches._run(os.getpid) != os.getpid()
 
 
@@ -93,6 +93,28 @@ def test_where_processes_cannot_start_a_search_runs_in_the_calling_thread(proces
 
     monkeypatch.setattr(searches, "ProcessPoolExecutor", no_processes)
     position = _position()
-    assert searches.solve(position, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
+    assert searches.solve(position, player_id=None, budget_nodes=50_000) == solver.solve(position, budget_nodes=50_000)
     assert searches._run(os.getpid) == os.getpid()
     assert "no solver processes" in caplog.text
+
+
+def test_searches_are_admitted_per_instance_and_per_player():
+    from app.services.errors import BusyError, RateLimitError
+
+    searches.use_processes(0, max_searches=2)
+    try:
+        with searches.admitted("a"):
+            with pytest.raises(RateLimitError) as one_at_a_time:
+                with searches.admitted("a"):
+                    pass
+            assert one_at_a_time.value.params["retry_after"] == searches.RETRY_AFTER_SECONDS
+            with searches.admitted("b"):
+                with pytest.raises(BusyError):
+                    with searches.admitted("c"):
+                        pass
+                with searches.admitted(None):  # the app's own searches (the daily deal) are not capped
+                    pass
+        with searches.admitted("a"), searches.admitted("c"):  # all released again
+            pass
+    finally:
+        searches.use_processes(0)

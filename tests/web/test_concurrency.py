@@ -7,9 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.models import Player
+from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
-from app.services import games
+from app.services import games, moves
+from app.services.records import record_of
 from app.services.errors import ConflictError, RateLimitError
 
 
@@ -53,19 +54,23 @@ def _player_and_game(app, preset: str = "pyramid", seed: int = 8):
 
 
 def _first_move(game) -> str:
-    return str(games.record_of(game).position.legal_moves()[0])
+    return str(record_of(game).position.legal_moves()[0])
+
+
+def _load(session, player_id: str, game_id: str) -> tuple[Player, Game]:
+    return session.get(Player, player_id), session.get(Game, game_id)
 
 
 def test_a_move_stores_the_game_state_and_the_next_version(app):
     player_id, game_id = _player_and_game(app)
     with app.state.sessionmaker() as session:
-        player, game = games.player_and_game(session, player_id, game_id)
+        player, game = _load(session, player_id, game_id)
         before = (game.version, game.updated_at)
         move = _first_move(game)
-        games.play_move(session, game, player, move)
+        moves.play_move(session, game, player, move)
         assert (game.version, game.cursor, game.moves) == (before[0] + 1, 1, move)  # what the response shows
     with app.state.sessionmaker() as session:
-        stored = session.get(games.Game, game_id)
+        stored = session.get(Game, game_id)
         assert (stored.version, stored.cursor, stored.moves, stored.status) == (before[0] + 1, 1, move, "playing")
         assert stored.updated_at >= before[1] and stored.started_at is not None
 
@@ -73,25 +78,25 @@ def test_a_move_stores_the_game_state_and_the_next_version(app):
 def test_a_write_from_a_stale_read_is_refused_and_changes_nothing(app):
     player_id, game_id = _player_and_game(app)
     with app.state.sessionmaker() as first, app.state.sessionmaker() as second:
-        player, game = games.player_and_game(first, player_id, game_id)
-        other_player, stale = games.player_and_game(second, player_id, game_id)
+        player, game = _load(first, player_id, game_id)
+        other_player, stale = _load(second, player_id, game_id)
         second.commit()  # ends its read; the object keeps what it read (expire_on_commit=False)
-        games.play_move(first, game, player, _first_move(game))
+        moves.play_move(first, game, player, _first_move(game))
         with pytest.raises(ConflictError):
-            games.play_move(second, stale, other_player, "D")
+            moves.play_move(second, stale, other_player, "D")
     with app.state.sessionmaker() as session:
-        stored = session.get(games.Game, game_id)
+        stored = session.get(Game, game_id)
         assert (stored.cursor, stored.version, stored.moves) == (1, game.version, game.moves)
 
 
 def test_a_change_outside_the_game_state_is_stored_too(app):
     player_id, game_id = _player_and_game(app)
     with app.state.sessionmaker() as session:
-        player, game = games.player_and_game(session, player_id, game_id)
+        player, game = _load(session, player_id, game_id)
         game.scoring = "timed"  # no action changes it with a move; if one did, it would not be lost
-        games.play_move(session, game, player, _first_move(game))
+        moves.play_move(session, game, player, _first_move(game))
     with app.state.sessionmaker() as session:
-        stored = session.get(games.Game, game_id)
+        stored = session.get(Game, game_id)
         assert (stored.scoring, stored.cursor) == ("timed", 1)
 
 
@@ -99,19 +104,19 @@ def test_the_columns_a_move_leaves_alone_keep_what_earlier_actions_stored(app):
     # the first move starts the clock, the second changes only the move list, an undo counts
     player_id, game_id = _player_and_game(app)
     with app.state.sessionmaker() as session:
-        player, game = games.player_and_game(session, player_id, game_id)
-        games.play_move(session, game, player, _first_move(game))
+        player, game = _load(session, player_id, game_id)
+        moves.play_move(session, game, player, _first_move(game))
     with app.state.sessionmaker() as session:
-        started_at = session.get(games.Game, game_id).started_at
-        player, game = games.player_and_game(session, player_id, game_id)
+        started_at = session.get(Game, game_id).started_at
+        player, game = _load(session, player_id, game_id)
         second = _first_move(game)
-        games.play_move(session, game, player, second)
+        moves.play_move(session, game, player, second)
     with app.state.sessionmaker() as session:
-        stored = session.get(games.Game, game_id)
+        stored = session.get(Game, game_id)
         assert (stored.cursor, stored.moves.split()[1], stored.started_at) == (2, second, started_at)
-        player, game = games.player_and_game(session, player_id, game_id)
-        games.undo(session, game, player)
+        player, game = _load(session, player_id, game_id)
+        moves.undo(session, game, player)
     with app.state.sessionmaker() as session:
-        stored = session.get(games.Game, game_id)
+        stored = session.get(Game, game_id)
         assert (stored.cursor, len(stored.moves.split()), stored.undo_count) == (1, 2, 1)
         assert stored.started_at == started_at and stored.version == 4

@@ -13,6 +13,7 @@ from app.engine.seeding import text_seed
 from app.services import daily, stats
 from app.solver import SolveResult, solve
 
+from .helpers import first_move
 from .play import api_player, browse_as, move
 
 DAY = date(2026, 12, 1)
@@ -71,15 +72,20 @@ def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, oth
     assert 'data-daily="double-pyramid" data-daily-result="none"' in lobby.text
     response = other_client.get("/daily/double-pyramid")
     assert response.status_code == 303
-    game_id = response.headers["location"].rsplit("/", 1)[1]
     with app.state.sessionmaker() as session:
         row = daily.daily_deal(session, "double-pyramid")
-        game = session.get(Game, game_id)
-        assert game.seed == row.seed and game.daily_on == daily.utc_today()
         line = session.get(daily.DealVerdict, ("double-pyramid", row.seed)).moves.split()
-    assert 'data-daily-result="new"' in other_client.get("/").text
-    # play it to the win through the API (same player)
-    state = client.get(f"/api/games/{game_id}", headers=auth).json()
+    assert response.headers["location"] == f"/play/double-pyramid/{row.seed}"  # ready to play, nothing stored
+    assert 'data-daily-result="none"' in other_client.get("/").text
+    # its first move (a draw) stores the game, marked as the day's daily deal
+    game_id, _ = first_move(other_client, response.headers["location"], action="draw")
+    with app.state.sessionmaker() as session:
+        game = session.get(Game, game_id)
+        assert game.seed == row.seed and game.daily_on == daily.utc_today() and game.cursor == 1
+    assert 'data-daily="double-pyramid" data-daily-result="playing"' in other_client.get("/").text
+    assert other_client.get("/daily/double-pyramid").headers["location"] == f"/games/{game_id}"  # resumed
+    # back to the deal, then play the solver's line to the win through the API (same player)
+    state = client.post(f"/api/games/{game_id}/undo", json={"ply": 1}, headers=auth).json()
     for text in line:
         state = move(client, auth, state, text)
     assert state["status"] == "won"

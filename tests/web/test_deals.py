@@ -94,3 +94,15 @@ def test_share_link_leads_to_the_deal_page_after_the_game(client):
     play_line(client, auth, game, WIN_LINE[2:])
     after = client.get(f"/games/{game['id']}").text
     assert f'href="http://testserver/deal/pyramid/{SEED}" data-share-url' in after
+
+
+def test_tuts_tomb_links_open_pyramid(client, app):
+    """Tut's Tomb had Pyramid's rules under another name: its old links open Pyramid."""
+    assert 'data-preset="tuts-tomb"' not in client.get("/").text
+    opened = client.get("/play/tuts-tomb/4242")  # the deal ready to play, as Pyramid
+    assert opened.status_code == 200 and 'class="board family-pyramid game-pyramid"' in opened.text
+    assert 'action="/play/pyramid/4242"' in opened.text
+    daily_game = client.get("/daily/tuts-tomb").headers["location"]
+    assert client.get("/daily/pyramid").headers["location"] == daily_game
+    deal = client.get("/deal/tuts-tomb/4242")
+    assert deal.status_code == 200 and 'href="/play/pyramid/4242"' in deal.text

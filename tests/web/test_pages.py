@@ -6,7 +6,7 @@ import re
 
 from app.engine import PRESETS, deal_for_seed, format_deal
 
-from .helpers import HX, board_state, start_seeded
+from .helpers import first_move, HX, board_state, start_seeded
 
 
 def test_lobby_lists_every_preset_and_sets_a_safe_player_cookie(client):
@@ -44,24 +44,22 @@ def test_same_url_gives_page_or_board_fragment(client):
     assert board_state(page.text) == board_state(fragment.text)
 
 
-def test_share_link_deals_the_seed_and_resumes_the_unfinished_game(client, other_client):
-    game_id, html = start_seeded(client, "pyramid", 424242)
-    again, _ = start_seeded(client, "pyramid", 424242)
-    assert again == game_id  # the same player gets their unfinished game back
-    theirs, their_html = start_seeded(other_client, "pyramid", 424242)
-    assert theirs != game_id  # another player gets their own game of the same deal
-    cards = lambda page: re.findall(r'data-loc="(P\d+)" data-card="(\w\w)"', page)
-    assert cards(html) == cards(their_html)
+def test_share_link_deals_the_seed_and_resumes_the_game_in_play(client, other_client):
+    html = client.get("/play/pyramid/424242").text  # ready to play: the deal, nothing stored
+    cards = lambda page: re.findall(r'data-loc="(P\d+)" data-card="(\w\w)"', page)  # noqa: E731
     expected = format_deal(deal_for_seed("pyramid", 424242)).split()[:28]
     assert cards(html) == [(f"P{i}", code) for i, code in enumerate(expected)]
+    game_id, _ = first_move(client, "/play/pyramid/424242", action="draw")
+    again = client.get("/play/pyramid/424242")
+    assert again.status_code == 303 and again.headers["location"] == f"/games/{game_id}"  # resumed
+    theirs = other_client.get("/play/pyramid/424242")
+    assert theirs.status_code == 200 and cards(theirs.text) == cards(html)  # another player: the deal
 
 
 def test_imported_deal_is_played_and_a_bad_one_is_refused_by_name(client):
     deal = format_deal(deal_for_seed("pyramid", 3))
-    response = client.get("/play/pyramid", params={"deal": deal})
-    assert response.status_code == 303
-    page = client.get(response.headers["location"])
-    assert page.status_code == 200 and "data-seed" not in page.text
+    page = client.get("/play/pyramid", params={"deal": deal})
+    assert page.status_code == 200 and "data-seed" not in page.text and 'data-card="' in page.text
     bad = deal.replace("9D", "ZZ", 1) if "9D" in deal else "ZZ " + deal[3:]
     refused = client.get("/play/pyramid", params={"deal": bad})
     assert refused.status_code == 422
@@ -103,6 +101,25 @@ def test_card_buttons_have_spoken_names_in_the_players_language(client):
     html = client.get("/play/pyramid/8", follow_redirects=True, headers={"Accept-Language": "da"}).text
     labels = re.findall(r'aria-label="((?:spar|hjerter|ruder|klør) [^",]+)', html)
     assert labels, "cards should be named like 'spar 7'"
+
+
+def test_a_card_shows_the_index_its_name_begins_with_in_each_language(client):
+    """A Danish or Swedish deck prints E, Kn, D, K (es/ess, knægt/knekt, dame/dam, konge/kung)."""
+    words = {"da": {"E": "es", "Kn": "knægt", "D": "dame", "K": "konge"},
+             "sv": {"E": "ess", "Kn": "knekt", "D": "dam", "K": "kung"},
+             "en": {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}}
+    for language, names in words.items():
+        html = client.get("/play/pyramid/8", follow_redirects=True, headers={"Accept-Language": language}).text
+        seen = set()
+        for label, index in re.findall(r'aria-label="([^"]+)"[^>]*><span class="face" aria-hidden="true">'
+                                       r'<span class="idx"><span class="r">(\w+)</span>', html):
+            if index.isalpha():
+                assert names[index] in label, (language, index, label)
+                seen.add(index)
+        assert seen == set(names), (language, seen)
+        starters = client.get("/play/gaps-danish/8", follow_redirects=True, headers={"Accept-Language": language}).text
+        aces = [index for index in names if names[index] in ("es", "ess", "ace")]
+        assert starters.count(f'<span class="r">{aces[0]}</span>') == 4  # the row starters are aces
 
 
 def test_rules_pages_exist_in_three_languages(client):

@@ -68,3 +68,32 @@ def test_every_profile_post_needs_the_csrf_token(client):
 def test_profile_page_in_swedish(client):
     html = client.get("/profile", headers={"Accept-Language": "sv"}).text
     assert "Använd den här profilen på en annan enhet" in html and "Radera profilen" in html
+
+
+def _linked(client, other_client) -> None:
+    """other_client opens client's device link and plays as that profile."""
+    post(client, "/profile/name", display_name="Sigrid")
+    post(client, "/profile/device-link")
+    link = re.search(r'value="http://testserver(/link/[^"]+)" aria-label', client.get("/profile").text).group(1)
+    ask = other_client.get(link)
+    assert other_client.post(link, data={"csrf_token": csrf_of(ask.text)}).status_code == 303
+    assert "Playing as Sigrid." in other_client.get("/stats").text
+
+
+def test_revoking_the_device_link_logs_out_the_devices_that_used_it(client, other_client):
+    _linked(client, other_client)
+    stale_page = other_client.get("/profile").text
+    assert post(client, "/profile/device-link/revoke").status_code == 303
+    assert "Playing anonymously." in other_client.get("/stats").text  # logged out: a visitor again
+    refused = other_client.post("/profile/name", data={"csrf_token": csrf_of(stale_page), "display_name": "X"})
+    assert refused.status_code == 403  # its old pages post nothing
+    assert "Playing as Sigrid." in client.get("/stats").text  # this device goes on
+
+
+def test_log_out_other_devices(client, other_client):
+    _linked(client, other_client)
+    response = post(client, "/profile/log-out-others")
+    assert response.status_code == 303 and "tretten_player=" in response.headers["set-cookie"]
+    assert "Playing anonymously." in other_client.get("/stats").text
+    assert "Playing as Sigrid." in client.get("/stats").text
+    assert 'data-logged-out' in client.get(response.headers["location"]).text

@@ -14,10 +14,12 @@ from sqlalchemy import delete, func, select
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services import games as game_service
+from app.services import moves
 from app.services import searches, solver_cache, winnable
+from app.services.records import record_of
 from app.solver import SolveResult, solve
 
-from .helpers import HX, board_state, csrf_of
+from .helpers import HX, board_state, csrf_of, stored_game
 from .play import WIN_LINE, WIN_SEED
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "solve.jsonl"
@@ -42,23 +44,18 @@ def _game(client, game_id: str) -> Game:
 
 
 def _open(client, url: str) -> tuple[str, str]:
-    response = client.get(url)
-    assert response.status_code == 303, response.text
-    location = response.headers["location"]
-    page = client.get(location)
-    assert page.status_code == 200
-    return location.rsplit("/", 1)[1], page.text
+    return stored_game(client, url)
 
 
 def _seeded(client, seed: int = WIN_SEED, preset: str = "pyramid") -> tuple[str, str]:
     return _open(client, f"/play/{preset}/{seed}")
 
 
-def _play(client, game_id: str, moves: list[str]) -> None:
+def _play(client, game_id: str, line: list[str]) -> None:
     """Store moves through the service, each its own action (a quick way to reach a position)."""
     with _session(client) as session:
         game = session.get(Game, game_id)
-        game_service.play_moves(session, game, game.player, moves, action="test", group=False)
+        moves.play_moves(session, game, game.player, line, action="test")
 
 
 def _page(client, game_id: str) -> str:
@@ -133,11 +130,11 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
     for preset in ("pyramid", "pyramid-classic"):
-        response = client.post("/games", data={"csrf_token": csrf_of(lobby), "preset": preset})
+        response = client.get(f"/play/{preset}")  # the lobby's "New deal"
         assert response.status_code == 303
-        game = _game(client, response.headers["location"].rsplit("/", 1)[1])
-        position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", game.seed)).position
-        assert solve(position).winnable is True, (preset, game.seed)
+        seed = int(response.headers["location"].rsplit("/", 1)[1])
+        position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", seed)).position
+        assert solve(position).winnable is True, (preset, seed)
     # the board's "new deal" follows the preference too, and its search (up to seconds) is never
     # run on the event loop, where it would hold up every other player's request
     on_the_loop = []
@@ -148,10 +145,12 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
         return search(*args, **kwargs)
 
     monkeypatch.setattr(winnable, "first_winnable", spied)
-    html = _page(client, game.id)
-    response = _post(client, f"/games/{game.id}/act", html, htmx=False, action="new")
-    newer = _game(client, response.headers["location"].rsplit("/", 1)[1])
-    position = GameRecord.new("pyramid", PRESETS[newer.preset].rules, deal_for_seed("pyramid", newer.seed)).position
+    game_id, html = _seeded(client, seed)
+    response = _post(client, f"/games/{game_id}/act", html, htmx=False, action="new")
+    assert response.headers["location"] == "/play/pyramid"
+    response = client.get(response.headers["location"])
+    seed = int(response.headers["location"].rsplit("/", 1)[1])
+    position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", seed)).position
     assert solve(position).winnable is True
     assert on_the_loop == [False]
 
@@ -186,7 +185,7 @@ def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, 
     status = client.get(f"/games/{game_id}/solver", headers=HX)
     assert status.status_code == 200 and 'data-winnable="yes"' in status.text and "<html" not in status.text
     assert len(calls) == 1
-    record = game_service.record_of(_game(client, game_id))
+    record = record_of(_game(client, game_id))
     with _session(client) as session:
         row = session.get(PositionVerdict, solver_cache.key_of(record))
         assert row is not None and row.winnable is True and row.ply == 1
@@ -216,7 +215,7 @@ def _near_end(client) -> tuple[str, int]:
     return game_id, keep
 
 
-def test_auto_finish_is_one_action_and_one_undo_step(client):
+def test_auto_finish_plays_the_rest_and_the_win_is_final(client):
     game_id, keep = _near_end(client)
     html = _page(client, game_id)
     assert f'hx-get="/games/{game_id}/solver"' in html  # near the end the offer is looked up
@@ -227,19 +226,10 @@ def test_auto_finish_is_one_action_and_one_undo_step(client):
     state = board_state(response.text)
     assert state["status"] == "won"
     game = _game(client, game_id)
-    assert game.auto_finished is True and game.groups == f"{keep}:{state['ply'] - keep}"
+    assert game.auto_finished is True and game.cursor == state["ply"] > keep
     response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
-    assert board_state(response.text)["ply"] == keep and board_state(response.text)["status"] == "playing"
-    assert _game(client, game_id).undo_count == 1
-    response = _post(client, f"/games/{game_id}/act", response.text, action="redo")
-    assert board_state(response.text)["status"] == "won"
-    response = _post(client, f"/games/{game_id}/act", response.text, action="undo")
-    # a different move after the undo drops the grouped tail: each later undo is one move again
-    _play(client, game_id, [WIN_LINE[keep]])
-    assert _game(client, game_id).groups == ""
-    html = _page(client, game_id)
-    response = _post(client, f"/games/{game_id}/act", html, action="undo")
-    assert board_state(response.text)["ply"] == keep
+    assert response.status_code == 422 and 'data-error="won_final"' in response.text
+    assert board_state(response.text)["status"] == "won" and _game(client, game_id).undo_count == 0
 
 
 def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
@@ -291,7 +281,7 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     assert 'data-analysis-kind="lost_at"' in response.text
     ply = int(re.search(r'data-analysis-ply="(\d+)"', response.text).group(1))
     assert ply == fatal
-    record = game_service.record_of(_game(client, game_id))
+    record = record_of(_game(client, game_id))
     assert solve(record.at(ply - 1).position).winnable is True    # winnable before that move
     assert solve(record.at(ply).position).winnable is False       # not after it
     assert 'class="fatal" data-fatal' in response.text
@@ -338,17 +328,21 @@ def test_no_analysis_while_a_game_is_played(client):
 
 # ---------------------------------------------------------------- odds page
 
-@pytest.mark.parametrize("language, title, none", [
-    ("en", "How often can a deal be won?", "No published figure found."),
-    ("da", "Hvor tit kan et spil vindes?", "Intet offentliggjort tal fundet."),
-    ("sv", "Hur ofta kan en giv vinnas?", "Ingen publicerad siffra hittad."),
+@pytest.mark.parametrize("language, figures", [
+    ("en", ["9.02 %", "1 in 50", "sample: 100,000,000 deals", "85.815 % ± 3.717 %",
+            "sample: 10,000 deals, over 6 % of them undecided"]),
+    ("da", ["9,02 %", "1 ud af 50", "stikprøve: 100.000.000 kabaler", "85,815 % ± 3,717 %",
+            "stikprøve: 10.000 kabaler, heraf over 6 % uafklarede"]),
+    ("sv", ["9,02 %", "1 av 50", "stickprov: 100\xa0000\xa0000 givar", "85,815 % ± 3,717 %",
+            "stickprov: 10\xa0000 givar, varav över 6 % ej avgjorda"]),
 ])
-def test_the_odds_page_in_three_languages(client, language, title, none):
+def test_the_odds_page_writes_the_published_figures_as_the_language_does(client, language, figures):
     response = client.get("/odds", headers={"Accept-Language": language})
     assert response.status_code == 200
     assert f'<html lang="{language}">' in response.text
-    assert title in response.text and none in response.text
-    assert "9.02 %" in response.text and "solitairewinrates.com/Pyramid.html" in response.text
+    for figure in figures:
+        assert figure in response.text, figure
+    assert "solitairewinrates.com/Pyramid.html" in response.text
     assert 'href="/odds" aria-current="page"' in response.text
     assert response.text.count("<tr data-preset=") == len(PRESETS)
     assert "data-measured" in response.text
@@ -397,3 +391,16 @@ def test_the_end_screen_offers_the_analysis_in_words_that_fit_the_result(client)
     assert "Show the analysis: the shortest win known to the solver" in won_page
     assert "where was the game lost" not in won_page
     assert "Show the analysis: where was the game lost?" in lost_page
+
+
+def test_a_hint_when_the_solver_is_busy_says_so_with_retry_after(client, monkeypatch):
+    monkeypatch.setattr(searches, "_max_admitted", 0)  # every search slot taken
+    game_id, html = _seeded(client, 987_654)
+    response = _post(client, f"/games/{game_id}/hint", html)
+    assert response.status_code == 429 and response.headers["retry-after"] == str(searches.RETRY_AFTER_SECONDS)
+    # htmx: the board stays as it is, the live region says why
+    assert response.headers["hx-reswap"] == "none" and 'id="announce" hx-swap-oob' in response.text
+    assert "The solver is busy" in response.text and 'id="board"' not in response.text
+    plain = _post(client, f"/games/{game_id}/hint", html, htmx=False)
+    assert plain.status_code == 429 and "The solver is busy" in plain.text and "retry-after" in plain.headers
+    assert _game(client, game_id).hint_count == 0

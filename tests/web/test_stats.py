@@ -93,26 +93,27 @@ def test_every_figure_on_the_page_and_in_the_api(client, other_client, app):
     assert re.search(r'data-chart="days".*?<rect class="bar won"', page.text, re.S)
 
 
-def test_an_abandoned_game_stays_lost_even_when_finished_later(client, app):
+def test_a_replaced_game_is_lost_for_good(client, app):
     auth = api_player(client)
     first = new_game(client, auth, "pyramid", WIN_SEED)
     first = move(client, auth, first, WIN_LINE[0])
-    new_game(client, auth, "pyramid", 12)  # replaces it
-    for text in WIN_LINE[1:]:
-        first = move(client, auth, first, text)
-    assert first["status"] == "won"
+    second = new_game(client, auth, "pyramid", 12)
+    move(client, auth, second, "D")  # its first move replaces the first game
+    refused = client.post(f"/api/games/{first['id']}/moves", json={"move": WIN_LINE[1], "ply": 1}, headers=auth)
+    assert refused.status_code == 422 and "counted as lost" in refused.json()["error"]
     figures = client.get("/api/players/me/stats", headers=auth).json()["total"]
-    assert (figures["played"], figures["won"], figures["lost"]) == (1, 0, 1)
+    assert (figures["played"], figures["won"], figures["lost"], figures["in_progress"]) == (2, 0, 1, 1)
 
 
-def test_a_game_left_for_a_day_is_lost_and_a_move_then_keeps_it_lost(client, app):
+def test_a_game_left_for_a_day_is_lost_for_good(client, app):
     auth = api_player(client)
     game = first_move(client, auth, "pyramid", WIN_SEED)
     figures = lambda: client.get("/api/players/me/stats", headers=auth).json()["total"]  # noqa: E731
     assert (figures()["in_progress"], figures()["lost"]) == (1, 0)
     set_columns(app, game["id"], updated_at=days_ago(1.01))
     assert (figures()["in_progress"], figures()["lost"]) == (0, 1)
-    move(client, auth, game, WIN_LINE[1])  # coming back does not undo the loss
+    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": WIN_LINE[1], "ply": 1}, headers=auth)
+    assert refused.status_code == 422  # coming back cannot undo the loss
     assert (figures()["in_progress"], figures()["lost"]) == (0, 1)
 
 

@@ -12,12 +12,13 @@ from pydantic import BaseModel, Field, model_validator
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.engine import GameRecord
-from app.services import games, players
+from app.engine import MAX_SEED, GameRecord
+from app.services import games, moves, players
 from app.services.errors import ConflictError
+from app.services.records import record_of
 
 from ..clients import check_new_player
-from ..deps import ApiPlayerDep, LimitsDep, SessionDep
+from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -51,7 +52,7 @@ class PlayerOut(BaseModel):
 
 class NewGame(BaseModel):
     preset: str = Field(max_length=40, examples=["pyramid"])
-    seed: int | None = Field(None, ge=0, le=games.MAX_SEED)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     deal: str | None = Field(None, max_length=games.MAX_DEAL_TEXT)
 
     @model_validator(mode="after")
@@ -105,9 +106,9 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
     except ConflictError as exc:
         session.rollback()
         session.expire_all()  # what is stored now, not what this request read
-        current = games.game_json(games.get_game_row(session, game.id))
+        current = game_json(games.get_game_row(session, game.id))
         return JSONResponse(jsonable_encoder({"error": exc.message, "game": current}), status_code=409)
-    return games.game_json(game, record)
+    return game_json(game, record)
 
 
 @router.post("/players", response_model=PlayerOut, status_code=201,
@@ -122,30 +123,53 @@ def create_player(request: Request, session: SessionDep) -> PlayerOut:
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
     game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
-    return games.game_json(game)
+    return game_json(game)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=errors(401, 404))
-def get_game(game_id: str, session: SessionDep, player: ApiPlayerDep) -> dict:
-    return games.game_json(games.get_game_row(session, game_id))
+def get_game(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep) -> dict:
+    return game_json(games.get_game_row(session, game_id))
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, responses=CHANGE_ERRORS)
-def post_move(game_id: str, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep):
+def post_move(game_id: GameIdDep, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep):
     game = games.get_game_row(session, game_id)
-    return _changed(session, game, lambda: games.play_move(session, game, player, body.move, ply=body.ply,
+    return _changed(session, game, lambda: moves.play_move(session, game, player, body.move, ply=body.ply,
                                                            limits=limits))
 
 
 @router.post("/games/{game_id}/undo", response_model=GameOut, responses=CHANGE_ERRORS)
-def undo(game_id: str, session: SessionDep, player: ApiPlayerDep,
+def undo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
          body: Annotated[PlyIn | None, Body()] = None):
     game = games.get_game_row(session, game_id)
-    return _changed(session, game, lambda: games.undo(session, game, player, ply=body.ply if body else None))
+    return _changed(session, game, lambda: moves.undo(session, game, player, ply=body.ply if body else None))
 
 
 @router.post("/games/{game_id}/redo", response_model=GameOut, responses=CHANGE_ERRORS)
-def redo(game_id: str, session: SessionDep, player: ApiPlayerDep,
+def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
          body: Annotated[PlyIn | None, Body()] = None):
     game = games.get_game_row(session, game_id)
-    return _changed(session, game, lambda: games.redo(session, game, player, ply=body.ply if body else None))
+    return _changed(session, game, lambda: moves.redo(session, game, player, ply=body.ply if body else None))
+
+
+def game_json(game: Game, record: GameRecord | None = None) -> dict:
+    """A game as the API shows it: the stored game plus what `tretten replay` prints for it."""
+    record = record or record_of(game)
+    position = record.position
+    return {
+        "id": game.id,
+        "preset": game.preset,
+        "game": game.game,
+        "rules": game.rules,
+        "deal": game.deal,
+        "seed": game.seed,
+        "moves": game.moves,
+        "cursor": game.cursor,
+        "ply": game.cursor,
+        "version": game.version,
+        "status": position.status,
+        "legal": sorted(str(m) for m in position.legal_moves()),
+        "score": position.simple_score,
+        "scoring": {"system": game.scoring, "points": game.score},
+        "position": position.to_json(),
+    }

@@ -6,9 +6,9 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import daily, deals, games
+from app.services import daily, deals, games, lifecycle
 
-from ..deps import LimitsDep, PlayerDep, SessionDep
+from ..deps import PlayerDep, SessionDep
 from ..redirects import see_other
 from ..templating import render
 
@@ -28,12 +28,12 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
 
 
 @router.get("/daily/{preset}")
-def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
-    """Today's deal of the preset: the player's game of it (resumed, or new)."""
-    games.get_preset_or_error(preset)
+def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    """Today's deal of the preset: the player's game of it, its results once played, or the deal
+    ready to play."""
+    preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
-    if mine is not None and mine.status != "playing":
+    if mine is not None and lifecycle.phase_of(mine) is not lifecycle.Phase.PLAYING:
         return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
-    game = mine or games.find_or_start(session, player, preset, seed=row.seed, limits=limits)
-    return see_other(request, f"/games/{game.id}")
+    return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{preset}/{row.seed}")

@@ -6,27 +6,26 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, Query, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field, ValidationError
-from starlette.datastructures import FormData, UploadFile
+from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.services import actions, games
+from app.services import actions, assist, games
+from app.services.actions import ActionResult
 from app.services.errors import ServiceError
+from app.services.records import record_of
 
-from ..deps import (CsrfDep, LimitsDep, PlayerDep, SessionDep, browser_player, cookie_player_id, get_browser_player,
-                    limits_for, read_form)
-from ..errors import retry_after_header, status_of
-from ..game_view import Feedback, render_game
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
+from ..errors import status_of
+from ..game_view import render_game, render_hinted
 from ..redirects import see_other
-from ..threads import leave_the_loop, run_board_work
+from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_NOTES = {"not_playable", "dead_gap"}
+PAGE_NOTES = {"not_playable", "dead_gap", "in_place"}  # notes a plain form post carries to the page it lands on
 
 
-class ActionFields(BaseModel):
+class BoardForm(BaseModel):
     """The board form: which button was pressed, and what the page had seen."""
 
     action: str = Field("", max_length=20)
@@ -36,103 +35,62 @@ class ActionFields(BaseModel):
     version: int | None = Field(None, ge=0)
     csrf_token: str = Field("", max_length=128)
 
-    def to_form(self) -> actions.ActionForm:
-        confirmed = self.action == "confirm-redeal"
-        return actions.ActionForm(
-            action="redeal" if confirmed else self.action, target=self.target, selected=self.sel,
-            ply=self.ply, version=self.version, confirm=confirmed,
-        )
+
+def _shown(result: ActionResult) -> dict[str, str]:
+    """What a plain form post carries to the page it lands on (post/redirect/get)."""
+    query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
+             "confirm": result.confirm or ""}
+    return {k: v for k, v in query.items() if v}
+
+
+def _from_query(record, sel: str, note: str, confirm: str) -> ActionResult:
+    confirm = confirm if confirm in actions.CONFIRMED else ""
+    return ActionResult(record, selected=sel or None, confirm=confirm or None,
+                        note=note if note in PAGE_NOTES else (f"confirm_{confirm}" if confirm else None))
+
+
+def _action(form: BoardForm) -> tuple[str, bool]:
+    """The action a board button names, and whether it confirms one that asked first."""
+    if form.action.startswith("confirm-") and form.action[len("confirm-"):] in actions.CONFIRMED:
+        return form.action[len("confirm-"):], True
+    return form.action, False
 
 
 @router.get("/games/{game_id}")
-async def show_game(game_id: str, request: Request,
-                    sel: Annotated[str, Query(max_length=8)] = "",
-                    note: Annotated[str, Query(max_length=20)] = "",
-                    confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
-    """The game page: every new deal and every move without JavaScript lands here, so it runs
-    as a board action does (app/web/threads.py). In the threadpool, each one took turns at the
-    GIL with the moves on the event loop and stretched them: under load nearly all moves slower
-    than 20 ms overlapped such a page."""
-    feedback = Feedback(note=note if note in PAGE_NOTES else None, confirm_redeal=confirm == "redeal")
-    return await run_board_work(request, _show_game, game_id, request, sel or None, feedback)
-
-
-def _show_game(game_id: str, request: Request, selected: str | None, feedback: Feedback) -> Response:
-    settings = request.app.state.settings
-    with request.app.state.sessionmaker() as session:
-        player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
-        player = browser_player(request, session, settings, player)
-        if game is None:
-            game = games.get_game_row(session, game_id)  # raises the 404
-        return render_game(request, game, player, selected=selected, feedback=feedback)
+def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
+              sel: Annotated[str, Query(max_length=8)] = "",
+              note: Annotated[str, Query(max_length=20)] = "",
+              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """The game page: moves without JavaScript land here (post/redirect/get)."""
+    game = games.get_game_row(session, game_id)
+    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm))
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
-async def act(game_id: str, request: Request) -> Response:
-    """A board action. The hot path of the app: the CSRF dependency checks the token against
-    the signed cookie without the database, and everything else (the player and the game in
-    one query, the move, the board) runs in ONE hop to the threadpool, with its own session."""
-    form = await read_form(request)  # already parsed by the CSRF check: no second read
-    return await run_board_work(request, _act, game_id, request, form)
-
-
-def _action_fields(form: FormData) -> ActionFields:
-    """The form as FastAPI reads a Form model: an empty field (or empty file) counts as absent."""
-    data = {}
-    for name in ActionFields.model_fields:
-        value = form.get(name)
-        if value is None or value == "" or (isinstance(value, UploadFile) and not value.filename):
-            continue
-        data[name] = value
+def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+        player: PlayerDep, limits: LimitsDep) -> Response:
+    """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
+    post: post/redirect/get)."""
+    game = games.get_game_row(session, game_id)
+    action, confirmed = _action(form)
     try:
-        return ActionFields.model_validate(data)
-    except ValidationError as exc:
-        raise RequestValidationError(exc.errors(include_url=False)) from None
+        result = actions.perform(session, game, player, action, target=form.target, selected=form.sel,
+                                 ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
+    except ServiceError as exc:
+        session.rollback()
+        session.expire_all()  # show what is stored now, not what this request tried
+        game = games.get_game_row(session, game_id)
+        return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
+                                                                       form.sel or None))
+    if result.redirect is not None:
+        return see_other(request, result.redirect)
+    if is_htmx(request):
+        return render_game(request, game, player, result)
+    query = _shown(result)
+    return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
 
 
-def _act(game_id: str, request: Request, form: FormData) -> Response:
-    settings = request.app.state.settings
-    limits = limits_for(request)
-    with request.app.state.sessionmaker() as session:
-        player, game = games.player_and_game(session, cookie_player_id(request, settings), game_id)
-        # in the order a Form route takes them: the player (403 if the CSRF check was against a
-        # player that no longer exists), the form (400), then the game (404)
-        player = browser_player(request, session, settings, player)
-        fields = _action_fields(form)
-        if game is None:
-            game = games.get_game_row(session, game_id)  # raises the 404
-        if fields.action == "new" and player.winnable_only:
-            leave_the_loop()  # the solver looks for a winnable deal: up to seconds, not on the loop
-        was_playing = game.status == "playing"
-        try:
-            outcome = actions.perform(session, game, player, fields.to_form(), limits)
-        except ServiceError as exc:
-            session.expire_all()  # show what is stored now, not what this request tried
-            game = games.get_game_row(session, game_id)
-            feedback = Feedback(error=exc.key, detail=exc.params.get("detail"))
-            response = render_game(request, game, player, selected=fields.sel or None, feedback=feedback,
-                                   status_code=status_of(exc))
-            response.headers.update(retry_after_header(exc))
-            return response
-        if outcome.new_game is not None:
-            return see_other(request, f"/games/{outcome.new_game.id}")
-        feedback = Feedback(note=outcome.note, announcement=outcome.announcement, confirm_redeal=outcome.confirm_redeal)
-        if request.headers.get("hx-request") == "true":
-            # the share link changes only when the game ends or an undo reopens it
-            return render_game(request, game, player, selected=outcome.selected, feedback=feedback,
-                               share_changed=was_playing != (game.status == "playing"))
-        query = {"sel": outcome.selected or "", "note": outcome.note if outcome.note in PAGE_NOTES else "",
-                 "confirm": "redeal" if outcome.confirm_redeal else ""}
-        query = {k: v for k, v in query.items() if v}
-        return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
-
-
-@router.post("/games", dependencies=[CsrfDep])
-def new_game(request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-             preset: Annotated[str, Form(max_length=40)]) -> Response:
-    game = games.start_game(session, player, preset, limits=limits)
-    return see_other(request, f"/games/{game.id}")
-
+# ---------------------------------------------------------------- deals ready to play (share links)
 
 @router.get("/play")
 def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
@@ -147,29 +105,87 @@ def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
     return see_other_plain(f"/play/{preset}")
 
 
+def _ready(request: Request, session, player, preset: str, seed: int | None, deal: str | None,
+           result: ActionResult | None = None) -> Response:
+    """A deal ready to play, or the player's game of it already in play."""
+    draft = games.pending(player, preset, seed=seed, deal_text=deal)
+    mine = games.unfinished_games(session, player, 1, preset=preset, seed=seed,
+                                  deal=draft.deal if seed is None else None)
+    if mine:
+        return see_other(request, f"/games/{mine[0].id}")
+    replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
+    return render_game(request, draft, player, result, replacing=replacing)
+
+
+def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
+                form: BoardForm) -> Response:
+    action, confirmed = _action(form)
+    draft_url = games.share_path(games.pending(player, preset, seed=seed, deal_text=deal))
+    if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
+        try:
+            game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)
+            found = assist.hint(session, game, player)
+        except ServiceError as exc:
+            session.rollback()
+            draft = games.pending(player, preset, seed=seed, deal_text=deal)
+            return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc), None))
+        if not is_htmx(request):
+            query = urlencode({"move": found.move, **({"win": "1"} if found.winning else {})})
+            return see_other(request, f"/games/{game.id}/hinted?{query}")
+        return render_hinted(request, game, player, found.move, found.winning, headers={"HX-Push-Url": f"/games/{game.id}"})
+    try:
+        result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
+                                    target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
+    except ServiceError as exc:
+        session.rollback()
+        draft = games.pending(player, preset, seed=seed, deal_text=deal)
+        return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc),
+                                                                        form.sel or None))
+    if result.game is None:  # a selection, or a question: nothing is stored yet
+        if is_htmx(request):
+            return _ready(request, session, player, preset, seed, deal, result)
+        query = _shown(result)
+        joiner = "&" if "?" in draft_url else "?"
+        return see_other(request, draft_url + (f"{joiner}{urlencode(query)}" if query else ""))
+    if is_htmx(request):  # the board of the stored game; the address bar follows
+        return render_game(request, result.game, player, result, headers={"HX-Push-Url": f"/games/{result.game.id}"})
+    return see_other(request, f"/games/{result.game.id}")
+
+
 @router.get("/play/{preset}")
-def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
+def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep,
+                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None,
+                sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
+                confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """A new deal (a fresh seed, proven winnable if the player asked for those), or an imported deal."""
     games.get_preset_or_error(preset)
     if deal is None:
-        return see_other(request, f"/play/{preset}/{games.random_seed()}")
-    game = games.find_or_start(session, player, preset, deal_text=deal, limits=limits)
-    return see_other(request, f"/games/{game.id}")
+        return see_other(request, f"/play/{preset}/{games.new_seed(session, player, preset)}")
+    draft = games.pending(player, preset, deal_text=deal)
+    return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm))
+
+
+@router.post("/play/{preset}", dependencies=[CsrfDep])
+def play_imported(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+                  player: PlayerDep, limits: LimitsDep,
+                  deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
+    return _first_move(request, session, player, limits, preset, None, deal, form)
 
 
 @router.get("/play/{preset}/{seed}")
-async def play_seed(preset: str, seed: str, request: Request) -> Response:
-    """A share link (and the lobby's way into a new deal): run as the game page is, above."""
-    return await run_board_work(request, _play_seed, preset, games.parse_seed(seed), request)
+def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
+              sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
+              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+    """A share link: the deal ready to play (stored with its first move), or the player's game of it."""
+    number = games.parse_seed(seed)
+    draft = games.pending(player, preset, seed=number)
+    return _ready(request, session, player, preset, number, None, _from_query(record_of(draft), sel, note, confirm))
 
 
-def _play_seed(preset: str, seed: int, request: Request) -> Response:
-    settings = request.app.state.settings
-    limits = limits_for(request)
-    with request.app.state.sessionmaker() as session:
-        player = get_browser_player(request, session, settings)
-        game = games.find_or_start(session, player, preset, seed=seed, limits=limits)
-        return see_other(request, f"/games/{game.id}")
+@router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
+def play_seed_move(preset: str, seed: str, form: Annotated[BoardForm, Form()], request: Request,
+                   session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
+    return _first_move(request, session, player, limits, preset, games.parse_seed(seed), None, form)
 
 
 def see_other_plain(url: str) -> Response:

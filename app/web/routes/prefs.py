@@ -10,14 +10,9 @@ from starlette.responses import Response
 from app.services import players
 
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, set_language_cookie
-from ..redirects import see_other
+from ..redirects import safe_next, see_other
 
 router = APIRouter(include_in_schema=False)
-
-
-def _safe_next(target: str) -> str:
-    # only same-site paths: never redirect to another host
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
 
 
 @router.post("/prefs/language", dependencies=[CsrfDep])
@@ -26,7 +21,7 @@ def set_language(request: Request, session: SessionDep, player: PlayerDep, setti
                  next: Annotated[str, Form(max_length=300)] = "/") -> Response:
     players.update_preferences(session, player, language=language)
     set_language_cookie(request, language, settings)
-    return see_other(request, _safe_next(next))
+    return see_other(request, safe_next(next))
 
 
 @router.post("/prefs", dependencies=[CsrfDep])
@@ -39,4 +34,4 @@ def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
     # an unticked checkbox sends nothing, so absent means off
     players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour)
     players.update_solver_preferences(session, player, winnable_indicator=winnable_indicator)
-    return see_other(request, _safe_next(next))
+    return see_other(request, safe_next(next))

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from starlette.responses import Response
 
-from app.services import profiles
+from app.services import players, profiles
 from app.services.errors import NotFoundError
 
 from .. import security
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, _queue_cookie
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, queue_cookie
 from ..redirects import see_other
 from ..templating import render
 
@@ -41,10 +42,25 @@ def new_link(request: Request, session: SessionDep, player: PlayerDep) -> Respon
     return see_other(request, "/profile#device")
 
 
+def _renew_session(request: Request, session, player, settings) -> None:
+    """Log out every other device of this profile; this one goes on with a cookie of the new generation."""
+    players.end_other_sessions(session, player)
+    queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies,
+                                                        player.session_generation))
+
+
 @router.post("/profile/device-link/revoke", dependencies=[CsrfDep])
-def revoke_link(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+def revoke_link(request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+    """The link stops working, and the devices that opened it are logged out."""
     profiles.revoke_device_link(session, player)
+    _renew_session(request, session, player, settings)
     return see_other(request, "/profile#device")
+
+
+@router.post("/profile/log-out-others", dependencies=[CsrfDep])
+def log_out_others(request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+    _renew_session(request, session, player, settings)
+    return see_other(request, "/profile?logged_out=1#device")
 
 
 @router.post("/profile/delete", dependencies=[CsrfDep])
@@ -54,7 +70,7 @@ def delete_profile(request: Request, session: SessionDep, player: PlayerDep, set
         return see_other(request, "/profile#delete")
     profiles.delete_player(session, player)
     # forget the cookie: the next visit starts a new anonymous player
-    _queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
     return see_other(request, "/?deleted=1")
 
 
@@ -65,15 +81,30 @@ def _linked_player(session, settings, token: str):
     return target
 
 
+# a device link's token: a player id, a dot and 40 hex digits (app.services.profiles)
+DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,24}\.[0-9a-f]{40}")
+
+
+async def valid_device_token(token: str) -> str:
+    """Refused at the edge (404) unless it could be a token: nothing else reaches the database."""
+    if not DEVICE_TOKEN.fullmatch(token):
+        raise NotFoundError("this device link is unknown or was revoked", "device_link_gone")
+    return token
+
+
+DeviceTokenDep = Annotated[str, Depends(valid_device_token)]
+
+
 @router.get("/link/{token}")
-def link_page(token: str, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+def link_page(token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
     """Asks first (a GET changes nothing: link previews and prefetchers must not switch profiles)."""
     target = _linked_player(session, settings, token)
     return render(request, "link.html", {"token": token, "target": target, "already": target.id == player.id})
 
 
 @router.post("/link/{token}", dependencies=[CsrfDep])
-def use_link(token: str, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+def use_link(token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
     target = _linked_player(session, settings, token)
-    _queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies))
+    queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies,
+                                                        target.session_generation))
     return see_other(request, "/stats")

@@ -8,31 +8,29 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import board, games, replays
+from app.services import analysis, games, replays
 
-from ..deps import PlayerDep, SessionDep
+from ..deps import GameIdDep, PlayerDep, SessionDep
 from ..templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/g/{game_id}/replay")
-def replay_page(game_id: str, request: Request, session: SessionDep, player: PlayerDep,
+def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
                 ply: Annotated[int | None, Query(ge=0, le=1_000_000)] = None) -> Response:
     # htmx asks for the frame alone; a history restore (back button, no cache) needs the page
     fragment = is_htmx(request) and request.headers.get("hx-history-restore-request") != "true"
     game = games.get_game_row(session, game_id)
     frame = replays.frame(game, ply)
-    analysis = replays.analysis_for(session, game)
     preset = PRESETS[game.preset]
     context = {
         "game": game,
         "frame": frame,
         "board": frame.board,
         "status": frame.position.status,
-        "end_reason": board.end_reason(frame.position),
-        "analysis": analysis,
-        "note": analysis.plies.get(frame.ply) if analysis else None,
+        "end_reason": frame.position.end_reason,
+        "analysis": analysis.analyse(session, game, player.id),
         "preset_name": preset.name(request.state.language),
         "is_owner": game.player_id == player.id,
     }

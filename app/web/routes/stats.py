@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from app.engine import PRESETS, SCORING_SYSTEMS
 from app.services import daily, stats
-from app.services.results import RESULTS
+from app.services.lifecycle import RESULTS
 
 from .. import charts, formatting
 from ..deps import PlayerDep, SessionDep

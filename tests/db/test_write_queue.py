@@ -1,6 +1,5 @@
-"""SQLite write transactions of one process queue on a lock (app.db.session) instead of napping
-in SQLite's busy handler: released on commit, rollback, close and a failed statement. Work on
-the event loop does not wait for it (no_waiting; app/web/threads.py)."""
+"""SQLite write transactions of one process queue on a lock (app.db.write_queue) instead of
+napping in SQLite's busy handler: released on commit, rollback, close and a failed statement."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from app.db.session import WriteLockBusy, build_engine, no_waiting
+from app.db.session import build_engine
 
 
 @pytest.fixture
@@ -73,32 +72,23 @@ def test_concurrent_writers_all_get_through(engine):
         assert 0 < connection.execute(text("SELECT n FROM counter")).scalar() <= 320
 
 
-def test_no_waiting_refuses_a_write_another_thread_holds_and_keeps_nothing(engine):
+def test_a_second_writer_waits_for_the_first_and_then_goes_on(engine):
     with engine.connect() as holder:
         holder.execute(text("UPDATE counter SET n = n + 1"))  # this thread's write holds the lock
+        done = threading.Event()
 
-        outcome: list[object] = []
-
-        def write_without_waiting() -> None:
+        def second_writer() -> None:
             with engine.connect() as connection:
                 connection.execute(text("SELECT n FROM counter"))  # a read never needs the lock
-                with no_waiting():
-                    try:
-                        connection.execute(text("UPDATE counter SET n = 100"))
-                    except WriteLockBusy as exc:  # SQLAlchemy passes it through, unwrapped
-                        outcome.append(exc)
-                        connection.rollback()
-                        outcome.append(held(connection))
+                connection.execute(text("UPDATE counter SET n = n + 1"))  # waits on the lock
+                connection.commit()
+            done.set()
 
-        thread = threading.Thread(target=write_without_waiting)
+        thread = threading.Thread(target=second_writer)
         thread.start()
-        thread.join(10)
-        assert not thread.is_alive(), "it waited for the lock"
-        assert isinstance(outcome[0], WriteLockBusy) and outcome[1] is False
+        assert not done.wait(0.3), "the second write did not wait for the first"
         holder.commit()
+        thread.join(10)
+        assert done.is_set()
     with engine.connect() as connection:
-        with no_waiting():  # free now: the write goes ahead as usual
-            connection.execute(text("UPDATE counter SET n = n + 1"))
-            assert held(connection)
-        connection.commit()
         assert connection.execute(text("SELECT n FROM counter")).scalar() == 2

@@ -1,0 +1,105 @@
+"""What a tap on the board means: a move to play, or a new selection.
+
+Decided from the engine's legal moves only; the selection lives in the page (a hidden field
+or the URL), never in the database. One function per layout family, found through ``TAPS``
+by the variant's ``family``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.engine import InvalidMoveError, Move, Position
+from app.engine.gaps import COLUMNS, ROWS, Fill
+from app.engine.pyramid import Remove, location_text
+
+
+@dataclass(frozen=True)
+class Tap:
+    """The outcome of a tap: a move to play, or a new selection (None = nothing selected)."""
+
+    move: Move | None = None
+    selected: str | None = None
+    note: str | None = None  # a message key when the tap did nothing useful
+
+
+@lru_cache(maxsize=4096)  # a board reads every legal removal's places, two or three times a tap
+def removal_places(locs: tuple[int, ...]) -> tuple[str, ...]:
+    """The places a Pyramid removal takes its cards from, as the board names them (P12, S, G3)."""
+    return tuple(location_text(loc) for loc in locs)
+
+
+def places(move: Move) -> tuple[str, ...]:
+    return removal_places(move.locs) if isinstance(move, Remove) else ()
+
+
+def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
+    """A card that goes alone (a king) is removed at once; a card with partners is selected,
+    and tapping one of its partners then removes the pair; the selected card again deselects."""
+    position.card_at(loc)  # raises InvalidMoveError for text that is no location of this game
+    moves = [m for m in position.legal_moves() if loc in places(m)]
+    if selected == loc:
+        return Tap(selected=None)
+    if selected:
+        pair = [m for m in moves if set(places(m)) == {selected, loc}]
+        if pair:
+            return Tap(move=pair[0])
+    alone = [m for m in moves if places(m) == (loc,)]
+    if alone:
+        return Tap(move=alone[0])
+    if moves:
+        return Tap(selected=loc)
+    return Tap(selected=None, note="not_playable")
+
+
+def parse_pos(text: str) -> tuple[int, int] | None:
+    """A Gaps place as the board names it: "row.column", both from 0."""
+    try:
+        r, c = (int(part) for part in text.split("."))
+    except ValueError:
+        return None
+    return (r, c) if 0 <= r < ROWS and 0 <= c < COLUMNS else None
+
+
+def pos_text(fill: Fill) -> str:
+    return f"{fill.row}.{fill.col}"
+
+
+def gaps_tap(position, selected: str | None, pos: str) -> Tap:
+    """Tap a card that fits one gap to move it there; a card that fits several (a 2), or a gap
+    that takes several cards, is selected first, and the second tap picks. A card already in
+    its row's correct run (a 2 in column 0 with what follows it) is only selected, with a word:
+    one tap never takes a finished part of a row apart; the gap tapped next moves it."""
+    where = parse_pos(pos)
+    if where is None:
+        raise InvalidMoveError(f"{pos[:8]!r} is not a position: use row.column, e.g. 2.5")
+    r, c = where
+    card = position.grid[r * COLUMNS + c]
+    if card is None:
+        fills = position.moves_into(r, c)
+        chosen = [f for f in fills if f.card.code == selected]
+        if chosen:
+            return Tap(move=chosen[0])
+        if len(fills) == 1:
+            return Tap(move=fills[0])
+        if fills:
+            return Tap(selected=pos)
+        return Tap(note="dead_gap")
+    fills = position.moves_of_card(card)
+    if selected == card.code:
+        return Tap(selected=None)
+    chosen = [f for f in fills if pos_text(f) == selected]
+    if chosen:
+        return Tap(move=chosen[0])
+    if fills and c < position.correct_prefix_lengths()[r]:
+        return Tap(selected=card.code, note="in_place")
+    if len(fills) == 1:
+        return Tap(move=fills[0])
+    if fills:
+        return Tap(selected=card.code)
+    return Tap(note="not_playable")
+
+
+TAPS: dict[str, Callable[[Position, str | None, str], Tap]] = {"pyramid": pyramid_tap, "gaps": gaps_tap}

@@ -1,0 +1,150 @@
+"""A storm of hints: many players ask the solver at once while others play on (issue 14, F3).
+
+Each of `--hinters` players holds a Gaps game at the start of its last round (two redeals), where
+a search takes its whole budget on most deals; at one moment all of them post the hint button at
+once. Meanwhile `--movers` players tap random legal moves through the board form. Prints the
+hint outcomes (answered, "the solver is busy" with Retry-After, other), every 5xx, and the other
+players' move latencies during the storm.
+
+  .venv/bin/python bench/solver_storm.py                                   # SQLite, one instance
+  .venv/bin/python bench/solver_storm.py --db postgresql --instances 2
+  options: --hinters 45,200 --movers 20 --seconds 8
+
+Target (issue 14): no 5xx at 45 and at 200 players asking at once; the other players' move p99
+<= 100 ms. Only 127.0.0.1 is ever contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import BOARD, CSRF, FORM_HEADERS, Http, Player, Stats, database, start_servers  # noqa: E402
+
+from app.db.migrate import upgrade_to_head  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+
+async def last_round(http: Http, seed: int) -> tuple[str, str]:
+    """A Gaps game of the seed at the start of its third round: (game id, CSRF token)."""
+    link = f"/play/gaps/{seed}"
+    status, _, text = await http.request("GET", link)
+    csrf = CSRF.search(text).group(1)
+    body = urlencode({"csrf_token": csrf, "action": "confirm-redeal"}).encode()
+    status, fields, text = await http.request("POST", link, body, FORM_HEADERS)  # the first move stores it
+    game_id = fields["hx-push-url"].rsplit("/", 1)[1]
+    _, ply, version, _ = BOARD.search(text).groups()
+    body = urlencode({"csrf_token": csrf, "action": "confirm-redeal", "ply": ply, "version": version}).encode()
+    status, _, text = await http.request("POST", f"/games/{game_id}/act", body, FORM_HEADERS)
+    if status != 200 or 'data-stat="round">3<' not in text:
+        raise RuntimeError(f"no third round for seed {seed}: {status}")
+    return game_id, csrf
+
+
+async def storm(bases: list[str], hinters: int, movers: int, seconds: float) -> dict:
+    rng = random.Random(7)
+    clients = [Http(bases[i % len(bases)]) for i in range(hinters)]
+    games = [await last_round(c, 10_000 + i) for i, c in enumerate(clients)]
+    players = [Player(i, bases[i % len(bases)], ["relaxed", "pyramid-3", "pyramid", "giza"], random.Random(rng.random()))
+               for i in range(movers)]
+    for player in players:
+        player.prepare(int(seconds / 0.15) + 50)
+    await asyncio.gather(*(p.new_game() for p in players))
+    moves = Stats()
+    outcomes: Counter[str] = Counter()
+    hint_ms: list[float] = []
+    done = asyncio.Event()
+
+    async def play(player: Player) -> None:
+        while not done.is_set():
+            await player.move(moves)
+            await asyncio.sleep(rng.uniform(0.075, 0.225))
+
+    async def ask(http: Http, game_id: str, csrf: str) -> None:
+        started = time.perf_counter()
+        try:
+            status, fields, text = await http.request("POST", f"/games/{game_id}/hint",
+                                                      urlencode({"csrf_token": csrf}).encode(), FORM_HEADERS)
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
+            outcomes["connection error"] += 1
+            return
+        hint_ms.append((time.perf_counter() - started) * 1000)
+        if status == 200 and "data-hint=" in text:
+            outcomes["answered"] += 1
+        elif status in (429, 503) and "retry-after" in fields and 'data-error="solver_busy"' in text:
+            outcomes[f"busy ({status}, Retry-After {fields['retry-after']} s)"] += 1
+        elif status >= 500:
+            outcomes[f"5xx ({status})"] += 1
+        else:
+            outcomes[f"other ({status})"] += 1
+
+    async def run() -> None:
+        playing = [asyncio.create_task(play(p)) for p in players]
+        await asyncio.sleep(1.0)  # the movers under way
+        moves.latencies.clear()
+        await asyncio.gather(*(ask(c, g, t) for c, (g, t) in zip(clients, games)))
+        await asyncio.sleep(max(0.0, seconds - 1.0))
+        done.set()
+        await asyncio.gather(*playing)
+
+    await run()
+    for http in clients + [p.http for p in players]:
+        await http.close()
+    ms = sorted(x * 1000 for x in moves.latencies)
+    q = statistics.quantiles(ms, n=100, method="inclusive") if len(ms) > 2 else [float("nan")] * 99
+    return {"outcomes": outcomes, "hint_ms": sorted(hint_ms), "moves": len(ms), "move_errors": moves.errors,
+            "p50": q[49], "p99": q[98], "max": ms[-1] if ms else float("nan")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hinters", default="45,200", help="players asking at once, one run each")
+    parser.add_argument("--movers", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=8, help="how long the movers play from the storm on")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--instances", type=int, default=1)
+    args = parser.parse_args()
+    for hinters in (int(n) for n in args.hinters.split(",")):
+        if not (1 <= hinters <= 500 and 1 <= args.instances <= 4):
+            raise SystemExit("bounded: 1-500 hinters, 1-4 instances")
+        data_dir = Path(tempfile.mkdtemp(prefix="tretten-storm-"))
+        url = database(args.db, data_dir)
+        upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
+        servers = start_servers(url, data_dir, args.instances, 10)
+        try:
+            result = asyncio.run(storm([b for _, b in servers], hinters, args.movers, args.seconds))
+        finally:
+            for process, _ in servers:
+                process.send_signal(signal.SIGTERM)
+            for process, _ in servers:
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        logged = sum(log.read_text(errors="replace").count('"status":5') for log in data_dir.glob("server-*.log"))
+        hint = result["hint_ms"]
+        print(f"{hinters} players ask for a hint at once, {args.movers} others play; {args.db}, "
+              f"{args.instances} instance(s)")
+        print("  hints: " + ", ".join(f"{k} {v}" for k, v in sorted(result["outcomes"].items()))
+              + f"; answered in p50 {statistics.median(hint):.0f} ms, max {hint[-1]:.0f} ms")
+        print(f"  5xx in the servers' request logs: {logged}")
+        print(f"  other players' moves during the storm: n {result['moves']}, errors {result['move_errors']}, "
+              f"p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max {result['max']:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Every board action on every preset, with JavaScript and without, on a stored game and on a deal
+ready to play: an answer (200/303) or a clear refusal (4xx), never a 5xx (F1: a redeal on a
+Pyramid board was a 500)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine import PRESETS
+
+from ..web.helpers import HX, board_state, csrf_of, start_seeded
+
+ACTIONS = ["", "draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap", "hint", "confirm-redeal",
+           "confirm-new", "confirm-restart", "confirm-nothing", "fly"]
+TARGETS = ["", "P27", "Q3", "S", "W", "G2", "1.0", "3.12", "9.9", "P99", "x"]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_action_on_every_preset_is_answered_or_refused(client, preset):
+    game_id, html = start_seeded(client, preset, 5)
+    token = csrf_of(html)
+    for action in ACTIONS:
+        for target in (TARGETS if action in ("", "tap") else [""]):
+            for headers in (HX, {}):
+                state = board_state(client.get(f"/games/{game_id}").text)
+                fields = {"csrf_token": token, "action": action, "target": target, "ply": state["ply"],
+                          "version": state["version"]}
+                stored = client.post(f"/games/{game_id}/act", data=fields, headers=headers)
+                assert stored.status_code in (200, 303) or 400 <= stored.status_code < 500, (action, target, stored.text)
+                ready = client.post(f"/play/{preset}/6", data=fields, headers=headers)
+                assert ready.status_code in (200, 303) or 400 <= ready.status_code < 500, (action, target, ready.text)
+            if stored.status_code == 303 and "/play/" in stored.headers["location"]:
+                game_id, html = start_seeded(client, preset, 5)  # a confirmed new deal left this game: a new one
+
+
+def test_a_redeal_on_a_pyramid_board_is_refused_with_a_message(client):
+    game_id, html = start_seeded(client, "pyramid", 5)
+    state = board_state(html)
+    response = client.post(f"/games/{game_id}/act", headers=HX, data={
+        "csrf_token": csrf_of(html), "action": "redeal", "ply": state["ply"], "version": state["version"]})
+    assert response.status_code == 422 and 'data-error="bad_move"' in response.text

@@ -1,0 +1,91 @@
+"""The card face macro (templates/_cards.html): what every card's markup holds. How it looks is
+tests/browser/test_cards.py."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from app import i18n
+from app.engine import Card
+from app.web.templating import RANK_LABELS, environment
+
+
+
+class _Tree(HTMLParser):
+    """The markup as nested [tag, classes, children-or-text] lists."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.root: list = ["root", set(), []]
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = [tag, set((dict(attrs).get("class") or "").split()), [], dict(attrs)]
+        self.stack[-1][2].append(node)
+        self.stack.append(node)
+
+    def handle_endtag(self, tag):
+        assert self.stack[-1][0] == tag, (tag, self.stack[-1][0])
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.stack[-1][2].append(data)
+
+
+def _text(node) -> str:
+    return "".join(child if isinstance(child, str) else _text(child) for child in node[2])
+
+
+def _elements(node) -> list:
+    return [child for child in node[2] if not isinstance(child, str)]
+
+
+@pytest.fixture
+def in_language(request):
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language(i18n.DEFAULT_LANGUAGE)
+
+
+@pytest.mark.parametrize("in_language", i18n.LANGUAGES, indirect=True)
+def test_every_face_has_both_corners_and_its_middle(in_language):
+    face = environment.get_template("_cards.html").module.face
+    for suit in "CDHS":
+        for rank in range(1, 14):
+            tree = _Tree()
+            tree.feed(str(face(Card(rank, suit))))
+            [outer] = _elements(tree.root)
+            assert outer[1] == {"face"} and outer[3].get("aria-hidden") == "true"  # the button names the card
+            top, end, art = _elements(outer)
+            label = RANK_LABELS[in_language].get(rank, str(rank))
+            for corner, classes in ((top, {"idx"}), (end, {"idx", "end"})):
+                assert corner[1] == classes
+                rank_el, suit_el = _elements(corner)
+                assert rank_el[1] == {"r"} and _text(rank_el) == label
+                assert suit_el[0] == "i" and not _elements(suit_el)  # the suit's shape, drawn by cards.css
+            pips = [child for child in _elements(art) if child[0] == "i"]
+            if rank == 1:
+                assert art[1] == {"art", "ace"} and len(pips) == 1
+            elif rank <= 10:
+                assert art[1] == {"art", f"n{rank}"} and len(pips) == rank
+            else:
+                halves = _elements(art)
+                assert art[1] == {"art", "court"} and len(halves) == 2
+                assert [_text(half) for half in halves] == [label, label]
+
+
+def test_a_seven_has_seven_pips():
+    face = environment.get_template("_cards.html").module.face
+    assert str(face(Card(7, "H"))).count('<span class="art n7">' + "<i></i>" * 7 + "</span>") == 1
+
+
+def test_the_stylesheet_draws_every_suit_and_places_ten_pips():
+    # each suit's shape is a mask in cards.css, and the last pip of a ten has a place
+    from app.web.assets import file_for
+
+    css = file_for("css/cards.css").read_text()
+    for suit in "CDHS":
+        assert f'.suit-{suit} {{ --suit: url("data:image/svg+xml,' in css
+    assert ".n10 > i:nth-child(10)" in css

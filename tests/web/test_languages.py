@@ -1,0 +1,256 @@
+"""Every page kind in Danish and Swedish: no visible text left as the English page has it, and a
+language switch on every page.
+
+One player per language plays the same deals (a win, a loss, a game of every preset, the daily
+deal, a hint, a refused tap…) and every page kind is fetched in that language. A text of the
+Danish or Swedish page (an element's own text, or an aria-label, title, placeholder or alt) that
+the English page shows too is a text nobody translated, or one translated before the page knew
+its language. The failure names the page, the element and the text.
+
+Exempt, because they are the same in every language by nature (ALLOWED and `_exempt`):
+- text without letters: numbers, seeds, card symbols, times, "3/48";
+- text in an element marked as another language (`lang="en"`): the language switch's "English",
+  the English titles of the sources the Odds page quotes;
+- computer text: <code>, <kbd>, <pre>, <samp>, and move notation (the replay's move list);
+- the names in ALLOWED.
+
+The pages do not depend on the database, so this runs on SQLite only.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.db.migrate import upgrade_to_head
+from app.engine import PRESETS
+from app.settings import Settings
+from app.web.main import create_app
+
+from .helpers import HX, act, csrf_of, start_seeded
+from .play import WIN_SEED, api_player, browse_as, lose, win
+
+LANGUAGES = ("da", "sv")
+
+# Names that a Danish or Swedish page writes exactly as the English page does:
+ALLOWED = {
+    "Tretten",         # the app's name
+    "Giza",            # a place name, the game's name in every language
+    "Gaps (Montana)",  # the Swedish name of the game is the international one (Danish: 13-kabalen)
+    "Pyramid",         # the Swedish word (and game name) is spelt as the English one
+    "K",               # the king's index: K in the Danish, Swedish and English decks (docs/glossary.md)
+}
+_ALLOWED_PATTERN = re.compile("|".join(sorted((re.escape(name) for name in ALLOWED), key=len, reverse=True)))
+# a move or card in the notation (shared/spec/notation.md): P22+P27, S+W, D, QS>0.9, 9D
+_NOTATION = re.compile(r"(?:[PQG]\d{1,2}|[SWDRN]|[AKQJT2-9][CDHS](?:>\d\.\d{1,2})?)(?:\+(?:[PQG]\d{1,2}|[SW]))?")
+_COMPUTER_TEXT = {"code", "kbd", "pre", "samp"}
+_SPOKEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _Texts(HTMLParser):
+    """(where, text) for every visible text and spoken attribute of a page or fragment."""
+
+    def __init__(self, page_language: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page_language = page_language
+        self.stack: list[tuple[str, str, bool]] = []  # (tag, label, exempt)
+        self.found: list[tuple[str, str]] = []
+
+    def _label(self, tag: str, attrs: dict) -> str:
+        label = tag
+        if attrs.get("id"):
+            label += "#" + attrs["id"]
+        if attrs.get("class"):
+            label += "." + ".".join(attrs["class"].split()[:2])
+        data = next((f"[{k}={v}]" for k, v in attrs.items() if k.startswith("data-") and v and len(v) < 30), "")
+        return label + data
+
+    def handle_starttag(self, tag, attrs_list):
+        attrs = {k: (v or "") for k, v in attrs_list}
+        hidden = "hidden" in attrs or tag in ("script", "style", "template")
+        other_language = bool(attrs.get("lang")) and attrs["lang"] != self.page_language
+        inherited = bool(self.stack) and self.stack[-1][2]
+        exempt = inherited or hidden or other_language or tag in _COMPUTER_TEXT
+        label = self._label(tag, attrs)
+        if not exempt:
+            for name in _SPOKEN_ATTRIBUTES:
+                if attrs.get(name):
+                    self._add(f"{self._where(label)} @{name}", attrs[name])
+        if tag not in _VOID:
+            self.stack.append((tag, label, exempt))
+
+    def handle_startendtag(self, tag, attrs_list):
+        self.handle_starttag(tag, attrs_list)
+        if tag not in _VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        if self.stack and self.stack[-1][2]:
+            return
+        self._add(self._where(), data)
+
+    def _where(self, own: str | None = None) -> str:
+        labels = [label for _, label, _ in self.stack[-3:]]
+        return " > ".join([*labels, own] if own else labels)
+
+    def _add(self, where: str, text: str) -> None:
+        text = " ".join(text.split())
+        if text and not _exempt(text):
+            self.found.append((where, text))
+
+
+def _exempt(text: str) -> bool:
+    rest = _ALLOWED_PATTERN.sub(" ", text)
+    if all(_NOTATION.fullmatch(token) for token in rest.split()) and rest.split():
+        return True
+    return not any(ch.isalpha() for ch in rest)
+
+
+def visible_texts(html: str, language: str) -> list[tuple[str, str]]:
+    parser = _Texts(language)
+    parser.feed(html)
+    parser.close()
+    return parser.found
+
+
+def _language_of(html: str) -> str | None:
+    match = re.search(r'<html lang="(\w+)"', html)
+    return match.group(1) if match else None
+
+
+# ---------------------------------------------------------------- the pages
+
+PAGE_KINDS = [
+    "lobby", *(f"game-{slug}" for slug in PRESETS), "game-won", "game-lost", "analysis-won", "analysis-lost",
+    "refused-tap", "hint", "confirm-redeal", "stats", "odds", "profile", "device-link",
+    *(f"rules-{game}" for game in ("pyramid", "giza", "double-pyramid", "gaps")),
+    "daily", "deal", "replay-start", "replay-move", "replay-won", "replay-lost",
+    "error-404", "error-bad-seed", "error-no-game", "error-unknown-preset", "error-bad-deal", "error-csrf",
+]
+FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "hint", "confirm-redeal"}
+
+
+@pytest.fixture(scope="module")
+def language_app(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("languages")
+    settings = Settings(data_dir=data_dir, database_url=f"sqlite:///{data_dir / 'test.sqlite3'}",
+                        secret_key="test-secret-of-at-least-32-characters", games_per_minute=1000,
+                        new_players_per_address=0, new_players_total=0, new_games_per_address=0, new_games_total=0)
+    upgrade_to_head(settings)
+    return create_app(settings)
+
+
+def _pages_in(app, language: str) -> dict[str, tuple[int, str]]:
+    """Every page kind as a player whose browser asks for `language` sees it: (status, html)."""
+    pages: dict[str, tuple[int, str]] = {}
+    headers = {"Accept-Language": language}
+    with TestClient(app, base_url="http://testserver", follow_redirects=False, headers=headers) as client, \
+            TestClient(app, base_url="http://testserver", follow_redirects=False, headers=headers) as other:
+        auth = api_player(client)
+        browse_as(client, client, auth)  # the browser plays as the API player
+        won, lost = win(client, auth), lose(client, auth)
+
+        def get(kind: str, url: str, *, on=client, **kwargs) -> str:
+            response = on.get(url, follow_redirects=True, **kwargs)
+            pages[kind] = (response.status_code, response.text)
+            return response.text
+
+        for slug in PRESETS:
+            get(f"game-{slug}", f"/play/{slug}/11")
+        get("game-won", f"/games/{won['id']}")
+        get("game-lost", f"/games/{lost['id']}")
+        get("analysis-won", f"/games/{won['id']}/analysis", headers=HX)
+        get("analysis-lost", f"/games/{lost['id']}/analysis", headers=HX)
+
+        game_id, html = start_seeded(client, "pyramid", 11)
+        refused = act(client, game_id, html, target="P0")  # covered: cannot be played
+        pages["refused-tap"] = (refused.status_code, refused.text)
+        hint = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(html)}, headers=HX)
+        pages["hint"] = (hint.status_code, hint.text)
+        gaps_id, gaps_html = start_seeded(client, "gaps", 11)
+        redeal = act(client, gaps_id, gaps_html, action="redeal")  # moves remain: asks first
+        pages["confirm-redeal"] = (redeal.status_code, redeal.text)
+
+        get("lobby", "/")
+        get("stats", "/stats")
+        get("odds", "/odds")
+        profile = get("profile", "/profile")
+        client.post("/profile/device-link", data={"csrf_token": csrf_of(profile)})
+        link = re.search(r'value="http://testserver(/link/[^"]+)"', get("profile", "/profile")).group(1)
+        get("device-link", link, on=other)
+        for game in ("pyramid", "giza", "double-pyramid", "gaps"):
+            get(f"rules-{game}", f"/rules/{game}")
+        get("daily", "/daily/pyramid")
+        get("deal", f"/deal/pyramid/{WIN_SEED}")
+        get("replay-start", f"/g/{won['id']}/replay?ply=0")
+        get("replay-move", f"/g/{won['id']}/replay?ply=3")
+        get("replay-won", f"/g/{won['id']}/replay")
+        get("replay-lost", f"/g/{lost['id']}/replay")
+
+        get("error-404", "/no-such-page")
+        get("error-bad-seed", "/play/pyramid/abc")
+        get("error-no-game", "/games/does-not-exist")
+        get("error-unknown-preset", "/play/nope/1")
+        get("error-bad-deal", "/play/pyramid?deal=ZZ+4D")
+        csrf = client.post("/prefs", data={"zen": "true"})
+        pages["error-csrf"] = (csrf.status_code, csrf.text)
+    return pages
+
+
+@pytest.fixture(scope="module")
+def pages(language_app) -> dict[str, dict[str, tuple[int, str]]]:
+    return {language: _pages_in(language_app, language) for language in ("en", *LANGUAGES)}
+
+
+@pytest.mark.parametrize("kind", PAGE_KINDS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_is_left_as_the_english_page_has_it(pages, language, kind):
+    status, html = pages[language][kind]
+    english_status, english = pages["en"][kind]
+    assert status == english_status and status < 500, (status, english_status)
+    if kind not in FRAGMENTS:
+        assert _language_of(html) == language, f"{kind}: <html lang> is {_language_of(html)!r}"
+    english_texts = {text for _, text in visible_texts(english, "en")}
+    left = [f"  {where}: {text!r}" for where, text in visible_texts(html, language) if text in english_texts]
+    assert not left, f"{kind} ({language}) shows the English page's text:\n" + "\n".join(dict.fromkeys(left))
+
+
+@pytest.mark.parametrize("kind", [k for k in PAGE_KINDS if k not in FRAGMENTS])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_has_a_language_switch(pages, language, kind):
+    _, html = pages[language][kind]
+    switch = re.search(r'<form class="languages" method="post" action="/prefs/language">(.*?)</form>', html, re.S)
+    assert switch, f"{kind} ({language}) has no language switch (templates/base.html shows it only with a CSRF token)"
+    for code in ("da", "sv", "en"):
+        assert f'name="language" value="{code}"' in switch.group(1), f"{kind}: the switch lacks {code}"
+
+
+def test_the_text_finder_sees_what_a_player_sees():
+    html = ('<html lang="da"><head><title>Regler · Tretten</title><script>var a = "Won";</script></head>'
+            '<body><p class="x">Vundet <strong>Won</strong><span hidden>Hidden</span></p>'
+            '<button aria-label="Undo">↶</button><kbd>u</kbd><code>P22+P27</code>'
+            '<button lang="en">English</button><ol><li><a>P3+S</a></li></ol><span>Pyramid · 12</span>'
+            '<br>Efter br<input placeholder="Seed"></body></html>')
+    texts = [text for _, text in visible_texts(html, "da")]
+    assert texts == ["Regler · Tretten", "Vundet", "Won", "Undo", "Efter br", "Seed"]
+
+
+def test_a_text_used_in_two_senses_is_worded_for_each(pages):
+    """pgettext: the replay's end banner is not the statistic, a link is not a page title."""
+    sv = {kind: html for kind, (_, html) in pages["sv"].items()}
+    assert '<p><strong>Vunnet.</strong>' in sv["replay-won"]                 # the game is won
+    assert '<dt>Vunna</dt>' in sv["stats"]                                   # games won
+    assert '<h1>Repris · Pyramid</h1>' in sv["replay-won"]                   # the page: a replay
+    assert re.search(r'<a href="/g/[\w-]+/replay">Spela upp</a>', sv["stats"])  # the link: watch it
+    assert '<legend>Poängräkning</legend>' in sv["lobby"] and '<dt>Poäng</dt>' in sv["game-pyramid"]
+    assert '<option value="">Alla patienser</option>' in sv["stats"] and 'aria-label="Alla spel"' in sv["stats"]
