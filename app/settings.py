@@ -27,7 +27,9 @@ class SettingsError(ValueError):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=None, extra="ignore", frozen=True)
+    # hide_input_in_errors: a refused setting's value (a short key, a URL with a password) is
+    # never repeated in the error
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", frozen=True, hide_input_in_errors=True)
 
     data_dir: Path = Field(default=PROJECT_ROOT / "data", description="Where the SQLite file and the dev secret live.")
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means sqlite in DATA_DIR.")

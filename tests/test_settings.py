@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from pydantic import ValidationError
 
 from app.settings import MIN_SECRET_LENGTH, PROJECT_ROOT, Settings, SettingsError, get_settings, load_settings
 
@@ -78,6 +79,12 @@ def test_a_short_secret_key_is_refused_in_one_line_that_does_not_repeat_it(tmp_p
     assert message.startswith(f"bad setting SECRET_KEY: must be at least {MIN_SECRET_LENGTH} characters")
     assert "\n" not in message and repr(key) not in message
     assert not (tmp_path / "secret_key").exists()  # no dev key made for a deployment that set one
+
+
+def test_a_settings_error_never_repeats_the_value(tmp_path):
+    with pytest.raises(ValidationError) as caught:
+        Settings(data_dir=tmp_path, secret_key="short-but-secret")
+    assert "short-but-secret" not in str(caught.value)
 
 
 def test_create_app_refuses_a_short_secret_key(tmp_path, monkeypatch):
