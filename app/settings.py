@@ -38,10 +38,10 @@ class Settings(BaseSettings):
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
-    # Cookie-less requests make players, so these count per client address and in total, in
+    # Cookie-less visitors become players, so these count per client address and in total, in
     # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
     # it a minute; 0: no limit.
-    new_players_per_address: int = Field(default=30, ge=0, description="New players (first visits, POST /api/players) per client address per minute.")
+    new_players_per_address: int = Field(default=30, ge=0, description="New players (a visitor's first POST, POST /api/players) per client address per minute.")
     new_players_total: int = Field(default=600, ge=0, description="New players per minute in all, per instance.")
     new_games_per_address: int = Field(default=300, ge=0, description="New games per client address per minute.")
     new_games_total: int = Field(default=3000, ge=0, description="New games per minute in all, per instance.")
