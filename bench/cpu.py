@@ -104,7 +104,7 @@ def main() -> None:
 
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-cpu-"))
     url = database("sqlite", data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
     (process, base), = start_servers(url, data_dir, 1, 10)
     try:
         client = Client(base, args.presets.split(","), random.Random(args.seed), process.pid)

@@ -8,7 +8,10 @@ move fragment's size), from the same seeded client, and prints (I(N2) - I(N1)) /
 start-up, warm-up and shutdown cancel out. The same code gives the same figure to about 0.01 M.
 Kernel time (sockets, file I/O) is not counted, so compare versions, not seconds.
 
-  .venv/bin/python bench/instructions.py [--kinds move,floor] [--requests 50,250]
+  .venv/bin/python bench/instructions.py [--kinds move,floor] [--requests 50,250] [--http PROTOCOL]
+
+--http is uvicorn's: `httptools` (the default) or an import string, e.g.
+app.web.protocol:GuardedHttpToolsProtocol, the protocol `tretten serve` runs.
 
 Needs valgrind (Debian's package). Takes about a minute per kind.
 """
@@ -39,19 +42,20 @@ ROOT = Path(__file__).resolve().parents[1]
 PRESETS = "relaxed,pyramid-3,pyramid,giza"  # the load benchmark's; its form_for knows no Gaps moves
 
 
-def instructions(kind: str, requests: int) -> int:
+def instructions(kind: str, requests: int, http: str = "httptools") -> int:
     """Instructions of one server process that served `requests` requests of `kind` (plus warm-up)."""
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-instr-"))
     url = f"sqlite:///{data_dir / 'instr.sqlite3'}"
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret"))
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="instr-secret-of-at-least-32-characters"))
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret",
-           "GAMES_PER_MINUTE": "100000", "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "instr-secret-of-at-least-32-characters",
+           "GAMES_PER_MINUTE": "100000", "PYTHONHASHSEED": "0",
+           "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0"}
     log = data_dir / "valgrind.log"
     server = subprocess.Popen(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", f"--log-file={log}",
          sys.executable, "-m", "uvicorn", "--app-dir", str(ROOT / "bench"), "--factory", "floor:create_app", "--host", "127.0.0.1",
-         "--port", str(port), "--no-access-log", "--log-level", "warning"],
+         "--port", str(port), "--no-access-log", "--log-level", "warning", "--http", http],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -88,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kinds", default="move,floor")
     parser.add_argument("--requests", default="50,250", help="N1,N2")
+    parser.add_argument("--http", default="httptools", help="uvicorn's --http: httptools or an import string")
     args = parser.parse_args()
     low, high = (int(x) for x in args.requests.split(","))
     if not (0 <= low < high <= 5000):
@@ -96,7 +101,7 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt-get install -y valgrind)")
     per_request = {}
     for kind in args.kinds.split(","):
-        per_request[kind] = (instructions(kind, high) - instructions(kind, low)) / (high - low)
+        per_request[kind] = (instructions(kind, high, args.http) - instructions(kind, low, args.http)) / (high - low)
         print(f"{kind:6s} {per_request[kind] / 1e6:7.3f} M instructions per request", flush=True)
     if {"move", "floor"} <= per_request.keys():
         print(f"move / floor = {per_request['move'] / per_request['floor']:.2f}")

@@ -77,8 +77,10 @@ def database(kind: str, data_dir: Path) -> str:
 def start_servers(url: str, data_dir: Path, count: int, pool: int,
                   extra_env: dict[str, str] | None = None) -> list[tuple[subprocess.Popen, str]]:
     servers = []
-    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret",
-           "GAMES_PER_MINUTE": "100000", "DB_POOL_SIZE": str(pool), **(extra_env or {})}
+    env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "SECRET_KEY": "load-secret-of-at-least-32-characters",
+           "GAMES_PER_MINUTE": "100000", "DB_POOL_SIZE": str(pool),
+           "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
+           **(extra_env or {})}
     for index in range(count):
         port = free_port()
         log = open(data_dir / f"server-{index}.log", "wb")
@@ -379,7 +381,7 @@ def main() -> None:
 
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-load-"))
     url = database(args.db, data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
     servers = start_servers(url, data_dir, args.instances, args.pool)
     try:
         moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args, tuple(p.pid for p, _ in servers)))

@@ -56,7 +56,7 @@ def searcher(base: str, stop: threading.Event, answered: list[float]) -> None:
 def run(processes: int | None, seconds: float) -> tuple[list[float], list[float]]:
     data_dir = Path(tempfile.mkdtemp(prefix="tretten-searches-"))
     url = database("sqlite", data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
     env = {"SOLVER_PROCESSES": str(processes if processes is not None else 1)}
     (process, base), = start_servers(url, data_dir, 1, 10, env)
     stop, answered, moves = threading.Event(), [], []

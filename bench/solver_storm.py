@@ -123,7 +123,7 @@ def main() -> None:
             raise SystemExit("bounded: 1-500 hinters, 1-4 instances")
         data_dir = Path(tempfile.mkdtemp(prefix="tretten-storm-"))
         url = database(args.db, data_dir)
-        upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret"))
+        upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
         servers = start_servers(url, data_dir, args.instances, 10)
         try:
             result = asyncio.run(storm([b for _, b in servers], hinters, args.movers, args.seconds))

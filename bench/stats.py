@@ -90,14 +90,16 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp())
     settings = Settings(data_dir=data, database_url=args.database_url or f"sqlite:///{data / 'bench.sqlite3'}",
-                        secret_key="bench", games_per_minute=10**9)
+                        secret_key="bench-secret-of-at-least-32-characters", games_per_minute=10**9,
+                        new_players_per_address=0, new_players_total=0,
+                        new_games_per_address=0, new_games_total=0)
     upgrade_to_head(settings)
     app = create_app(settings)
     started = time.perf_counter()
     player_id = fill(app, args.games, min(args.mine, args.games))
     print(f"stored {args.games} games ({min(args.mine, args.games)} of the measured player) in {time.perf_counter() - started:.1f} s ({settings.database_url.split(':')[0]})")
     with TestClient(app) as client:
-        client.cookies.set(PLAYER_COOKIE, sign_player("bench", player_id))
+        client.cookies.set(PLAYER_COOKIE, sign_player(settings.secret_key, player_id))
         for label, url in (("GET /stats", "/stats"), ("GET /stats?preset=pyramid&result=won&page=3", "/stats?preset=pyramid&result=won&page=3"),
                            ("GET /stats (htmx view)", "/stats?result=lost")):
             headers = {"HX-Request": "true"} if "htmx" in label else {}

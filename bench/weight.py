@@ -29,7 +29,7 @@ def wire_bytes(response) -> int:
 
 def main() -> None:
     data = Path(tempfile.mkdtemp())
-    settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'weight.sqlite3'}", secret_key="weight")
+    settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'weight.sqlite3'}", secret_key="weight-secret-of-at-least-32-characters")
     upgrade_to_head(settings)
     client = TestClient(create_app(settings), headers={"Accept-Encoding": "gzip"})
     page = client.get("/play/pyramid/42")

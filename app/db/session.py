@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
@@ -24,8 +25,24 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _private_sqlite_files(url: str) -> None:
+    """The database file made 0600 before SQLite opens it: SQLite gives the -wal, -shm and
+    -journal files it creates the database file's mode, so they are 0600 too. Files an
+    older version left 0644 are narrowed as well."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    os.close(os.open(database, os.O_RDWR | os.O_CREAT, 0o600))  # never truncates an existing file
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.chmod(database + suffix, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine:
     if url.startswith("sqlite"):
+        _private_sqlite_files(url)
         # a pool as large as the server's threadpool: no connection (and PRAGMA) churn under load
         engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": BUSY_SECONDS,
                                                              "factory": connection_factory()},

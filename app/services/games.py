@@ -7,6 +7,7 @@ app.services.moves.
 
 from __future__ import annotations
 
+import math
 import secrets
 from urllib.parse import quote
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from app.engine import MAX_SEED, GameRecord, InvalidDealError, InvalidRulesError
 
 from . import daily, lifecycle, winnable
 from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
+from .ratelimit import Arrivals
 from .records import record_of
 
 MAX_DEAL_TEXT = 1000
@@ -27,8 +29,13 @@ MAX_DEAL_TEXT = 1000
 
 @dataclass(frozen=True)
 class Limits:
+    """What one request may do: the per-player limits, and the limits on new games per client
+    address and in total (``new_games``, counted against ``address``; None: none)."""
+
     games_per_minute: int = 60
     max_moves: int = 5000
+    new_games: Arrivals | None = None
+    address: str = ""
 
 
 def get_preset_or_error(slug: str) -> Preset:
@@ -119,12 +126,18 @@ def check_fresh(game: Game, ply: int | None, version: int | None) -> None:
 # ---------------------------------------------------------------- starting
 
 def _check_rate(session: Session, player: Player, limits: Limits) -> None:
-    since = utcnow() - timedelta(minutes=1)
-    recent = session.scalar(
-        select(func.count()).select_from(Game).where(Game.player_id == player.id, Game.created_at >= since)
-    )
+    now = utcnow()
+    since = now - timedelta(minutes=1)
+    recent, oldest = session.execute(
+        select(func.count(), func.min(Game.created_at)).where(Game.player_id == player.id, Game.created_at >= since)
+    ).one()
     if (recent or 0) >= limits.games_per_minute:
-        raise RateLimitError("too many new games in one minute; wait a little", "rate_limited")
+        wait = 60.0
+        if oldest is not None:  # the oldest of them leaves the minute first
+            oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=timezone.utc)
+            wait = 60 - (now - oldest).total_seconds()
+        raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
+                             retry_after=max(1, math.ceil(wait)))
 
 
 def start_game(
@@ -147,6 +160,8 @@ def start_game(
         seed = new_seed(session, player, preset.slug) if seed is None else seed
         deal = variant.deal(seed)
     _check_rate(session, player, limits)
+    if limits.new_games is not None:
+        limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
     game = Game(
         player_id=player.id,
         preset=preset.slug,

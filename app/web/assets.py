@@ -1,4 +1,4 @@
-"""Static files: our own from static/, htmx from node_modules; URLs carry a content hash.
+"""Static files: our own from static/, htmx and Swagger UI from node_modules; URLs carry a content hash.
 
 A hashed URL never changes content, so it may be cached for a year; an edit changes
 the hash and so the URL.
@@ -20,6 +20,9 @@ STATIC_DIR = PROJECT_ROOT / "static"
 VENDOR_FILES = {
     # URL name under /static/vendor/ -> file installed by `npm ci` (package.json pins the version)
     "htmx.min.js": PROJECT_ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js",
+    # /api/docs only (app/web/routes/api_docs.py)
+    "swagger-ui.css": PROJECT_ROOT / "node_modules" / "swagger-ui-dist" / "swagger-ui.css",
+    "swagger-ui-bundle.js": PROJECT_ROOT / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js",
 }
 
 

@@ -17,6 +17,7 @@ from app.services.games import Limits
 from app.settings import Settings
 
 from . import security
+from .clients import check_new_player, client_address
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -34,8 +35,9 @@ def get_session(request: Request) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-async def get_limits(settings: SettingsDep) -> Limits:
-    return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves)
+async def get_limits(request: Request, settings: SettingsDep) -> Limits:
+    return Limits(games_per_minute=settings.games_per_minute, max_moves=settings.max_moves,
+                  new_games=request.app.state.new_games, address=client_address(request))
 
 
 LimitsDep = Annotated[Limits, Depends(get_limits)]
@@ -91,6 +93,7 @@ def get_browser_player(request: Request, session: SessionDep, settings: Settings
     if player is None:
         player = player_service.visitor(identity[0])
         if request.method not in SAFE_METHODS:
+            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/clients.py)
             player = player_service.stored_visitor(session, identity[0])
             queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id,
                                                                 settings.secure_cookies, player.session_generation))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.errors import (
@@ -19,7 +19,7 @@ from app.services.errors import (
 )
 
 from .deps import visitor_page
-from .security import BodyTooLarge
+from .security import SECURITY_HEADERS, BodyTooLarge
 from .templating import render
 
 STATUS_OF = {
@@ -100,6 +100,19 @@ def install_error_handlers(app: FastAPI) -> None:
             return await on_service_error(request, exc.error)
         response = render(request, "_refused.html", {"key": exc.error.key}, status_code=status_of(exc.error))
         response.headers.update({"hx-reswap": "none", **headers_of(exc.error)})  # out-of-band parts only
+        return response
+
+    @app.exception_handler(Exception)
+    async def on_unexpected(request: Request, exc: Exception):
+        # Starlette's ServerErrorMiddleware answers with this, outside every middleware of ours
+        # (so the security headers are added here), then re-raises: uvicorn logs the traceback
+        # and the request log line says 500
+        try:
+            response = error_response(request, 500, "server_error", "internal error: the request was not completed")
+        except Exception:  # the page itself failed: plain words, still with the headers
+            response = PlainTextResponse("internal error", status_code=500)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
         return response
 
     @app.exception_handler(BodyTooLarge)

@@ -3,6 +3,9 @@
 
 Each line is a JSON object with ``event``, ``ts`` and the fields of the event; a request
 line carries ``method``, ``path``, ``status``, ``ms`` and, for a game's URL, ``game``.
+
+A path that carries a credential (a device link, ``/link/<secret>``) is written as
+``/link/…``, here and in uvicorn's access log if that is turned on.
 """
 
 from __future__ import annotations
@@ -17,6 +20,25 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 request_log = logging.getLogger("tretten.request")
 GAME_PATH = re.compile(r"^/(?:api/)?games/([A-Za-z0-9_-]{1,24})(?:/|$)")
+SECRET_PATHS = ("/link/",)  # what follows is a credential: whoever holds a device link is that player
+
+
+def loggable_path(path: str) -> str:
+    """The path as a log may keep it: a credential in it cut off, and at most 200 characters."""
+    if path.startswith(SECRET_PATHS):
+        return next(prefix for prefix in SECRET_PATHS if path.startswith(prefix)) + "…"
+    return path[:200]
+
+
+class RedactAccessLog(logging.Filter):
+    """uvicorn's access log (off in ``tretten serve``) with credentials cut out of its paths."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn logs '%s - "%s %s HTTP/%s" %d' with (client, method, path and query, version, status)
+        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
+            record.args = (*args[:2], loggable_path(args[2]), *args[3:])
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -48,6 +70,7 @@ def configure_logging(level: int = logging.INFO) -> None:
     root.addHandler(handler)
     root.setLevel(level)
     root.propagate = False
+    logging.getLogger("uvicorn.access").addFilter(RedactAccessLog())
 
 
 def log_event(logger: logging.Logger, event: str, **fields: object) -> None:
@@ -80,7 +103,7 @@ class RequestLogMiddleware:
             path = scope.get("path", "")
             fields: dict[str, object] = {
                 "method": scope.get("method"),
-                "path": path[:200],
+                "path": loggable_path(path),
                 "status": status,
                 "ms": round((time.perf_counter() - started) * 1000, 2),
             }

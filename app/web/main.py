@@ -14,12 +14,13 @@ from app.db.session import get_engine, session_factory
 from app.services import searches
 from app.settings import Settings, get_settings
 
+from . import clients
 from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_stats, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
+from .routes import api, api_docs, api_stats, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -41,7 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         title="Tretten",
         summary="Pyramid and Gaps solitaires: the JSON API for scripts.",
-        docs_url="/api/docs",
+        docs_url=None,  # our own page at /api/docs (app/web/routes/api_docs.py): FastAPI's breaks the CSP
         redoc_url=None,
         openapi_url="/api/openapi.json",
         # without an OpenTelemetry SDK configured FastAPI emits nothing anyway, but it asks the
@@ -59,9 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
+    clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver):
+    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

@@ -19,7 +19,7 @@ from ..databases import fresh_postgres, worker
 @pytest.fixture(params=["sqlite", "postgresql"])
 def settings_before_0004(request, tmp_path) -> Settings:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_migrate_{worker()}")
-    settings = Settings(data_dir=tmp_path, database_url=url, secret_key="test-secret")
+    settings = Settings(data_dir=tmp_path, database_url=url, secret_key="test-secret-of-at-least-32-characters")
     command.upgrade(alembic_config(settings), "0003")
     yield settings
     get_engine(settings).dispose()

@@ -26,7 +26,10 @@ def settings(request, tmp_path_factory) -> Settings:
     else:
         url = fresh_postgres(f"tretten_hard_{worker()}")
     base = migrated(url, data_dir)
-    return Settings(data_dir=data_dir, database_url=base.database_url, secret_key="test-secret", games_per_minute=100000)
+    return Settings(data_dir=data_dir, database_url=base.database_url, secret_key="test-secret-of-at-least-32-characters", games_per_minute=100000,
+                    # one address (the test client) makes every player and game: no arrival limits
+                    new_players_per_address=0, new_players_total=0,
+                    new_games_per_address=0, new_games_total=0)
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,7 @@ def free_port() -> int:
 
 
 def migrated(url: str, data_dir: Path) -> Settings:
-    settings = Settings(data_dir=data_dir, database_url=url, secret_key="hardening-secret")
+    settings = Settings(data_dir=data_dir, database_url=url, secret_key="hardening-secret-of-at-least-32-characters")
     upgrade_to_head(settings)
     return settings
 
@@ -40,12 +40,14 @@ class Server:
     """One uvicorn child process serving the app on 127.0.0.1:<port>."""
 
     def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None, log_name: str = "server",
-                 **env: str) -> None:
+                 access_log: bool = False, cli: bool = False, **env: str) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.port = port or free_port()
         self.log_path = data_dir / f"{log_name}-{self.port}.log"
         self.env = env
+        self.access_log = access_log
+        self.cli = cli  # `tretten serve` (its uvicorn settings) rather than plain uvicorn
         self.process: subprocess.Popen | None = None
 
     @property
@@ -57,13 +59,19 @@ class Server:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "DATA_DIR": str(self.data_dir),
-            "SECRET_KEY": "hardening-secret",
+            "SECRET_KEY": "hardening-secret-of-at-least-32-characters",
             "GAMES_PER_MINUTE": "100000",
+            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
             **self.env,
         }
-        command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                   "--timeout-graceful-shutdown", "10"]
+        if self.cli:
+            command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        else:
+            command = [sys.executable, "-m", "uvicorn", "--factory", "app.web.main:create_app",
+                       "--host", "127.0.0.1", "--port", str(self.port), "--timeout-graceful-shutdown", "10",
+                       "--no-proxy-headers"]  # as tretten serve: the app reads them, from TRUSTED_PROXIES only
+            if not self.access_log:
+                command.append("--no-access-log")
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()

@@ -64,6 +64,7 @@ def race(urls: list[str], rounds: int = ROUNDS) -> None:
     for ply, _, status, body in posted:
         if status == 409:
             assert body["error"] == "this game moved on in another tab"
+            assert body["game"]["cursor"] == ply + 1 and body["game"]["id"] == game_id  # the winner's move
         else:
             assert body["cursor"] == ply + 1
     acknowledged = sorted((ply, move) for ply, move, status, _ in posted if status == 200)

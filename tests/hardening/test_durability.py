@@ -94,3 +94,29 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
         assert connection.execute(text("PRAGMA busy_timeout")).scalar() >= 5000
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
     engine.dispose()
+
+
+def test_the_sqlite_file_and_its_wal_are_readable_by_the_owner_only(tmp_path):
+    import os
+    import stat
+
+    from sqlalchemy import text
+
+    from app.db.session import build_engine
+
+    path = tmp_path / "private.sqlite3"
+    engine = build_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:  # a write: SQLite makes the -wal and -shm files
+        connection.execute(text("CREATE TABLE t (x)"))
+        connection.execute(text("INSERT INTO t VALUES (1)"))
+        files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    engine.dispose()
+    assert files == {"private.sqlite3": 0o600, "private.sqlite3-wal": 0o600, "private.sqlite3-shm": 0o600}
+
+    # files an older version left 0644 are narrowed when the next engine is built
+    for name in files:
+        if (tmp_path / name).exists():
+            os.chmod(tmp_path / name, 0o644)
+    build_engine(f"sqlite:///{path}").dispose()
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {
+        name: 0o600 for name in os.listdir(tmp_path)}

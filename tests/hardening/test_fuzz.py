@@ -1,15 +1,17 @@
-"""Bad input. Schemathesis generates requests from the app's own OpenAPI (valid and invalid
-ones): none may get a 5xx, and every error is JSON with a message. Malformed form posts to the
-HTML endpoints get a 4xx page, never a traceback.
+"""Bad input, on SQLite and on PostgreSQL (which refuses some text SQLite stores, e.g. NUL).
+Schemathesis generates requests from the app's own OpenAPI (valid and invalid ones): none may
+get a 5xx, every error is JSON with a message, and every response is one the schema documents
+(status, content type, headers, body). Malformed form posts and odd ids in the HTML
+endpoints' paths get a 4xx page, never a traceback.
 
-Bounded: EXAMPLES requests per operation and generation mode (>= 1,000 in all), on SQLite
-(the PostgreSQL half of the suite covers the same code paths in tests/web and here).
+Bounded: EXAMPLES requests per operation and generation mode (>= 1,000 in all) per backend.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 
 import pytest
@@ -18,12 +20,16 @@ from hypothesis import HealthCheck, given, settings as hypothesis_settings
 from hypothesis import Phase
 from hypothesis.errors import Unsatisfiable
 from fastapi.testclient import TestClient
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
-from app.settings import Settings
 from app.web.main import create_app
 
 from ..web.helpers import HX, board_state, csrf_of, start_seeded
-from .servers import migrated
 
 EXAMPLES = 130         # per operation and mode; small operations run out sooner: >= 1,000 in all
 TIME_BUDGET = 240      # seconds; the test fails rather than running on (about 30 s on an idle machine)
@@ -39,10 +45,12 @@ def check_response(case, response, counts) -> None:
         assert isinstance(body.get("error"), str) and body["error"].strip(), (case.path, body)
 
 
-def test_schemathesis_finds_no_5xx_and_every_error_is_json_with_a_message(tmp_path):
-    # one backend (SQLite) bounds the run; the same code paths run on PostgreSQL in the other tests
-    settings = migrated(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", tmp_path)
-    app = create_app(Settings(**{**settings.model_dump(), "games_per_minute": 100000}))
+CONFORMANCE = [status_code_conformance, content_type_conformance, response_headers_conformance,
+               response_schema_conformance]
+
+
+def test_schemathesis_finds_no_5xx_and_every_response_is_documented(settings):
+    app = create_app(settings)
     with TestClient(app) as client:
         token = client.post("/api/players").json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -71,6 +79,7 @@ def test_schemathesis_finds_no_5xx_and_every_error_is_json_with_a_message(tmp_pa
             response = case.call()
             sent += 1
             check_response(case, response, counts)
+            case.validate_response(response, checks=CONFORMANCE)
             assert time.monotonic() - started < TIME_BUDGET, "schemathesis ran past its time budget"
 
         try:
@@ -139,3 +148,38 @@ def test_wrong_methods_are_405_never_5xx(client, path, method):
     assert response.status_code == 405
     if path.startswith("/api/"):
         assert response.json()["error"]
+
+
+ODD_PATH_VALUES = ["%00", "a%00b", "%00.x", "x" * 300, "%C3%A9" * 12, "%FF%FE", "%0D%0A", "..%2F..", "-1", "1e309"]
+
+
+def routes_with_path_parameters(app):
+    from .test_security import all_routes
+
+    return sorted({(path, method) for path, route in all_routes(app.routes) if "{" in path
+                   for method in route.methods & {"GET", "POST"}})
+
+
+@pytest.mark.parametrize("value", ODD_PATH_VALUES, ids=[str(i) for i in range(len(ODD_PATH_VALUES))])
+def test_odd_ids_and_tokens_in_every_path_are_4xx_never_5xx(app, value):
+    # a NUL byte, a huge or non-ASCII id, a CRLF… in each path parameter of each route, with a
+    # valid CSRF token and bearer token, so that the request gets as far as the database
+    routes = routes_with_path_parameters(app)
+    assert {"/games/{game_id}", "/games/{game_id}/act", "/link/{token}", "/api/games/{game_id}/moves"} <= {
+        path for path, _ in routes}
+    failures = []
+    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
+        _, html = start_seeded(client, "pyramid", 11)
+        token = csrf_of(html)
+        auth = {"Authorization": "Bearer " + client.post("/api/players").json()["token"]}
+        for path, method in routes:
+            url = re.sub(r"\{[^}]+\}", value, path)
+            if method == "GET":
+                response = client.get(url, headers=auth if path.startswith("/api/") else {})
+            elif path.startswith("/api/"):
+                response = client.post(url, json={"move": "D", "ply": 0}, headers=auth)
+            else:
+                response = client.post(url, data={"csrf_token": token, "action": "draw"}, headers=HX)
+            if not 300 <= response.status_code < 500 or "Traceback" in response.text:
+                failures.append(f"{method} {path}: {response.status_code}")
+    assert failures == [], "\n".join(failures)

@@ -67,6 +67,31 @@ def test_a_real_server_logs_json_per_request_and_per_move_and_shuts_down_gracefu
     assert "leaked" not in server.log()  # the solver process's queues were closed, not abandoned
 
 
+def test_device_link_secrets_never_reach_the_logs(tmp_path):
+    url = f"sqlite:///{tmp_path / 'links.sqlite3'}"
+    migrated(url, tmp_path)
+    # uvicorn's own access log on too (tretten serve turns it off): its paths are cut as well
+    with Server(url, tmp_path, access_log=True) as server:
+        link = httpx.post(server.url + "/api/players/me/device-link", headers=api_player(server.url)).json()["url"]
+        path = link.removeprefix(server.url)
+        secret = path.removeprefix("/link/")
+        assert path.startswith("/link/") and len(secret) > 20
+        with httpx.Client(base_url=server.url) as browser:
+            page = browser.get(path + "?from=mail")
+            assert page.status_code == 200
+            used = browser.post(path, data={"csrf_token": csrf_of(page.text)})
+            assert used.status_code == 303
+            assert browser.get("/link/not-a-link").status_code == 404
+    log = server.log()
+    signature = secret.partition(".")[2]
+    assert secret not in log and signature not in log
+    requests = [line for line in log_lines(log) if line["event"] == "request" and line["path"].startswith("/link")]
+    # in any order: a line is written once its answer is out, and the next request may be quicker
+    assert sorted((line["method"], line["path"], line["status"]) for line in requests) == [
+        ("GET", "/link/…", 200), ("GET", "/link/…", 404), ("POST", "/link/…", 303)]
+    assert '"GET /link/… HTTP/1.1" 200' in log  # uvicorn's access line
+
+
 def children(pid: int) -> list[int]:
     """The process's children, whichever of its threads started them."""
     return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
@@ -74,7 +99,7 @@ def children(pid: int) -> list[int]:
 
 
 def test_healthz_reports_a_database_that_is_down(tmp_path):
-    settings = Settings(data_dir=tmp_path, secret_key="x",
+    settings = Settings(data_dir=tmp_path, secret_key="x" * 32,
                         database_url="postgresql+psycopg://postgres@127.0.0.1:1/none?connect_timeout=2")
     with TestClient(create_app(settings)) as client:
         response = client.get("/healthz")

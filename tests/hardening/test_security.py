@@ -3,6 +3,7 @@ cookies, inert payloads, and the limits on body size, move-list length and new g
 
 from __future__ import annotations
 
+import logging
 import re
 from html.parser import HTMLParser
 
@@ -188,6 +189,38 @@ def test_security_headers_on_every_kind_of_response(client):
         assert response.headers["referrer-policy"] in ("same-origin", "strict-origin-when-cross-origin", "no-referrer"), name
 
 
+def test_a_500_carries_the_security_headers_and_is_logged_as_500(settings):
+    from fastapi.testclient import TestClient
+
+    from app.web.main import create_app
+    from app.web.security import SECURITY_HEADERS
+
+    app = create_app(settings)
+
+    def boom() -> None:
+        raise RuntimeError("a bug in a route")
+
+    app.add_api_route("/boom", boom)
+    app.add_api_route("/api/boom", boom)
+    logged = []
+    handler = logging.Handler()
+    handler.emit = logged.append
+    logging.getLogger("tretten.request").addHandler(handler)
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            page, api = client.get("/boom"), client.get("/api/boom")
+    finally:
+        logging.getLogger("tretten.request").removeHandler(handler)
+    for response in (page, api):
+        assert response.status_code == 500
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers.get(name) == value, (response.request.url, name)
+    assert 'role="alert"' in page.text and "Something went wrong" in page.text and "Traceback" not in page.text
+    assert api.json() == {"error": "internal error: the request was not completed"}
+    requests = [r.fields for r in logged if r.getMessage() == "request"]
+    assert [(line["path"], line["status"]) for line in requests] == [("/boom", 500), ("/api/boom", 500)]
+
+
 @pytest.mark.parametrize("path", ["/", "/play/pyramid/5", "/play/gaps/5", "/play/giza/5", "/rules/pyramid", "/nope"])
 def test_pages_have_no_inline_script_or_event_handlers(client, path):
     response = client.get(path, follow_redirects=True)
@@ -337,9 +370,11 @@ def test_too_many_new_games_per_minute_is_429_with_a_message(make_client):
     assert codes == [201, 201, 201, 429]
     refused = client.post("/api/games", json={"preset": "gaps"}, headers=auth)
     assert refused.status_code == 429 and "too many new games" in refused.json()["error"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 60  # when the first of the three leaves the minute
     # a browser's games start with their first moves (app.services.actions.first_move)
     page = client.get("/play/pyramid/1").text
     for seed in range(3):
         client.post(f"/play/pyramid/{seed}", data={"action": "draw", "csrf_token": csrf_of(page)})
     html = client.post("/play/pyramid/9", data={"action": "draw", "csrf_token": csrf_of(page)})
     assert html.status_code == 429 and "Too many new games" in html.text and 'role="alert"' in html.text
+    assert 1 <= int(html.headers["retry-after"]) <= 60

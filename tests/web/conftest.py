@@ -25,7 +25,10 @@ BACKENDS = os.environ.get("TRETTEN_TEST_BACKENDS", "sqlite,postgresql").split(",
 def settings(request, tmp_path_factory) -> Settings:
     data_dir = tmp_path_factory.mktemp(f"data-{request.param}")
     url = f"sqlite:///{data_dir / 'test.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_test_{worker()}")
-    settings = Settings(data_dir=data_dir, database_url=url, secret_key="test-secret", games_per_minute=1000)
+    settings = Settings(data_dir=data_dir, database_url=url, secret_key="test-secret-of-at-least-32-characters", games_per_minute=1000,
+                        # one address (the test client) makes every player and game: no arrival limits
+                        new_players_per_address=0, new_players_total=0,
+                        new_games_per_address=0, new_games_total=0)
     upgrade_to_head(settings)
     return settings
 

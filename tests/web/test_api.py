@@ -30,6 +30,10 @@ def test_api_flow_with_stale_ply(client):
     assert moved.status_code == 200 and moved.json()["cursor"] == 1 and moved.json()["moves"] == "D"
     stale = client.post(f"/api/games/{game['id']}/moves", json={"move": "D", "ply": 0}, headers=auth)
     assert stale.status_code == 409 and "another tab" in stale.json()["error"]
+    assert stale.json()["game"] == moved.json()  # the game as it is now, to go on from
+    for action in ("undo", "redo"):
+        refused = client.post(f"/api/games/{game['id']}/{action}", json={"ply": 5}, headers=auth)
+        assert refused.status_code == 409 and refused.json()["game"] == moved.json()
     undone = client.post(f"/api/games/{game['id']}/undo", headers=auth)
     assert undone.json()["cursor"] == 0 and undone.json()["moves"] == "D"  # the redo tail stays
     redone = client.post(f"/api/games/{game['id']}/redo", json={"ply": 0}, headers=auth)

@@ -144,7 +144,8 @@ FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "hint", "confirm-re
 def language_app(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("languages")
     settings = Settings(data_dir=data_dir, database_url=f"sqlite:///{data_dir / 'test.sqlite3'}",
-                        secret_key="test-secret", games_per_minute=1000)
+                        secret_key="test-secret-of-at-least-32-characters", games_per_minute=1000,
+                        new_players_per_address=0, new_players_total=0, new_games_per_address=0, new_games_total=0)
     upgrade_to_head(settings)
     return create_app(settings)
 

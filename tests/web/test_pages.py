@@ -89,6 +89,14 @@ def test_language_follows_accept_language_and_the_switch_is_remembered(client):
     assert '<html lang="sv">' in swedish.text and "Nytt spel" in swedish.text
 
 
+def test_error_pages_are_worded_in_the_requests_language(client):
+    for language, words in (("da", "Det spil findes ikke"), ("sv", "Det spelet finns inte"),
+                            ("en", "There is no such game")):
+        page = client.get("/games/nope", headers={"Accept-Language": language})
+        assert page.status_code == 404
+        assert re.search(r'role="alert">' + words, page.text), (language, page.text[-600:])
+
+
 def test_card_buttons_have_spoken_names_in_the_players_language(client):
     html = client.get("/play/pyramid/8", follow_redirects=True, headers={"Accept-Language": "da"}).text
     labels = re.findall(r'aria-label="((?:spar|hjerter|ruder|klør) [^",]+)', html)

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, model_validator
+from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
 from app.services import games, moves, players
+from app.services.errors import ConflictError
 from app.services.records import record_of
 
+from ..clients import check_new_player
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -21,14 +27,22 @@ class ErrorOut(BaseModel):
     error: str
 
 
-ERRORS = {
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer"}}}
+ERRORS: dict[int, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The body could not be decoded (JSON in UTF-8 expected)"},
     401: {"model": ErrorOut, "description": "Missing or unknown bearer token"},
     403: {"model": ErrorOut, "description": "Not your game"},
-    404: {"model": ErrorOut, "description": "No such game or preset"},
-    409: {"model": ErrorOut, "description": "Stale ply: the game moved on"},
+    404: {"model": ErrorOut, "description": "No such game"},
+    413: {"model": ErrorOut, "description": "Body larger than the server accepts (MAX_BODY_BYTES)"},
     422: {"model": ErrorOut, "description": "Malformed or illegal input"},
-    429: {"model": ErrorOut, "description": "Too many new games"},
+    429: {"model": ErrorOut, "description": "Too many new games (or players) just now", "headers": RETRY_AFTER},
 }
+
+
+def errors(*codes: int, described: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
+    """The documented error responses of one operation, some of them reworded for it."""
+    return {code: {**ERRORS[code], **({"description": described[code]} if code in (described or {}) else {})}
+            for code in codes}
 
 
 class PlayerOut(BaseModel):
@@ -75,44 +89,67 @@ class GameOut(BaseModel):
     position: dict[str, Any]
 
 
-@router.post("/players", response_model=PlayerOut, status_code=201)
-def create_player(session: SessionDep) -> PlayerOut:
+class ConflictOut(BaseModel):
+    error: str
+    game: GameOut = Field(description="The game as it is now: go on from its `ply`")
+
+
+STALE = {409: {"model": ConflictOut, "description": "Stale ply: the game moved on; `game` is the current game"}}
+CHANGE_ERRORS = {**errors(400, 401, 403, 404, 413, 422), **STALE}
+
+
+def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> dict | JSONResponse:
+    """The game after ``change``, or 409 with the game as it is now (as the board's 409
+    carries the current board): a script goes on from there without another request."""
+    try:
+        record = change()
+    except ConflictError as exc:
+        session.rollback()
+        session.expire_all()  # what is stored now, not what this request read
+        current = game_json(games.get_game_row(session, game.id))
+        return JSONResponse(jsonable_encoder({"error": exc.message, "game": current}), status_code=409)
+    return game_json(game, record)
+
+
+@router.post("/players", response_model=PlayerOut, status_code=201,
+             responses=errors(429, described={429: "Too many new players from your address, or in all, just now"}))
+def create_player(request: Request, session: SessionDep) -> PlayerOut:
+    check_new_player(request)
     player, token = players.create_api_player(session)
     return PlayerOut(player_id=player.id, token=token)
 
 
-@router.post("/games", response_model=GameOut, status_code=201, responses=ERRORS)
+@router.post("/games", response_model=GameOut, status_code=201,
+             responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
     game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
     return game_json(game)
 
 
-@router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
+@router.get("/games/{game_id}", response_model=GameOut, responses=errors(401, 404))
 def get_game(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep) -> dict:
     return game_json(games.get_game_row(session, game_id))
 
 
-@router.post("/games/{game_id}/moves", response_model=GameOut, responses=ERRORS)
-def post_move(game_id: GameIdDep, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
+@router.post("/games/{game_id}/moves", response_model=GameOut, responses=CHANGE_ERRORS)
+def post_move(game_id: GameIdDep, body: MoveIn, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep):
     game = games.get_game_row(session, game_id)
-    record = moves.play_move(session, game, player, body.move, ply=body.ply, limits=limits)
-    return game_json(game, record)
+    return _changed(session, game, lambda: moves.play_move(session, game, player, body.move, ply=body.ply,
+                                                           limits=limits))
 
 
-@router.post("/games/{game_id}/undo", response_model=GameOut, responses=ERRORS)
+@router.post("/games/{game_id}/undo", response_model=GameOut, responses=CHANGE_ERRORS)
 def undo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
-         body: Annotated[PlyIn | None, Body()] = None) -> dict:
+         body: Annotated[PlyIn | None, Body()] = None):
     game = games.get_game_row(session, game_id)
-    record = moves.undo(session, game, player, ply=body.ply if body else None)
-    return game_json(game, record)
+    return _changed(session, game, lambda: moves.undo(session, game, player, ply=body.ply if body else None))
 
 
-@router.post("/games/{game_id}/redo", response_model=GameOut, responses=ERRORS)
+@router.post("/games/{game_id}/redo", response_model=GameOut, responses=CHANGE_ERRORS)
 def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
-         body: Annotated[PlyIn | None, Body()] = None) -> dict:
+         body: Annotated[PlyIn | None, Body()] = None):
     game = games.get_game_row(session, game_id)
-    record = moves.redo(session, game, player, ply=body.ply if body else None)
-    return game_json(game, record)
+    return _changed(session, game, lambda: moves.redo(session, game, player, ply=body.ply if body else None))
 
 
 def game_json(game: Game, record: GameRecord | None = None) -> dict:

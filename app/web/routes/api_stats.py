@@ -11,6 +11,7 @@ from app.db.models import Player
 from app.services import daily, deals, players, profiles, stats
 
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
+from .api import errors
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -38,7 +39,7 @@ class DeviceLinkOut(BaseModel):
     url: str = Field(description="Open it in a browser to use this player there; a new one revokes the old")
 
 
-@router.get("/players/me/stats", response_model=StatsOut)
+@router.get("/players/me/stats", response_model=StatsOut, responses=errors(401))
 def my_stats(session: SessionDep, player: ApiPlayerDep) -> dict:
     total, per_preset = stats.figures(session, player.id)
     daily_figures = stats.daily_figures(session, player.id, daily.utc_today())
@@ -51,7 +52,9 @@ def _optional_player(session, authorization: str | None) -> Player | None:
     return players.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
 
 
-@router.get("/deals/{preset}/{seed}", response_model=DealOut)
+@router.get("/deals/{preset}/{seed}", response_model=DealOut,
+            responses=errors(404, 422, described={404: "No such preset",
+                                                  422: "Not a seed (a whole number from 0 to 2**64 - 1)"}))
 def deal(preset: str, seed: str, session: SessionDep,
          authorization: Annotated[str | None, Header()] = None) -> dict:
     """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours."""
@@ -59,7 +62,7 @@ def deal(preset: str, seed: str, session: SessionDep,
     return deals.deal_summary(session, preset, seed, viewer.id if viewer else None).to_json()
 
 
-@router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201)
+@router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201, responses=errors(401))
 def device_link(request: Request, session: SessionDep, settings: SettingsDep, player: ApiPlayerDep) -> dict:
     profiles.new_device_link(session, player)
     token = profiles.device_token(settings.secret_key, player)
