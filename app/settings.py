@@ -10,7 +10,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
+    public_url: str = Field(default="", description="The site's public base URL (https://tretten.example), for the absolute links of link previews and shared results; empty means the request's own.")
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
@@ -33,6 +34,17 @@ class Settings(BaseSettings):
     solver_searches: int = Field(default=4, ge=1, le=256, description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, Retry-After); one at a time per player (429).")
     log_sql: bool = False
     telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value:
+            return ""
+        scheme, sep, rest = value.partition("://")
+        if scheme not in ("http", "https") or not sep or not rest or any(c in rest for c in "?#@ "):
+            raise ValueError("PUBLIC_URL is a base URL such as https://tretten.example (no query, no fragment)")
+        return value
 
     @model_validator(mode="after")
     def _fill_dev_defaults(self) -> "Settings":

@@ -19,7 +19,7 @@ from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_stats, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
+from .routes import api, api_stats, deals, games, health, lobby, prefs, previews, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLogMiddleware)
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver):
+    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, previews):
         app.include_router(module.router)
     install_error_handlers(app)
     return app
