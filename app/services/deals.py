@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -74,8 +74,7 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     played = and_(Game.preset == preset.slug, Game.seed == seed, Game.started_at.is_not(None))
     won = and_(played, result == "won")
     summary = DealSummary(preset.slug, seed)
-    summary.players = session.scalar(select(func.count(func.distinct(Game.player_id))).where(played)) or 0
-    summary.winners = session.scalar(select(func.count(func.distinct(Game.player_id))).where(won)) or 0
+    summary.players, summary.winners = _counts(session, played, result)
 
     def best(where, *order) -> Best | None:
         row = session.execute(
@@ -99,6 +98,22 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     if summary.viewer_finished and solve_if_finished:
         summary.verdict = verdict(session, preset.slug, seed, viewer_id)
     return summary
+
+
+def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, deal: str | None = None,
+                now: datetime | None = None) -> tuple[int, int]:
+    """(players, winners) of a deal: a seed's, or else an imported deal's (its canonical text)."""
+    which = Game.seed == seed if seed is not None else and_(Game.seed.is_(None), Game.deal == deal)
+    played = and_(Game.preset == preset_slug, which, Game.started_at.is_not(None))
+    return _counts(session, played, result_expression(now or utcnow()))
+
+
+def _counts(session: Session, played, result) -> tuple[int, int]:
+    players, winners = session.execute(select(
+        func.count(func.distinct(Game.player_id)),
+        func.count(func.distinct(case((result == "won", Game.player_id)))),
+    ).where(played)).one()
+    return int(players or 0), int(winners or 0)
 
 
 def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None) -> DealVerdict | None:

@@ -14,14 +14,15 @@ from app.services.games import elapsed_seconds, share_path
 from app.services.records import record_of
 
 from .templating import is_htmx, render
+from .urls import absolute
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
 
 
 def share_url(request: Request, game: Game, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
-    return str(request.base_url).rstrip("/") + (
-        f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished else share_path(game))
+    return absolute(request, f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished
+                    else share_path(game))
 
 
 def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,

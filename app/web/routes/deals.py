@@ -9,6 +9,7 @@ from app.engine import PRESETS
 from app.services import daily, deals, games, lifecycle
 
 from ..deps import PlayerDep, SessionDep
+from ..link_meta import deal_meta
 from ..redirects import see_other
 from ..templating import render
 
@@ -24,6 +25,9 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
         "deal_preset": PRESETS[summary.preset],
         "is_today": today in summary.daily_days,
         "play_url": f"/play/{summary.preset}/{summary.seed}",
+        "link_meta": deal_meta(request, summary.preset, f"/deal/{summary.preset}/{summary.seed}", seed=summary.seed,
+                               daily_on=summary.daily_days[-1] if summary.daily_days else None,
+                               players=summary.players, winners=summary.winners),
     })
 
 

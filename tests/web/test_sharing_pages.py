@@ -1,0 +1,164 @@
+"""Sharing a deal: link-preview tags on every page kind that names a deal, and a preview bot's
+visit that stores nothing."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from urllib.parse import quote, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+from sqlalchemy import func, select
+
+from app.db.models import DailyDeal, Game, Player
+from app.engine import PRESETS, deal_for_seed, format_deal
+from app.services import daily
+from app.web.main import create_app
+
+from .helpers import csrf_of, first_move
+from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win
+
+PUBLIC = "https://tretten.example"
+BOT = {"User-Agent": "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)"}
+
+
+@pytest.fixture(scope="module")
+def public_app(settings):
+    """The app behind a proxy: PUBLIC_URL names the public address, not the request's host."""
+    return create_app(settings.model_copy(update={"public_url": PUBLIC}))
+
+
+@pytest.fixture
+def public_client(public_app):
+    with TestClient(public_app, base_url="http://testserver", follow_redirects=False) as c:
+        yield c
+
+
+def tags(page: str) -> dict[str, str]:
+    """{property or name: content} of the page's meta tags."""
+    found = {}
+    for attrs in re.findall(r"<meta ([^>]*)>", page):
+        key = re.search(r'(?:property|name)="([^"]+)"', attrs)
+        content = re.search(r'content="([^"]*)"', attrs)
+        if key and content:
+            found[key.group(1)] = html.unescape(content.group(1))
+    return found
+
+
+def _daily_seed(app, preset: str) -> int:
+    """Today's daily deal of the preset, stored here if nobody asked for it yet (no solver run)."""
+    with app.state.sessionmaker() as session:
+        row = daily.cached_daily(session, preset)
+        if row is None:
+            row = DailyDeal(day=daily.utc_today(), preset=preset, seed=424242, candidate=0, proven=False)
+            session.add(row)
+            session.commit()
+        return row.seed
+
+
+def _counts(app) -> tuple[int, int]:
+    with app.state.sessionmaker() as session:
+        return session.scalar(select(func.count()).select_from(Player)), session.scalar(select(func.count()).select_from(Game))
+
+
+# ---------------------------------------------------------------- link previews
+
+def _page_kinds(client, app) -> dict[str, tuple[str, str]]:
+    """{kind: (url, expected og:title)}: a game of the client's own, played by the API."""
+    auth = api_player(client)
+    won = win(client, auth, preset="pyramid-3")
+    daily_seed = _daily_seed(app, "giza")
+    deal = format_deal(deal_for_seed(PRESETS["giza"].game, 9))
+    return {
+        "share link": (f"/play/pyramid/123", "Pyramid · Deal 123 · Tretten"),
+        "imported deal": (f"/play/giza?deal={quote(deal)}", "Giza · Tretten"),
+        "game page": (f"/games/{won['id']}", f"Pyramid, 3 passes · Deal {WIN_SEED} · Tretten"),
+        "deal page": ("/deal/gaps/5", "Gaps (Montana) · Deal 5 · Tretten"),
+        "daily deal": ("/daily/giza", f"Giza · Daily deal {daily.utc_today().day} "),
+        "replay": (f"/g/{won['id']}/replay", f"Pyramid, 3 passes · Deal {WIN_SEED} · Tretten"),
+        "daily seed": (f"/play/giza/{daily_seed}", "Giza · Daily deal "),
+    }
+
+
+def test_every_page_kind_carries_the_tags_with_absolute_public_urls(public_client, public_app):
+    for kind, (url, title) in _page_kinds(public_client, public_app).items():
+        response = public_client.get(url, follow_redirects=True)
+        assert response.status_code == 200, (kind, response.text[:300])
+        found = tags(response.text)
+        assert found["og:title"].startswith(title), (kind, found["og:title"])
+        assert found["og:type"] == "website" and found["og:site_name"] == "Tretten"
+        assert found["twitter:card"] == "summary_large_image"
+        assert found["og:image:width"] == "1200" and found["og:image:height"] == "630"
+        assert found["og:image:type"] == "image/png" and found["og:image:alt"]
+        assert found["og:url"].startswith(PUBLIC + "/"), (kind, found["og:url"])
+        assert found["og:image"].startswith(PUBLIC + "/preview/en/"), (kind, found["og:image"])
+        assert found["og:description"] == found["description"]
+        assert "Tretten" not in found["og:description"] or kind == "imported deal"
+        image = public_client.get(urlsplit(found["og:image"]).path + "?" + urlsplit(found["og:image"]).query)
+        assert Image.open(io.BytesIO(image.content)).size == (1200, 630), kind
+        assert image.headers["cache-control"].endswith("immutable")
+
+
+def test_the_description_says_the_rules_and_how_many_won_the_deal(client, other_client):
+    seed = 9_100_250  # only this test plays it
+    rules = PRESETS["pyramid"].summary["en"]
+    assert tags(client.get(f"/play/pyramid/{seed}").text)["og:description"] == \
+        f"{rules} Nobody has played this deal yet. Be the first."
+    winner, loser = api_player(client), api_player(other_client)
+    play_line(client, winner, new_game(client, winner, "pyramid", seed), ["D"])
+    play_line(other_client, loser, new_game(other_client, loser, "pyramid", seed), ["D", "D"])
+    assert tags(client.get(f"/deal/pyramid/{seed}").text)["og:description"] == \
+        f"{rules} Played by 2 players, won by 0."
+    win(client, api_player(client))
+    shared = tags(client.get(f"/deal/pyramid/{WIN_SEED}").text)["og:description"]
+    assert re.fullmatch(re.escape(rules) + r" Played by \d+ players?, won by [1-9]\d*\.", shared)
+
+
+def test_the_tags_speak_the_pages_language(client):
+    found = tags(client.get("/deal/gaps-danish/7", headers={"Accept-Language": "da"}).text)
+    assert found["og:title"] == "13-kabalen, dansk husregel · Kabale nr. 7 · Tretten"
+    assert found["og:locale"] == "da_DK"
+    assert found["og:image"].startswith("http://testserver/preview/da/gaps-danish/7.png?v=")
+    assert found["og:image:alt"] == "13-kabalen, dansk husregel: kortene, som de bliver lagt ud"
+    assert "Ingen har spillet denne kabale endnu" in found["og:description"]
+    sv = tags(client.get("/play/double-pyramid/7", headers={"Accept-Language": "sv"}).text)
+    assert sv["og:title"] == "Dubbelpyramid · Giv nr 7 · Tretten"
+
+
+def test_without_a_public_url_the_requests_own_address_is_used(client):
+    found = tags(client.get("/play/pyramid/5").text)
+    assert found["og:url"] == "http://testserver/play/pyramid/5"
+    assert found["og:image"].startswith("http://testserver/preview/en/pyramid/5.png?v=")
+
+
+def test_the_image_changes_with_the_deal(client):
+    first = tags(client.get("/play/pyramid/1").text)["og:image"]
+    second = tags(client.get("/play/pyramid/2").text)["og:image"]
+    assert first != second
+    a, b = (client.get(url.removeprefix("http://testserver")).content for url in (first, second))
+    assert a[:8] == b"\x89PNG\r\n\x1a\n" and a != b
+
+
+def test_pages_without_a_deal_have_no_tags(client):
+    for url in ("/", "/stats", "/rules/pyramid", "/odds", "/profile"):
+        assert "og:image" not in tags(client.get(url).text), url
+
+
+def test_a_preview_bots_visit_stores_no_player_and_no_game(app, client):
+    auth = api_player(client)
+    won = win(client, auth, preset="relaxed")
+    _daily_seed(app, "giza")
+    with TestClient(app, base_url="http://testserver", follow_redirects=False, headers=BOT) as bot:
+        before = _counts(app)
+        pages = [f"/play/pyramid/{WIN_SEED}", f"/play/gaps/77", f"/deal/relaxed/{WIN_SEED}?from={won['id']}",
+                 "/daily/giza", f"/games/{won['id']}", f"/g/{won['id']}/replay"]
+        for url in pages:
+            bot.cookies.clear()  # a bot keeps no cookie: each visit is a first visit
+            response = bot.get(url, follow_redirects=True)
+            assert response.status_code == 200, url
+            image = bot.get(tags(response.text)["og:image"].removeprefix("http://testserver"))
+            assert image.status_code == 200 and "set-cookie" not in image.headers
+        assert _counts(app) == before
