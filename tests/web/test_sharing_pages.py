@@ -1,5 +1,5 @@
-"""Sharing a deal: link-preview tags on every page kind that names a deal, and a preview bot's
-visit that stores nothing."""
+"""Sharing a deal: link-preview tags on every page kind that names a deal, a preview bot's visit
+that stores nothing, and the end screen's result to share."""
 
 from __future__ import annotations
 
@@ -162,3 +162,96 @@ def test_a_preview_bots_visit_stores_no_player_and_no_game(app, client):
             image = bot.get(tags(response.text)["og:image"].removeprefix("http://testserver"))
             assert image.status_code == 200 and "set-cookie" not in image.headers
         assert _counts(app) == before
+
+
+# ---------------------------------------------------------------- the result to share
+
+def _played_page(client, app, result: str, language: str):
+    """A finished game's page as its player sees it: (game id, moves, html)."""
+    auth = api_player(client)
+    game = win(client, auth) if result == "won" else lose(client, auth)
+    if result == "won":
+        set_columns(app, game["id"], seconds=161, undo_count=2, hint_count=0)
+    else:
+        set_columns(app, game["id"], seconds=725, undo_count=0, hint_count=3)
+    browse_as(client, client, auth)
+    page = client.get(f"/games/{game['id']}", headers={"Accept-Language": language})
+    assert page.status_code == 200
+    return game["id"], game["cursor"], page.text
+
+
+def _share_text(page: str) -> str:
+    match = re.search(r"<pre class=\"share-text\"[^>]*>(.*?)</pre>", page, re.S)
+    assert match, "no share text on the page"
+    return html.unescape(match.group(1))
+
+
+@pytest.mark.parametrize(("language", "title", "result"), [
+    ("en", "Tretten · Pyramid · Deal 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
+    ("da", "Tretten · Pyramide · Kabale nr. 250", "Vundet på {n} træk, 2:41 · 2 fortryd, ingen tip"),
+    ("sv", "Tretten · Pyramid · Giv nr 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
+])
+def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, title, result):
+    game_id, moves, page = _played_page(client, app, "won", language)
+    lines = _share_text(page).split("\n")
+    assert lines[0] == title
+    assert lines[1] == result.format(n=moves) and moves == len(WIN_LINE)
+    assert lines[2:-1] == ["\u2002" * (6 - r) + "🟩" * (r + 1) for r in range(7)]  # every card cleared
+    assert lines[-1] == f"http://testserver/deal/pyramid/{WIN_SEED}?from={game_id}"
+    assert page.index('data-banner="won"') < page.index("data-share-box") < page.index('class="controls"')
+    assert re.search(r'<a class="button" href="http://testserver/deal/pyramid/250\?from=[\w-]+" role="button" '
+                     r'data-share-result [^>]*hidden>', page)
+
+
+@pytest.mark.parametrize(("language", "result"), [
+    ("en", "Lost after {n} moves, 12:05 · no undos, 3 hints"),
+    ("da", "Tabt efter {n} træk, 12:05 · ingen fortryd, 3 tip"),
+    ("sv", "Förlorat efter {n} drag, 12:05 · inga ångringar, 3 ledtrådar"),
+])
+def test_a_lost_games_end_screen_has_its_result_to_share(client, app, language, result):
+    game_id, moves, page = _played_page(client, app, "lost", language)
+    text = _share_text(page)
+    lines = text.split("\n")
+    assert lines[1] == result.format(n=moves)
+    assert "⬜" in text and len(lines) == 10
+    assert lines[-1] == f"http://testserver/deal/pyramid/1?from={game_id}"
+
+
+def test_the_share_uses_the_public_url(public_client, public_app):
+    game_id, _, page = _played_page(public_client, public_app, "won", "en")
+    assert _share_text(page).split("\n")[-1] == f"{PUBLIC}/deal/pyramid/{WIN_SEED}?from={game_id}"
+    assert f'data-share="{PUBLIC}/deal/pyramid/{WIN_SEED}"' in page  # the share link after the game too
+
+
+def test_only_a_finished_game_of_ones_own_has_a_result_to_share(client, other_client, app):
+    game_id, _, page = _played_page(client, app, "won", "en")
+    assert "data-share-box" in page
+    watched = other_client.get(f"/games/{game_id}").text
+    assert "data-share-box" not in watched and "You are watching this game." in watched
+    auth = api_player(client)
+    playing = play_line(client, auth, new_game(client, auth, "gaps", 4), ["N"])
+    browse_as(client, client, auth)
+    assert "data-share-box" not in client.get(f"/games/{playing['id']}").text
+
+
+def test_a_game_counted_as_lost_shares_its_loss(client, app):
+    auth = api_player(client)
+    game = play_line(client, auth, new_game(client, auth, "pyramid", 5), ["D", "D"])
+    set_columns(app, game["id"], abandoned=True)
+    browse_as(client, client, auth)
+    page = client.get(f"/games/{game['id']}").text
+    assert "Lost after 2 moves (left unfinished)" in _share_text(page)
+    # the board's fieldset is disabled for such a game: the share control is a link, not a button
+    assert re.search(r"<fieldset[^>]* disabled>", page) and re.search(r'<a [^>]*data-share-result', page)
+
+
+def test_an_imported_deal_shares_its_own_link(client, app):
+    deal = format_deal(deal_for_seed(PRESETS["pyramid"].game, WIN_SEED))
+    auth = api_player(client)
+    response = client.post("/api/games", json={"preset": "pyramid", "deal": deal}, headers=auth)
+    game = play_line(client, auth, response.json(), WIN_LINE)
+    assert game["status"] == "won"
+    browse_as(client, client, auth)
+    text = _share_text(client.get(f"/games/{game['id']}").text)
+    assert text.split("\n")[0] == "Tretten · Pyramid"
+    assert text.split("\n")[-1] == f"http://testserver/play/pyramid?deal={quote(deal)}"
