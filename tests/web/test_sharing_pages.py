@@ -1,5 +1,5 @@
 """Sharing a deal: link-preview tags on every page kind that names a deal, a preview bot's visit
-that stores nothing, and the end screen's result to share."""
+that stores nothing, the end screen's result to share, and the deal page as a challenge."""
 
 from __future__ import annotations
 
@@ -255,3 +255,87 @@ def test_an_imported_deal_shares_its_own_link(client, app):
     text = _share_text(client.get(f"/games/{game['id']}").text)
     assert text.split("\n")[0] == "Tretten · Pyramid"
     assert text.split("\n")[-1] == f"http://testserver/play/pyramid?deal={quote(deal)}"
+
+
+# ---------------------------------------------------------------- the deal page as a challenge
+
+def _named_win(client, app, name: str | None) -> str:
+    """A win of WIN_SEED by a new player (named, or anonymous): its game id."""
+    auth = api_player(client)
+    game = win(client, auth)
+    set_columns(app, game["id"], seconds=161, undo_count=2, hint_count=0)
+    if name is not None:
+        browse_as(client, client, auth)
+        profile = client.get("/profile")
+        client.post("/profile/name", data={"csrf_token": csrf_of(profile.text), "display_name": name})
+    return game["id"]
+
+
+def test_a_shared_result_leads_the_deal_page(client, other_client, app):
+    game_id = _named_win(client, app, "Kim <3")
+    page = other_client.get(f"/deal/pyramid/{WIN_SEED}?from={game_id}").text
+    challenge = re.search(r'<section class="panel challenge"[^>]*data-challenge="won" data-from="([\w-]+)">(.*?)</section>',
+                          page, re.S)
+    assert challenge and challenge.group(1) == game_id
+    words = re.sub(r"<[^>]+>", " ", challenge.group(2))
+    assert "Kim &lt;3 played this deal" in words
+    assert f"Won in {len(WIN_LINE)} moves, 2:41 · 2 undos, no hints" in words
+    assert "Can you do better?" in words
+    assert page.index("data-challenge=") < page.index('data-action="play-deal"') < page.index("results-title")
+    assert 'data-verdict="hidden"' in page and "data-your-result" not in page  # nothing played yet
+    assert tags(page)["og:url"] == f"http://testserver/deal/pyramid/{WIN_SEED}?from={game_id}"
+
+
+def test_an_anonymous_loss_asks_whether_you_can_win_it(client, other_client, app):
+    auth = api_player(client)
+    game = lose(client, auth)
+    page = other_client.get(f"/deal/pyramid/1?from={game['id']}", headers={"Accept-Language": "da"}).text
+    assert 'data-challenge="lost"' in page
+    assert "Nogen har spillet denne kabale" in page and "Kan du få den til at gå op?" in page
+    assert f"Tabt efter {game['cursor']} træk" in page
+
+
+def test_once_you_have_played_your_result_stands_beside_play_this_deal(client, other_client, app):
+    game_id = _named_win(client, app, None)
+    auth = api_player(other_client)
+    mine = win(other_client, auth)
+    set_columns(app, mine["id"], seconds=95, undo_count=0, hint_count=1)
+    browse_as(other_client, other_client, auth)
+    page = other_client.get(f"/deal/pyramid/{WIN_SEED}?from={game_id}").text
+    assert "Someone played this deal" in page
+    actions = re.search(r'<p class="deal-actions">(.*?)</p>', page, re.S).group(1)
+    assert 'data-your-result="won"' in actions
+    assert f"Won in {len(WIN_LINE)} moves, 1:35 · no undos, 1 hint" in re.sub(r"<[^>]+>", "", actions)
+    assert 'data-verdict="winnable"' in page  # finished: the verdict is no spoiler any more
+    # the page opened from one's own result is the plain page, with the result beside the button
+    own = other_client.get(f"/deal/pyramid/{WIN_SEED}?from={mine['id']}").text
+    assert "data-challenge" not in own and 'data-your-result="won"' in own
+
+
+@pytest.mark.parametrize("origin", ["", "nope", "../../etc", "a" * 30, "%3Cscript%3E", "x%00y", "unfinished",
+                                    "other-deal"])
+def test_a_bad_or_foreign_origin_shows_the_plain_page(client, other_client, app, origin):
+    auth = api_player(client)
+    if origin == "unfinished":
+        origin = play_line(client, auth, new_game(client, auth, "pyramid", WIN_SEED), ["D"])["id"]
+    elif origin == "other-deal":
+        origin = lose(client, auth)["id"]  # a game of seed 1
+    response = other_client.get(f"/deal/pyramid/{WIN_SEED}?from={origin}")
+    assert response.status_code == 200
+    assert "data-challenge" not in response.text and 'data-action="play-deal"' in response.text
+    assert tags(response.text)["og:url"] == f"http://testserver/deal/pyramid/{WIN_SEED}"
+
+
+def test_a_stored_game_of_the_preset_by_its_other_name(client, other_client, app):
+    game_id = _named_win(client, app, "Tut")
+    page = other_client.get(f"/deal/tuts-tomb/{WIN_SEED}?from={game_id}").text
+    assert "Tut played this deal" in page
+
+
+def test_the_first_move_from_the_challenge_page_stores_the_game(client, other_client, app):
+    game_id = _named_win(client, app, None)
+    page = other_client.get(f"/deal/pyramid/{WIN_SEED}?from={game_id}").text
+    play = re.search(r'href="(/play/pyramid/250)" data-action="play-deal"', page).group(1)
+    before = _counts(app)
+    played, _ = first_move(other_client, play, action="draw")
+    assert _counts(app)[1] == before[1] + 1 and played != game_id
