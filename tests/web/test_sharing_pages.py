@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from datetime import date
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -215,6 +216,20 @@ def test_a_lost_games_end_screen_has_its_result_to_share(client, app, language, 
     assert lines[1] == result.format(n=moves)
     assert "⬜" in text and len(lines) == 10
     assert lines[-1] == f"http://testserver/deal/pyramid/1?from={game_id}"
+
+
+@pytest.mark.parametrize(("language", "title"), [
+    ("en", "Tretten · Pyramid · Daily deal 3 March 2031"),
+    ("da", "Tretten · Pyramide · Dagens kabale 3. marts 2031"),
+    ("sv", "Tretten · Pyramid · Dagens giv 3 mars 2031"),
+])
+def test_a_daily_deals_result_says_which_day_it_was(client, app, language, title):
+    auth = api_player(client)
+    game = win(client, auth)
+    set_columns(app, game["id"], daily_on=date(2031, 3, 3))
+    browse_as(client, client, auth)
+    text = _share_text(client.get(f"/games/{game['id']}", headers={"Accept-Language": language}).text)
+    assert text.split("\n")[0] == title
 
 
 def test_the_share_uses_the_public_url(public_client, public_app):
