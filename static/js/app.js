@@ -223,6 +223,14 @@
   document.addEventListener("DOMContentLoaded", reveal);
   document.addEventListener("htmx:afterSettle", reveal);
 
+  // a link in the role of a button: Space presses it too
+  document.addEventListener("keydown", function (event) {
+    if (event.key === " " && event.target.matches && event.target.matches("[data-share-result]")) {
+      event.preventDefault();
+      event.target.click();
+    }
+  });
+
   function onPhone() {
     return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   }
