@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
+    public_url: str = Field(default="", description="The site's public base URL (https://tretten.example), for the absolute links of link previews and shared results; empty means the request's own.")
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
     # Cookie-less visitors become players, so these count per client address and in total, in
     # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
@@ -79,6 +80,17 @@ class Settings(BaseSettings):
         if value and len(value) < MIN_SECRET_LENGTH:
             raise ValueError(f"must be at least {MIN_SECRET_LENGTH} characters long (it has {len(value)}); "
                              "e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value:
+            return ""
+        scheme, sep, rest = value.partition("://")
+        if scheme not in ("http", "https") or not sep or not rest or any(c in rest for c in "?#@ "):
+            raise ValueError("PUBLIC_URL is a base URL such as https://tretten.example (no query, no fragment)")
         return value
 
     @model_validator(mode="after")

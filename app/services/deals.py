@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date, datetime
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,7 +22,7 @@ from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 from . import searches
 from .errors import ServiceError
 from .games import get_preset_or_error, parse_seed
-from .lifecycle import result_expression
+from .lifecycle import IDLE_LIMIT, result_expression
 
 log = logging.getLogger("tretten.deals")
 
@@ -74,8 +75,7 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     played = and_(Game.preset == preset.slug, Game.seed == seed, Game.started_at.is_not(None))
     won = and_(played, result == "won")
     summary = DealSummary(preset.slug, seed)
-    summary.players = session.scalar(select(func.count(func.distinct(Game.player_id))).where(played)) or 0
-    summary.winners = session.scalar(select(func.count(func.distinct(Game.player_id))).where(won)) or 0
+    summary.players, summary.winners = deal_counts(session, preset.slug, seed=seed, now=now)
 
     def best(where, *order) -> Best | None:
         row = session.execute(
@@ -99,6 +99,28 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     if summary.viewer_finished and solve_if_finished:
         summary.verdict = verdict(session, preset.slug, seed, viewer_id)
     return summary
+
+
+def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, deal: str | None = None,
+                now: datetime | None = None) -> tuple[int, int]:
+    """(players, winners) of a deal: a seed's, or else an imported deal's (its canonical text)."""
+    params = {"preset": preset_slug, "cutoff": (now or utcnow()) - IDLE_LIMIT}
+    params.update({"seed": seed} if seed is not None else {"deal": deal})
+    players, winners = session.execute(_counts_statement(seed is not None), params).one()
+    return int(players or 0), int(winners or 0)
+
+
+@lru_cache(maxsize=None)
+def _counts_statement(by_seed: bool):
+    """Built once, run with new parameters: every share link and game page asks (building the
+    expression costs more than running it)."""
+    result = result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type))
+    which = (Game.seed == bindparam("seed", type_=Game.seed.type) if by_seed
+             else and_(Game.seed.is_(None), Game.deal == bindparam("deal", type_=Game.deal.type)))
+    return select(
+        func.count(func.distinct(Game.player_id)),
+        func.count(func.distinct(case((result == "won", Game.player_id)))),
+    ).where(Game.preset == bindparam("preset"), which, Game.started_at.is_not(None))
 
 
 def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None) -> DealVerdict | None:

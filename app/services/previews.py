@@ -29,7 +29,7 @@ from app.i18n import LANGUAGES
 
 from .errors import InputError, NotFoundError
 
-DRAWING_VERSION = 1  # raise whenever the drawing changes: every preview URL changes with it
+DRAWING_VERSION = 2  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
 SUPERSAMPLE = 3
 CACHED_PREVIEWS = 256    # about 30 KB each
@@ -48,7 +48,13 @@ MUTED = (215, 232, 221)      # --muted
 GAP_FILL = (10, 68, 44)      # rgba(0,0,0,.25) over the felt
 GAP_EDGE = (194, 214, 206)   # rgba(255,255,255,.75) over the felt
 
-RANK_LABELS = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+# each language's own decks' indices, as the app shows them (app.web.templating.RANK_LABELS,
+# docs/glossary.md): a Danish preview's queen is a D, as on the Danish player's board
+RANK_LABELS = {
+    "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
+    "da": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+    "sv": {1: "E", 11: "Kn", 12: "D", 13: "K"},
+}
 HEADER = 92          # the band with the game's name
 BOARD_TOP = HEADER + 18
 BOARD_BOTTOM = HEIGHT - 22
@@ -166,12 +172,13 @@ def _drawn(preset_slug: str, deal_text: str, language: str) -> bytes:
     position = GameRecord.new(preset.game, preset.rules, preset.variant.parse_deal(deal_text)).start
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     _header(image, preset.name(language))
+    labels = RANK_LABELS[language]
     if preset.game == "gaps":
-        _gaps(image, position)
+        _gaps(image, position, labels)
     elif preset.game == "giza":
-        _giza(image, position)
+        _giza(image, position, labels)
     else:
-        _pyramids(image, position)
+        _pyramids(image, position, labels)
     out = io.BytesIO()
     # felt, paper, the inks and their antialiased edges fit a palette of 128 colours: a third
     # of the bytes of full colour, and quantizing and encoding it beats encoding full colour
@@ -193,12 +200,12 @@ def _pyramid_size(w: int) -> tuple[int, int, int]:
     return h, max(4, round(w * 0.08)), round(h * 0.48)
 
 
-def _draw_pyramid(image: Image.Image, cards: tuple[Card, ...], x: int, y: int, w: int) -> None:
+def _draw_pyramid(image: Image.Image, cards: tuple[Card, ...], x: int, y: int, w: int, labels: dict) -> None:
     h, gap, step = _pyramid_size(w)
     for r in range(ROWS):
         left = x + (ROWS - 1 - r) * (w + gap) // 2
         for c in range(r + 1):
-            _paste_card(image, cards[r * (r + 1) // 2 + c], left + c * (w + gap), y + r * step, w, h,
+            _paste_card(image, cards[r * (r + 1) // 2 + c], left + c * (w + gap), y + r * step, w, h, labels,
                         pip=r == ROWS - 1)
 
 
@@ -212,7 +219,7 @@ def _fit(width_in_cards: float, height_in_cards: float) -> int:
     return int(min((WIDTH - 2 * SIDE) / width_in_cards, (BOARD_BOTTOM - BOARD_TOP) / height_in_cards))
 
 
-def _pyramids(image: Image.Image, position) -> None:
+def _pyramids(image: Image.Image, position, labels: dict) -> None:
     """Pyramid: the pyramid with the stock beside it, face down. Double Pyramid: the two
     pyramids side by side with the stock in the space between their apexes."""
     double = len(position.layout) > PYRAMID_SIZE
@@ -224,15 +231,15 @@ def _pyramids(image: Image.Image, position) -> None:
     total = 2 * pw + between if double else pw + between + w
     x = (WIDTH - total) // 2
     y = BOARD_TOP + (BOARD_BOTTOM - BOARD_TOP - ph) // 2
-    _draw_pyramid(image, position.layout[:PYRAMID_SIZE], x, y, w)
+    _draw_pyramid(image, position.layout[:PYRAMID_SIZE], x, y, w, labels)
     if double:
-        _draw_pyramid(image, position.layout[PYRAMID_SIZE:], x + pw + between, y, w)
+        _draw_pyramid(image, position.layout[PYRAMID_SIZE:], x + pw + between, y, w, labels)
         _stock(image, len(position.stock), (WIDTH - w) // 2, y, w)
     else:
         _stock(image, len(position.stock), x + pw + between, y + ph - h, w)
 
 
-def _giza(image: Image.Image, position) -> None:
+def _giza(image: Image.Image, position, labels: dict) -> None:
     """Giza: the pyramid and its eight face-up reserves of three, fanned as in the app."""
     w = _fit(7.48 + 0.7 + 4 * 1.15, 5.43)
     h = round(w * 1.4)
@@ -243,30 +250,30 @@ def _giza(image: Image.Image, position) -> None:
     total = pw + round(w * 0.7) + 3 * column + w
     x = (WIDTH - total) // 2
     y = BOARD_TOP + (BOARD_BOTTOM - BOARD_TOP - ph) // 2
-    _draw_pyramid(image, position.layout, x, y, w)
+    _draw_pyramid(image, position.layout, x, y, w, labels)
     rx = x + pw + round(w * 0.7)
     row_gap = ph - 2 * pile_h
     for k, pile in enumerate(position.reserves):
         px = rx + (k % 4) * column
         py = y + (k // 4) * (pile_h + row_gap)
         for i, c in enumerate(pile):
-            _paste_card(image, c, px, py + i * fan, w, h, pip=i == len(pile) - 1)
+            _paste_card(image, c, px, py + i * fan, w, h, labels, pip=i == len(pile) - 1)
 
 
-def _gaps(image: Image.Image, position) -> None:
+def _gaps(image: Image.Image, position, labels: dict) -> None:
     """Gaps: four rows of thirteen with a gap where each ace lay; under the Danish house rule
     the aces stand before the rows as their starters."""
     w, h, starter_at, cell_at = gaps_layout(bool(position.starters))
     for r in range(4):
         if position.starters:
-            _paste_card(image, _CODES["A" + position.starters[r]], *starter_at[r], w, h, starter=True)
+            _paste_card(image, _CODES["A" + position.starters[r]], *starter_at[r], w, h, labels, starter=True)
         for c in range(GAPS_COLUMNS):
             x, y = cell_at[r][c]
             found = position.grid[r * GAPS_COLUMNS + c]
             if found is None:
                 _paste(image, _gap_sprite(w, h), x, y)
             else:
-                _paste_card(image, found, x, y, w, h)
+                _paste_card(image, found, x, y, w, h, labels)
 
 
 def gaps_layout(with_starters: bool):
@@ -291,7 +298,7 @@ def _paste(image: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     image.paste(sprite, (x, y), sprite)
 
 
-def _paste_card(image: Image.Image, c: Card, x: int, y: int, w: int, h: int, *,
+def _paste_card(image: Image.Image, c: Card, x: int, y: int, w: int, h: int, labels: dict, *,
                 pip: bool = True, starter: bool = False) -> None:
     """A card face: rank and suit in the top left corner and, unless the card is covered (as
     in the app, where a covered card's pip would peek out between the cards on it), a large
@@ -301,7 +308,7 @@ def _paste_card(image: Image.Image, c: Card, x: int, y: int, w: int, h: int, *,
     image.paste((0, 0, 0), (x - 2, y, x - 2 + shadow.width, y + shadow.height), shadow)
     _paste(image, _blank(w, h, starter), x, y)
     colour = RED if c.suit in "HD" else INK
-    label = RANK_LABELS.get(c.rank, str(c.rank))
+    label = labels.get(c.rank, str(c.rank))
     rank_size = round(w * 0.36)
     centre_x = x + round(w * (0.2 if len(label) == 1 else 0.25))
     top = y + round(w * 0.05)

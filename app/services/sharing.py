@@ -6,9 +6,10 @@
     https://…/deal/pyramid/123?from=GAMEID
 
 Short enough for a chat message, in the player's language. The result is the one the
-statistics count (app.services.results): a game left unfinished is lost even if it was
-finished later. The picture is the final position: a Pyramid-family game draws its
-pyramid(s) row by row from the apex, Gaps its four rows as the cards in their row's run.
+statistics count (app.services.lifecycle): a game left unfinished (replaced by another, or
+idle for a day) is lost even if it was finished later. The picture is the final position: a
+Pyramid-family game draws its pyramid(s) row by row from the apex, Gaps its four rows as the
+cards in their row's run.
 
 Also the words of a shared link's preview (``og:title``, ``og:description``): ``link_title``
 and ``link_description``; the image is app.services.previews'.
@@ -27,6 +28,7 @@ from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
 
 from .errors import InputError, NotFoundError
+from .lifecycle import idle
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
@@ -41,7 +43,7 @@ def share_text(game: Game, position: Position, language: str, url: str) -> str:
     public base URL). ``InputError`` for a game still in play.
     """
     _check_language(language)
-    if game.status == "playing" and not game.abandoned:
+    if game.status == "playing" and not _left_unfinished(game):
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
     return "\n".join((
@@ -68,10 +70,14 @@ def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | N
     return None
 
 
+def _left_unfinished(game: Game) -> bool:
+    return bool(game.abandoned) or idle(game)
+
+
 def _result(game: Game, translations) -> str:
     _, ngettext = translations.gettext, translations.ngettext
     moves = game.cursor
-    if game.abandoned:
+    if _left_unfinished(game):
         outcome = ngettext("Lost after %(num)d move (left unfinished)",
                            "Lost after %(num)d moves (left unfinished)", moves)
     elif game.status == "won":

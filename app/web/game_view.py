@@ -7,21 +7,30 @@ from starlette.responses import Response
 
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
-from app.services import assist, lifecycle
+from app.services import assist, lifecycle, sharing
 from app.services.actions import ActionResult
 from app.services.boards import BOARDS, Announcement, describe, hint_targets
 from app.services.games import elapsed_seconds, share_path
 from app.services.records import record_of
 
 from .templating import is_htmx, render
+from .urls import absolute
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
 
 
 def share_url(request: Request, game: Game, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
-    return str(request.base_url).rstrip("/") + (
-        f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished else share_path(game))
+    return absolute(request, f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished
+                    else share_path(game))
+
+
+def share_result(request: Request, game: Game, position, language: str) -> dict[str, str]:
+    """The end screen's result to share, and its link: the deal page with this game as its
+    origin (it leads with this result), or an imported deal's own link (it has no deal page)."""
+    path = f"/deal/{game.preset}/{game.seed}?from={game.id}" if game.seed is not None else share_path(game)
+    url = absolute(request, path)
+    return {"text": sharing.share_text(game, position, language, url), "url": url}
 
 
 def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,
@@ -66,6 +75,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "timer_running": game.started_at is not None and game.finished_at is None,
         "share_url": share_url(request, game, finished),
         "share_oob": as_fragment,
+        "share_result": share_result(request, game, position, language) if finished and is_owner else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
         "can_hint": bool(can_act and status == "playing"),
         "status_placeholder": game.id is not None and can_act and assist.wants_status(game, player, record),

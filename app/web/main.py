@@ -20,7 +20,7 @@ from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_docs, api_stats, deals, games, health, lobby, prefs, profile, replays, rules, solver, stats
+from .routes import api, api_docs, api_stats, deals, games, health, lobby, prefs, previews, profile, replays, rules, solver, stats
 from .security import SecurityMiddleware
 
 
@@ -63,7 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs):
+    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs,
+                   previews):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

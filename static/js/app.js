@@ -211,3 +211,53 @@
     if (out) out.textContent = event.target.value + " / " + event.target.max;
   });
 })();
+
+// "Share result" on the end screen: the phone's share sheet, else the clipboard; the text
+// stays on the page for whoever copies it by hand.
+(function () {
+  "use strict";
+
+  function reveal() {
+    document.querySelectorAll("[data-share-result][hidden]").forEach(function (b) { b.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", reveal);
+  document.addEventListener("htmx:afterSettle", reveal);
+
+  // a link in the role of a button: Space presses it too
+  document.addEventListener("keydown", function (event) {
+    if (event.key === " " && event.target.matches && event.target.matches("[data-share-result]")) {
+      event.preventDefault();
+      event.target.click();
+    }
+  });
+
+  function onPhone() {
+    return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-share-result]");
+    if (!button) return;
+    event.preventDefault();
+    var box = button.closest("[data-share-box]");
+    var pre = box.querySelector("[data-share-text]");
+    var status = box.querySelector("[data-share-status]");
+    var text = pre.textContent;
+    function say(name) { status.textContent = button.getAttribute(name); }
+    function byHand() {
+      window.getSelection().selectAllChildren(pre);
+      say("data-failed");
+    }
+    function copy() {
+      if (!navigator.clipboard || !window.isSecureContext) { byHand(); return; }
+      navigator.clipboard.writeText(text).then(function () { say("data-copied"); }, byHand);
+    }
+    if (navigator.share && onPhone()) {
+      navigator.share({ text: text }).catch(function (error) {
+        if (!error || error.name !== "AbortError") copy();  // cancelled by the player: nothing to do
+      });
+      return;
+    }
+    copy();
+  });
+})();

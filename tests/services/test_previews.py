@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from app.engine import PRESETS, deal_for_seed, format_deal, shuffled
+from app.engine import PRESETS, GameRecord, deal_for_seed, format_deal, shuffled
 from app.engine.cards import full_deck
 from app.services import previews
 from app.services.errors import InputError, NotFoundError
@@ -113,14 +113,33 @@ def _near(pixel, colour, tolerance: int = 6) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
 
 
-def test_the_name_is_in_the_language_asked_for():
+def test_the_name_and_the_indices_are_the_language_asked_for():
     deal = _deal("gaps", 2)
     english, danish = (_image(previews.preview_png("gaps", deal, language)) for language in ("en", "da"))
-    header, board = (0, 0, 1200, previews.HEADER), (0, previews.HEADER, 1200, 630)
+    header = (0, 0, 1200, previews.HEADER)
     assert english.crop(header).tobytes() != danish.crop(header).tobytes()
-    # the same board (each image has a palette of its own: a shade may differ a little)
-    difference = ImageChops.difference(english.crop(board), danish.crop(board)).getextrema()
-    assert max(high for _, high in difference) <= 12
+    # a number card is drawn alike; a queen's index is the Danish deck's D, not Q (docs/glossary.md)
+    w, h, _, cells = previews.gaps_layout(False)
+    grid = PRESETS["gaps"].variant.parse_deal(deal)
+    position = GameRecord.new("gaps", PRESETS["gaps"].rules, grid).start.grid
+    where = {c.rank if c else None: divmod(i, 13) for i, c in enumerate(position)}
+
+    def index_of(image, rank):
+        row, column = where[rank]
+        x, y = cells[row][column]
+        return image.crop((x, y, x + w // 2, y + h // 2))
+
+    for rank, same in ((7, True), (12, False), (11, False), (1 if 1 in where else 13, 1 not in where)):
+        # each image has a palette of its own: a shade may differ a little
+        difference = ImageChops.difference(index_of(english, rank), index_of(danish, rank)).getextrema()
+        assert (max(high for _, high in difference) <= 12) == same, rank
+
+
+def test_the_previews_indices_are_the_apps():
+    from app.web.templating import RANK_LABELS
+
+    for language, labels in RANK_LABELS.items():
+        assert {r: v for r, v in previews.RANK_LABELS[language].items() if r != 10} == labels
 
 
 # ---------------------------------------------------------------- names and URLs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -63,7 +63,7 @@ def _share(record: GameRecord, language: str, **fields) -> str:
 
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Deal 18", "Won in 38 moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Kabale nr. 18", "Vundet på 38 træk, 2:41 · 2 fortryd, ingen hints"),
+    ("da", "Tretten · Pyramide · Kabale nr. 18", "Vundet på 38 træk, 2:41 · 2 fortryd, ingen tip"),
     ("sv", "Tretten · Pyramid · Giv nr 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_game(language, title, result):
@@ -74,7 +74,7 @@ def test_a_won_game(language, title, result):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after 30 moves, 12:05 · no undos, 3 hints"),
-    ("da", "Tabt efter 30 træk, 12:05 · ingen fortryd, 3 hints"),
+    ("da", "Tabt efter 30 træk, 12:05 · ingen fortryd, 3 tip"),
     ("sv", "Förlorat efter 30 drag, 12:05 · inga ångringar, 3 ledtrådar"),
 ])
 def test_a_lost_game(language, result):
@@ -87,7 +87,7 @@ def test_a_lost_game(language, result):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Won in 38 moves, 1:00:05 · 1 undo, 1 hint, auto-finished"),
-    ("da", "Vundet på 38 træk, 1:00:05 · 1 fortryd, 1 hint, afsluttet af løseren"),
+    ("da", "Vundet på 38 træk, 1:00:05 · 1 fortryd, 1 tip, afsluttet af løseren"),
     ("sv", "Vunnet på 38 drag, 1:00:05 · 1 ångring, 1 ledtråd, avslutat av lösaren"),
 ])
 def test_one_undo_one_hint_an_hour_and_the_solvers_finish(language, result):
@@ -108,7 +108,7 @@ def test_the_daily_deal_says_which_day(language, title):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves (left unfinished) · no undos, no hints"),
-    ("da", "Tabt efter {n} træk (afbrudt) · ingen fortryd, ingen hints"),
+    ("da", "Tabt efter {n} træk (afbrudt) · ingen fortryd, ingen tip"),
     ("sv", "Förlorat efter {n} drag (avbrutet) · inga ångringar, inga ledtrådar"),
 ])
 def test_a_game_left_unfinished_is_lost_as_the_statistics_count_it(language, result):
@@ -117,6 +117,16 @@ def test_a_game_left_unfinished_is_lost_as_the_statistics_count_it(language, res
     assert _share(record, language, abandoned=True, seconds=None).split("\n")[1] == result.format(n=24)
     # finished after it was left: still the loss the statistics count
     assert _share(_played(WIN), language, abandoned=True, seconds=None).split("\n")[1] == result.format(n=38)
+
+
+def test_a_game_idle_for_a_day_is_lost_as_left_unfinished():
+    record = _played(LOSS.rsplit(" ", 6)[0])
+    long_ago = datetime.now(timezone.utc) - timedelta(days=2)
+    text = _share(record, "en", seconds=None, started_at=long_ago, updated_at=long_ago)
+    assert text.split("\n")[1] == "Lost after 24 moves (left unfinished) · no undos, no hints"
+    recent = datetime.now(timezone.utc) - timedelta(hours=2)
+    with pytest.raises(InputError):  # still in play
+        _share(record, "en", seconds=None, started_at=recent, updated_at=recent)
 
 
 def test_a_deal_without_a_seed_has_no_number():
@@ -213,7 +223,7 @@ def test_a_gaps_share_text_under_the_danish_rule():
     text = sharing.share_text(game, record.position, "da", "https://tretten.example/deal/gaps-danish/3?from=g2")
     lines = text.split("\n")
     assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Kabale nr. 3"
-    assert lines[1] == "Tabt efter 2 træk, 0:30 · ingen fortryd, ingen hints"
+    assert lines[1] == "Tabt efter 2 træk, 0:30 · ingen fortryd, ingen tip"
     assert len(lines) == 2 + 4 + 1 and lines[-1].endswith("?from=g2")
 
 

@@ -134,7 +134,7 @@ PAGE_KINDS = [
     "lobby", *(f"game-{slug}" for slug in PRESETS), "game-won", "game-lost", "analysis-won", "analysis-lost",
     "refused-tap", "hint", "confirm-redeal", "stats", "odds", "profile", "device-link",
     *(f"rules-{game}" for game in ("pyramid", "giza", "double-pyramid", "gaps")),
-    "daily", "deal", "replay-start", "replay-move", "replay-won", "replay-lost",
+    "daily", "deal", "deal-challenge", "replay-start", "replay-move", "replay-won", "replay-lost",
     "error-404", "error-bad-seed", "error-no-game", "error-unknown-preset", "error-bad-deal", "error-csrf",
 ]
 FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "hint", "confirm-redeal"}
@@ -192,6 +192,8 @@ def _pages_in(app, language: str) -> dict[str, tuple[int, str]]:
             get(f"rules-{game}", f"/rules/{game}")
         get("daily", "/daily/pyramid")
         get("deal", f"/deal/pyramid/{WIN_SEED}")
+        challenge = get("deal-challenge", f"/deal/pyramid/{WIN_SEED}?from={won['id']}", on=other)
+        assert 'data-challenge="won"' in challenge  # another player's win leads the page
         get("replay-start", f"/g/{won['id']}/replay?ply=0")
         get("replay-move", f"/g/{won['id']}/replay?ply=3")
         get("replay-won", f"/g/{won['id']}/replay")

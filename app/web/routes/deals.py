@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import daily, deals, games, lifecycle
+from app.services import challenges, daily, deals, games, lifecycle
 
-from ..deps import PlayerDep, SessionDep
+from ..deps import PUBLIC_ID, PlayerDep, SessionDep
+from ..link_meta import deal_meta
 from ..redirects import see_other
 from ..templating import render
 
@@ -16,14 +19,26 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/deal/{preset}/{seed}")
-def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
+              origin: Annotated[str, Query(alias="from")] = "") -> Response:
+    """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
     summary = deals.deal_summary(session, preset, seed, player.id)
     today = daily.utc_today()
+    # a bad or foreign id shows the plain page, never an error: the link was shared as it is
+    challenge = (challenges.origin_result(session, summary.preset, summary.seed, origin, player.id)
+                 if PUBLIC_ID.fullmatch(origin) else None)
+    path = f"/deal/{summary.preset}/{summary.seed}" + (f"?from={challenge.game_id}" if challenge else "")
     return render(request, "deal.html", {
         "deal": summary,
         "deal_preset": PRESETS[summary.preset],
         "is_today": today in summary.daily_days,
         "play_url": f"/play/{summary.preset}/{summary.seed}",
+        "challenge": challenge,
+        "mine": challenges.viewer_result(session, summary.preset, summary.seed, player.id)
+                if summary.viewer_finished else None,
+        "link_meta": deal_meta(request, summary.preset, path, seed=summary.seed,
+                               daily_on=summary.daily_days[-1] if summary.daily_days else None,
+                               players=summary.players, winners=summary.winners),
     })
 
 

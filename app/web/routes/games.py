@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.services import actions, assist, games
+from app.services import actions, assist, daily, games
 from app.services.actions import ActionResult
 from app.services.errors import ServiceError
 from app.services.records import record_of
@@ -17,6 +17,7 @@ from app.services.records import record_of
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
 from ..errors import status_of
 from ..game_view import render_game, render_hinted
+from ..link_meta import game_meta
 from ..redirects import see_other
 from ..templating import is_htmx
 
@@ -63,7 +64,9 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
               confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
     """The game page: moves without JavaScript land here (post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm))
+    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm),
+                       extra={"link_meta": None if is_htmx(request) else game_meta(request, session, game,
+                                                                                   f"/games/{game.id}")})
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
@@ -114,7 +117,9 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     if mine:
         return see_other(request, f"/games/{mine[0].id}")
     replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
-    return render_game(request, draft, player, result, replacing=replacing)
+    meta = None if is_htmx(request) else game_meta(request, session, draft, games.share_path(draft),
+                                                   daily_on=daily.day_of_daily(session, draft.preset, seed))
+    return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": meta})
 
 
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,

@@ -11,6 +11,7 @@ from app.engine import PRESETS
 from app.services import analysis, games, replays
 
 from ..deps import GameIdDep, PlayerDep, SessionDep
+from ..link_meta import game_meta
 from ..templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
@@ -33,5 +34,6 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
         "analysis": analysis.analyse(session, game, player.id),
         "preset_name": preset.name(request.state.language),
         "is_owner": game.player_id == player.id,
+        "link_meta": None if fragment else game_meta(request, session, game, f"/g/{game.id}/replay"),
     }
     return render(request, "replay.html", context, blocks=["frame"] if fragment else None)

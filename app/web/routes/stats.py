@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS, SCORING_SYSTEMS
-from app.services import daily, stats
+from app.services import daily, daily_calendar, stats
 from app.services.lifecycle import RESULTS
 
 from .. import charts, formatting
@@ -26,6 +26,7 @@ def stats_page(
     result: Annotated[str, Query(max_length=10)] = "",
     scoring: Annotated[str, Query(max_length=16)] = "",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    month: Annotated[str, Query(max_length=16)] = "",
 ) -> Response:
     # unknown filter values are ignored rather than refused: an old link still shows a page
     preset = preset if preset in PRESETS else ""
@@ -54,6 +55,8 @@ def stats_page(
     if is_htmx(request) and request.headers.get("hx-history-restore-request") != "true":
         return render(request, "stats.html", context, blocks=["stats_view"])
     total, per_preset = stats.figures(session, player.id)
-    context.update(total=total, per_preset=per_preset,
-                   daily=stats.daily_figures(session, player.id, today))
+    daily_figures = stats.daily_figures(session, player.id, today)
+    calendar = daily_calendar.month_calendar(session, player.id, daily_calendar.parse_month(month, today), today,
+                                             daily_figures.current_streak)
+    context.update(total=total, per_preset=per_preset, daily=daily_figures, calendar=calendar)
     return render(request, "stats.html", context)
