@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from app.db.models import Player
 from app.services import daily, deals, players, profiles, stats
 
+from ..urls import absolute
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
 from .api import errors
 
@@ -66,4 +67,4 @@ def deal(preset: str, seed: str, session: SessionDep,
 def device_link(request: Request, session: SessionDep, settings: SettingsDep, player: ApiPlayerDep) -> dict:
     profiles.new_device_link(session, player)
     token = profiles.device_token(settings.secret_key, player)
-    return {"url": str(request.base_url).rstrip("/") + f"/link/{token}"}
+    return {"url": absolute(request, f"/link/{token}")}

@@ -14,13 +14,14 @@ from app.services.errors import NotFoundError
 from .. import security
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, queue_cookie
 from ..redirects import see_other
+from ..urls import absolute
 from ..templating import render
 
 router = APIRouter(include_in_schema=False)
 
 
 def device_url(request: Request, token: str | None) -> str | None:
-    return None if token is None else str(request.base_url).rstrip("/") + f"/link/{token}"
+    return None if token is None else absolute(request, f"/link/{token}")
 
 
 @router.get("/profile")
