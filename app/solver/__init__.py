@@ -2,11 +2,11 @@
 
 Pure Python, standard library only, no I/O. ``solve(position)`` takes an engine position
 (``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation;
-``api`` has what the web layer asks (``hint``, ``is_winnable``).
+``best_score_move`` is the fallback when no win is known.
 """
 
-from .api import best_score_move, hint, is_winnable
+from .best_score import best_score_move
 from .result import SolveResult
 from .solve import solve
 
-__all__ = ["SolveResult", "best_score_move", "hint", "is_winnable", "solve"]
+__all__ = ["SolveResult", "best_score_move", "solve"]
