@@ -1,12 +1,15 @@
 """Tretten's solver: exact for the Pyramid family, budgeted for Gaps.
 
 Pure Python, standard library only, no I/O. ``solve(position)`` takes an engine position
-(``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation;
-``best_score_move`` is the fallback when no win is known.
+(``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation and
+cleaned (``lines``); ``shortest_win`` proves the shortest win of a Pyramid-family position;
+``line_from`` keeps a hint on one line; ``best_score_move`` is the fallback when no win is
+known.
 """
 
 from .best_score import best_score_move
+from .lines import LineError, clean_line, line_from
 from .result import SolveResult
 from .solve import solve
 
-__all__ = ["SolveResult", "best_score_move", "solve"]
+__all__ = ["LineError", "SolveResult", "best_score_move", "clean_line", "line_from", "solve"]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from app.engine import GapsPosition, PyramidPosition
 
 from .gaps import solve_gaps
+from .lines import clean_line
 from .pyramid import solve_problem
 from .pyramid_problem import problem_of
 from .result import Budget, SolveResult
@@ -39,11 +40,9 @@ SEARCHES: dict[type, tuple[Callable, Callable]] = {
 }
 
 
-def solve(position, *, budget_nodes: int | None = None,
-          budget_seconds: float | None = None) -> SolveResult:
-    """Solve an engine position: a complete winning continuation, a proof that there is
-    none, or ``winnable=None, reason="budget"`` when the node or time budget runs out
-    (Gaps and Double Pyramid get ``LONG_SEARCH_SECONDS`` when no budget is given)."""
+def search(position, *, budget_nodes: int | None = None,
+           budget_seconds: float | None = None) -> SolveResult:
+    """``solve`` without the cleaning: the search's own line, as it found it."""
     if position.status == "won":
         return SolveResult(True, (), None, 0)
     try:
@@ -56,3 +55,15 @@ def solve(position, *, budget_nodes: int | None = None,
     if budget_nodes is not None or budget_seconds is not None:
         budget = Budget(budget_nodes, budget_seconds)
     return run(position, budget)
+
+
+def solve(position, *, budget_nodes: int | None = None,
+          budget_seconds: float | None = None) -> SolveResult:
+    """Solve an engine position: a complete winning continuation (cleaned: no repeated
+    position, no move a later move makes pointless), a proof that there is none, or
+    ``winnable=None, reason="budget"`` when the node or time budget runs out (Gaps and
+    Double Pyramid get ``LONG_SEARCH_SECONDS`` when no budget is given)."""
+    result = search(position, budget_nodes=budget_nodes, budget_seconds=budget_seconds)
+    if result.winnable and result.moves:
+        return SolveResult(True, clean_line(position, result.moves), None, result.nodes)
+    return result

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.engine import GameRecord, deal_for_seed, format_deal, get_game
-from app.solver import SolveResult, best_score_move, solve
+from app.solver import SolveResult, best_score_move, line_from, solve
 from app.solver.pyramid import solve_problem
 from app.solver.pyramid_problem import PyramidProblem
 
@@ -274,7 +274,32 @@ def test_gaps_lost_position_is_proven():
     assert solve(stuck).winnable is False
 
 
-# --- the fallback move -----------------------------------------------------------------------
+# --- what the hints use -----------------------------------------------------------------------
+def test_a_kept_line_is_followed_to_the_end():
+    """A hint is the next move of one kept line: solved once, then read with ``line_from``
+    from each position the line passes through."""
+    case = next(c for c in _vectors() if c["winnable"] and c["game"] == "giza")
+    rules, start = _start(case["game"], case.get("options", {}), case["deal"])
+    kept = solve(start).moves
+    position = start
+    for _ in range(len(kept)):
+        rest = line_from(start, kept, position)
+        assert rest, position
+        position = position.apply(rest[0])
+    assert position.status == "won"
+    assert line_from(start, kept, position) == ()
+
+
+def test_line_from_a_position_off_the_line_is_none():
+    case = next(c for c in _vectors() if c["winnable"] and c["game"] == "pyramid")
+    rules, start = _start(case["game"], case.get("options", {}), case["deal"])
+    kept = solve(start).moves
+    off = next(m for m in start.legal_moves() if str(m) != kept[0])
+    assert line_from(start, kept, start.apply(off)) is None
+    assert line_from(start, kept, start) == kept
+    assert line_from(start, ("K9",), start) is None  # not a move at all
+
+
 def test_best_score_move_in_a_lost_deal_is_a_legal_move():
     case = next(c for c in _vectors() if not c["winnable"] and c["game"] == "pyramid")
     rules, position = _start(case["game"], case.get("options", {}), case["deal"])
