@@ -50,9 +50,10 @@ from app.engine import (
     card,
 )
 
-COLUMNS = 13
-COLUMN_0 = (0, 13, 26, 39)  # the first cell of each row
-MAX_PASSES = 6  # rewrites stop once a whole pass of them gains nothing, or after this many
+from app.engine.gaps import COLUMNS, ROWS
+
+COLUMN_0 = tuple(row * COLUMNS for row in range(ROWS))  # the first cell of each row
+MAX_REWRITES = 6  # rounds of rewrites: they stop once one gains nothing, or after this many
 
 
 class LineError(ValueError):
@@ -225,7 +226,7 @@ class _Round:
     # the rewrites
     def clean(self) -> list[tuple[int, int]]:
         fills = self.fills
-        for _ in range(MAX_PASSES):
+        for _ in range(MAX_REWRITES):
             before = len(fills)
             fills = self.without_loops(fills)
             fills = self.replanned(fills)

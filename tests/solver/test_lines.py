@@ -290,3 +290,20 @@ def test_line_from_follows_a_line_and_leaves_it_when_the_player_does():
         assert line_from(start, line, positions[k]) == tuple(line[k:])
     off = next(m for m in start.legal_moves() if str(m) != line[0])
     assert line_from(start, line, start.apply(off)) is None
+
+
+def test_hints_from_one_kept_line_win_the_daily_gaps_deal():
+    """The play review's bug 1 at the solver's level: on that day's daily Gaps deal, a player
+    who takes every hint, each the next move of the one line kept from the first solve, wins
+    in as many hints as the cleaned line has moves (no 2 sent back and forth)."""
+    variant = get_game("gaps")
+    start = variant.new_position(deal_for_seed("gaps", 2405430459679097184),
+                                 variant.parse_rules({"rounds": "3"}))
+    kept = solve(start, budget_nodes=200_000).moves
+    here, hints = start, 0
+    while here.status == "playing":
+        rest = line_from(start, kept, here)
+        assert rest, "the player left the kept line"
+        here = here.apply(rest[0])
+        hints += 1
+    assert here.status == "won" and hints == len(kept)
