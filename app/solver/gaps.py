@@ -126,6 +126,8 @@ import random
 from array import array
 from dataclasses import replace
 
+from app.engine import card as make_card
+
 from .result import Budget, BudgetExceeded, SolveResult
 
 ROWS, COLUMNS = 4, 13
@@ -133,12 +135,19 @@ SUITS = "CDHS"
 RANKS = "A23456789TJQK"
 
 
-def _code(card) -> int:
+def card_code(card) -> int:
+    """An engine card as the search's small integer (``16 * suit + rank``), a gap as 0."""
     return 0 if card is None else 16 * SUITS.index(card.suit) + card.rank
 
 
-def _text(code: int) -> str:
-    return RANKS[(code & 15) - 1] + SUITS[code >> 4]
+def code_card(code: int):
+    """The engine card of a code (``None`` for 0, a gap)."""
+    return None if code == 0 else make_card(code & 15, SUITS[code >> 4])
+
+
+def fill_text(code: int, cell: int) -> str:
+    """A fill of the full board in the notation: ``7H>2.5``."""
+    return f"{RANKS[(code & 15) - 1]}{SUITS[code >> 4]}>{cell // COLUMNS}.{cell % COLUMNS}"
 
 
 class GapsCore:
@@ -944,17 +953,15 @@ class GapsSearch:
         return self.core.nodes
 
     def redeal(self, grid: list[int], round_number: int) -> list[int]:
-        from app.engine import card as make_card
-
-        cards = tuple(None if x == 0 else make_card(x & 15, SUITS[x >> 4]) for x in grid)
+        cards = tuple(code_card(x) for x in grid)
         after = replace(self.position, grid=cards, round=round_number).redealt()
-        return [_code(c) for c in after.grid]
+        return [card_code(c) for c in after.grid]
 
     def can_redeal(self, round_number: int) -> bool:
         return self.rounds is None or round_number < self.rounds
 
     def run(self) -> tuple[bool, list[str]]:
-        grid = [_code(c) for c in self.position.grid]
+        grid = [card_code(c) for c in self.position.grid]
         solve = self.core.solve if self.restarts else self.core.search
         won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
         if not won:
@@ -963,10 +970,7 @@ class GapsSearch:
 
     @staticmethod
     def _move_text(move) -> str:
-        if move is None:
-            return "N"
-        card, to = move
-        return f"{_text(card)}>{to // COLUMNS}.{to % COLUMNS}"
+        return "N" if move is None else fill_text(*move)
 
 
 def solve_gaps(position, budget: Budget | None = None, prune: bool = True,

@@ -39,18 +39,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.engine import (
-    RANKS,
-    REDEAL,
-    Fill,
-    GapsPosition,
-    IllegalMoveError,
-    InvalidMoveError,
-    PyramidPosition,
-    card,
-)
-
+from app.engine import REDEAL, Fill, GapsPosition, IllegalMoveError, InvalidMoveError, PyramidPosition
 from app.engine.gaps import COLUMNS, ROWS
+
+from .gaps import card_code, code_card, fill_text
 
 COLUMN_0 = tuple(row * COLUMNS for row in range(ROWS))  # the first cell of each row
 MAX_REWRITES = 6  # rounds of rewrites: they stop once one gains nothing, or after this many
@@ -154,16 +146,8 @@ def _clean_pyramid(position: PyramidPosition, moves: tuple[str, ...]) -> tuple[s
 
 
 # --- Gaps -------------------------------------------------------------------------------
-SUITS = "CDHS"
-
-
-def _code(card) -> int:
-    """A card as a small integer (``16 * suit + rank``), a gap as 0: grids become bytes."""
-    return 0 if card is None else 16 * SUITS.index(card.suit) + card.rank
-
-
 class _Round:
-    """One round of a Gaps line, packed: the start grid (bytes, a card as ``_code``, 0 for a
+    """One round of a Gaps line, packed: the start grid (bytes, a card as ``gaps.card_code``, 0 for a
     gap), its fills as (card, cell), and the grid they end on. ``starters`` holds each row's
     suit index under the Danish house rule (empty otherwise)."""
 
@@ -376,10 +360,6 @@ class _Round:
         return plan
 
 
-def _fill_text(card: int, cell: int) -> str:
-    return f"{RANKS[(card & 15) - 1]}{SUITS[card >> 4]}>{cell // COLUMNS}.{cell % COLUMNS}"
-
-
 def _clean_gaps(position: GapsPosition, moves: tuple[str, ...]) -> tuple[str, ...]:
     rounds: list[list[tuple[int, int]]] = [[]]
     for text in moves:
@@ -388,20 +368,20 @@ def _clean_gaps(position: GapsPosition, moves: tuple[str, ...]) -> tuple[str, ..
         except InvalidMoveError as exc:
             raise LineError(str(exc)) from None
         if isinstance(move, Fill):
-            rounds[-1].append((_code(move.card), move.row * COLUMNS + move.col))
+            rounds[-1].append((card_code(move.card), move.row * COLUMNS + move.col))
         else:
             rounds.append([])
-    starters = tuple(SUITS.index(s) for s in position.starters)
+    starters = tuple("CDHS".index(s) for s in position.starters)
     out: list[str] = []
     here = position
     for k, fills in enumerate(rounds):
-        one = _Round(bytes(_code(c) for c in here.grid), fills, starters, k + 1 == len(rounds))
+        one = _Round(bytes(card_code(c) for c in here.grid), fills, starters, k + 1 == len(rounds))
         cleaned = one.clean()
-        out.extend(_fill_text(card, cell) for card, cell in cleaned)
+        out.extend(fill_text(card, cell) for card, cell in cleaned)
         if k + 1 < len(rounds):
             out.append(str(REDEAL))
             end = one.play(cleaned, one.start)
-            grid = tuple(None if x == 0 else card(x & 15, SUITS[x >> 4]) for x in end)
+            grid = tuple(code_card(x) for x in end)
             try:
                 here = replace(here, grid=grid).apply(REDEAL)
             except IllegalMoveError:
