@@ -307,6 +307,17 @@ def test_best_score_move_in_a_lost_deal_is_a_legal_move():
     assert best_score_move(position, max_nodes=200) in {str(m) for m in position.legal_moves()}
 
 
+@pytest.mark.parametrize("options", [{"rounds": "1"}, {"rounds": "3"}, {"rounds": "3", "aces": "starters"}])
+def test_best_score_move_in_gaps_is_legal_and_the_same_every_time(options):
+    variant = get_game("gaps")
+    rules = variant.parse_rules(options)
+    for seed in (0, 1):
+        position = variant.new_position(deal_for_seed("gaps", seed), rules)
+        move = best_score_move(position, max_nodes=2_000)
+        assert move in {str(m) for m in position.legal_moves()}
+        assert best_score_move(position, max_nodes=2_000) == move
+
+
 def test_result_json_shapes():
     assert SolveResult(True, ("D", "P0"), None, 3).to_json() == {"winnable": True, "moves": "D P0"}
     assert SolveResult(False).to_json() == {"winnable": False}
