@@ -40,6 +40,23 @@ SCORE_NODES = 20_000
 SAMPLES = 2  # positions per game (hinted, greedy) whose solve time is measured
 
 
+def _clock() -> tuple[float, float]:
+    """Wall and CPU time now: the machine is shared, so CPU time is the steadier figure."""
+    return time.perf_counter(), time.process_time()
+
+
+def _since(began: tuple[float, float]) -> tuple[float, float]:
+    wall, cpu = _clock()
+    return wall - began[0], cpu - began[1]
+
+
+def _times(pairs: list, q: float, scale: float = 1000, unit: str = "ms", digits: int = 0) -> str:
+    """The q-quantile of (wall, cpu) pairs: CPU time, wall time in brackets."""
+    cpu = _q([c for _, c in pairs], q) * scale
+    wall = _q([w for w, _ in pairs], q) * scale
+    return f"{cpu:.{digits}f} {unit} (wall {wall:.{digits}f})"
+
+
 def _q(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -115,7 +132,7 @@ def _hinted_game(start, max_hints: int, line_of=_solve_line):
     kept_from, kept = None, ()
     here, hints, solves, served, positions = start, 0, 0, [], [start]
     while here.status == "playing" and hints < max_hints:
-        began = time.perf_counter()
+        began = _clock()
         rest = line_from(kept_from, kept, here) if kept else None
         if not rest:
             winnable, moves = line_of(here)
@@ -125,7 +142,7 @@ def _hinted_game(start, max_hints: int, line_of=_solve_line):
             else:
                 kept_from, kept = None, ()
         move = rest[0] if rest else best_score_move(here, SCORE_NODES)
-        served.append((time.perf_counter() - began, bool(rest)))
+        served.append((_since(began), bool(rest)))
         if move is None:
             break
         here = here.apply(move)
@@ -137,9 +154,9 @@ def _hinted_game(start, max_hints: int, line_of=_solve_line):
 def _timed_solve(position) -> tuple[float, object]:
     from app.solver import solve
 
-    began = time.perf_counter()
+    began = _clock()
     result = solve(position, budget_nodes=HINT_NODES, budget_seconds=HINT_SECONDS)
-    return time.perf_counter() - began, result
+    return _since(began), result
 
 
 def _samples(positions: list, k: int) -> list:
@@ -180,20 +197,20 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
     for seed in range(first_seed, first_seed + deals):
         start = variant.new_position(deal_for_seed(preset.game, seed), rules)
         row: dict = {"seed": seed}
-        t = time.perf_counter()
+        t = _clock()
         raw = search(start, budget_nodes=HINT_NODES, budget_seconds=HINT_SECONDS)
-        row["search_s"] = time.perf_counter() - t
+        row["search_s"] = _since(t)
         row["winnable"] = raw.winnable
         if raw.winnable and raw.moves:
-            t = time.perf_counter()
+            t = _clock()
             cleaned = clean_line(start, raw.moves)
-            row["clean_s"] = time.perf_counter() - t
+            row["clean_s"] = _since(t)
             row["raw"], row["cleaned"] = len(raw.moves), len(cleaned)
         if isinstance(start, PyramidPosition):
-            t = time.perf_counter()
+            t = _clock()
             found = shortest_win(start, budget_nodes=SHORTEST_NODES,
                                  budget_seconds=SHORTEST_SECONDS if prove_seconds is None else prove_seconds)
-            row["prove_s"] = time.perf_counter() - t
+            row["prove_s"] = _since(t)
             row["shortest"] = {"winnable": found.winnable, "length": len(found.moves),
                                "proven": found.proven, "lower": found.lower_bound}
             if row["winnable"] is None:
@@ -207,6 +224,7 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
             # the line kept is shortest_win's at the hint budget (the proven shortest if found)
             status2, hints2, _, served2, _ = _hinted_game(start, max_hints, _shortest_line)
             row["hinted_shortest"] = {"status": status2, "hints": hints2, "first_s": served2[0][0]}
+        row["lost_at_start"] = lost
         row["latency_line"] = [_timed_solve(p)[0] for p in _samples(positions, samples)]
         row["latency_greedy"] = [_timed_solve(p)[0] for p in _samples(_greedy_game(start), samples)]
         if preset.game == "gaps" and rules.rounds == 3:
@@ -229,16 +247,16 @@ def report(summary: dict) -> str:
         out.append(f"line length: search {raw / len(won_known):.1f}, cleaned "
                    f"{cleaned / len(won_known):.1f} (cleaning saves {100 * (raw - cleaned) / raw:.1f} %, "
                    f"{sum(r['raw'] > r['cleaned'] for r in won_known)} of {len(won_known)} lines shorter); "
-                   f"cleaning ms p50 {1000 * _q([r['clean_s'] for r in won_known], .5):.1f} "
-                   f"max {1000 * max(r['clean_s'] for r in won_known):.1f}")
+                   f"cleaning p50 {_times([r['clean_s'] for r in won_known], .5, digits=1)} "
+                   f"max {_times([r['clean_s'] for r in won_known], 1, digits=1)}")
     proved = [r for r in rows if "shortest" in r and r["shortest"]["winnable"]]
     if proved:
         within = [r for r in proved if r["shortest"]["proven"]]
         both = [r for r in within if r.get("cleaned")]
         times = [r["prove_s"] for r in proved]
         line = (f"shortest win: {len(within)} of {len(proved)} won deals proven within the budget "
-                f"({100 * len(within) / len(proved):.0f} %); time to prove p50 {_q(times, .5):.2f} s "
-                f"max {max(times):.2f} s")
+                f"({100 * len(within) / len(proved):.0f} %); time to prove p50 "
+                f"{_times(times, .5, 1, 's', 2)} max {_times(times, 1, 1, 's', 2)}")
         if both:
             line += (f"; proven {_mean(r['shortest']['length'] for r in both):.1f} moves against "
                      f"cleaned {_mean(r['cleaned'] for r in both):.1f} "
@@ -261,20 +279,20 @@ def report(summary: dict) -> str:
         won2 = [x["hints"] for x in shortest if x["status"] == "won"]
         firsts = [x["first_s"] for x in shortest]
         out.append(f"  keeping shortest_win's line (hint budget) instead: won {len(won2)}, hints to win "
-                   f"mean {_mean(won2):.1f}; its first hint p50 {1000 * _q(firsts, .5):.0f} ms "
-                   f"p95 {1000 * _q(firsts, .95):.0f} ms")
+                   f"mean {_mean(won2):.1f}; its first hint p50 {_times(firsts, .5)} "
+                   f"p95 {_times(firsts, .95)}")
     for kept, what in ((True, "the next move of the kept line"),
                        (False, "no win known: solve, then the best-score move")):
         served = [s for r in rows for s, k in r["served_s"] if k is kept]
         if served:
-            out.append(f"hint as served, {what}: p50 {1000 * _q(served, .5):.1f} ms "
-                       f"p95 {1000 * _q(served, .95):.1f} ms max {1000 * max(served):.0f} ms "
+            out.append(f"hint as served, {what}: p50 {_times(served, .5, digits=1)} "
+                       f"p95 {_times(served, .95, digits=1)} max {_times(served, 1)} "
                        f"({len(served)} hints)")
     for key, what in (("latency_line", "on the hinted line"), ("latency_greedy", "along a greedy game")):
         values = [s for r in rows for s in r[key]]
         if values:
-            out.append(f"solve at the hint budget {what}: p50 {1000 * _q(values, .5):.0f} ms "
-                       f"p95 {1000 * _q(values, .95):.0f} ms ({len(values)} positions)")
+            out.append(f"solve at the hint budget {what}: p50 {_times(values, .5)} "
+                       f"p95 {_times(values, .95)} ({len(values)} positions)")
     last = [r["last_round"] for r in rows if r.get("last_round")]
     for key in ("start", "middle"):
         got = [x[key] for x in last if key in x]
@@ -283,7 +301,7 @@ def report(summary: dict) -> str:
             out.append(f"last round, {key} (greedy rounds 1-2): decided {len(decided)} of {len(got)} "
                        f"({100 * len(decided) / len(got):.0f} %; won {sum(bool(w) for w in decided)}, "
                        f"lost {sum(w is False for w in decided)}), solve p50 "
-                       f"{1000 * _q([s for s, _ in got], .5):.0f} ms p95 {1000 * _q([s for s, _ in got], .95):.0f} ms")
+                       f"{_times([s for s, _ in got], .5)} p95 {_times([s for s, _ in got], .95)}")
     return "\n".join(out)
 
 
