@@ -208,8 +208,8 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
             row["raw"], row["cleaned"] = len(raw.moves), len(cleaned)
         if isinstance(start, PyramidPosition):
             t = _clock()
-            found = shortest_win(start, budget_nodes=SHORTEST_NODES,
-                                 budget_seconds=SHORTEST_SECONDS if prove_seconds is None else prove_seconds)
+            seconds = SHORTEST_SECONDS if prove_seconds is None else prove_seconds
+            found = shortest_win(start, budget_nodes=SHORTEST_NODES, budget_seconds=seconds)
             row["prove_s"] = _since(t)
             row["shortest"] = {"winnable": found.winnable, "length": len(found.moves),
                                "proven": found.proven, "lower": found.lower_bound}

@@ -374,7 +374,8 @@ class GapsCore:
                             there[hole], there[i] = x, 0
                             there = tuple(there)
                             if there not in lines:
-                                lines[there] = lines[here] + [(x, members[i] * c, members[hole] * c)]
+                                step = (x, members[i] * c, members[hole] * c)
+                                lines[there] = lines[here] + [step]
                                 following.append(there)
                 frontier = following
             routes = [(line, members[there.index(0)]) for there, line in lines.items()]
@@ -841,7 +842,8 @@ class GapsCore:
                     _, grid, where, gaps, key, round_number = saved
                     continue
                 undo = saved
-            elif type(move[0]) is tuple or frame[6] is not None and not (col[move[1]] and col[move[2]]):
+            elif type(move[0]) is tuple or (frame[6] is not None
+                                            and not (col[move[1]] and col[move[2]])):
                 # fills played together, or one that changes column 0 in a class
                 fills_played = move if type(move[0]) is tuple else (move,)
                 for card, frm, to in fills_played:

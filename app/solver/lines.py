@@ -9,8 +9,9 @@ still legal and still wins, with no position reached twice. Every line it return
 replayed by the engine (``app.engine``) and ends ``won``.
 
 Gaps. A line is cut at its redeals (``N``) into rounds, and each round is cleaned on its own
-with its end grid kept exactly (the next round's deal depends on it; in the last round it
-is the won grid). Three rewrites, repeated while the line gets shorter:
+with its end kept: in the last round the won grid; before a redeal, what the redeal depends
+on (each row's correct run, and the other cards in row-major order), so that the next round
+is dealt the same. Three rewrites, repeated while the line gets shorter:
 
 - *Loops.* Where a grid comes back, the moves in between are dropped.
 - *Column-0 shuffles, planned again.* A 2 never leaves column 0 once it is there; all it
@@ -24,7 +25,9 @@ is the won grid). Three rewrites, repeated while the line gets shorter:
   column 0 (at most 4 cells), by dynamic programming over those moves in order.
 - *Moves undone later.* A card moved from ``s`` to ``a`` and next moved from ``a`` to ``b``
   can go from ``s`` to ``b`` at once, if every move in between stays legal without it (then
-  the grids agree again after the second move; when ``b`` is ``s``, both moves go).
+  the grids agree again after the second move; when ``b`` is ``s``, both moves go). Before
+  a redeal, a card's last move of the round goes too when the rest stays legal and the
+  redeal sees the same cards in the same order (a card moved into the gap beside it).
 
 Pyramid family. Nothing moves back, but draws and recycles can come round to the same
 cards: a position that repeats (the pass number aside, which only ever grows, so the cut
@@ -39,7 +42,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.engine import REDEAL, Fill, GapsPosition, IllegalMoveError, InvalidMoveError, PyramidPosition
+from app.engine import (
+    REDEAL,
+    Fill,
+    GapsPosition,
+    IllegalMoveError,
+    InvalidMoveError,
+    PyramidPosition,
+)
 from app.engine.gaps import COLUMNS, ROWS
 
 from .gaps import card_code, code_card, fill_text
@@ -147,9 +157,10 @@ def _clean_pyramid(position: PyramidPosition, moves: tuple[str, ...]) -> tuple[s
 
 # --- Gaps -------------------------------------------------------------------------------
 class _Round:
-    """One round of a Gaps line, packed: the start grid (bytes, a card as ``gaps.card_code``, 0 for a
-    gap), its fills as (card, cell), and the grid they end on. ``starters`` holds each row's
-    suit index under the Danish house rule (empty otherwise)."""
+    """One round of a Gaps line, packed: the start grid (bytes, a card as ``gaps.card_code``,
+    0 for a gap), its fills as (card, cell), and the grid they end on. ``starters`` holds
+    each row's suit index under the Danish house rule (empty otherwise); ``last`` tells
+    whether the round ends the line (won) or a redeal follows."""
 
     def __init__(self, grid: bytes, fills: list[tuple[int, int]], starters: tuple[int, ...],
                  last: bool) -> None:
@@ -184,7 +195,8 @@ class _Round:
         if grid[cell]:
             return False
         if cell % COLUMNS == 0:
-            return card & 15 == 2 and (not self.starters or self.starters[cell // COLUMNS] == card >> 4)
+            row = cell // COLUMNS
+            return card & 15 == 2 and (not self.starters or self.starters[row] == card >> 4)
         return grid[cell - 1] + 1 == card and card & 15 != 1
 
     def play(self, fills: Sequence[tuple[int, int]], grid: bytes) -> bytes | None:

@@ -51,7 +51,17 @@ from app.engine import PyramidPosition
 
 from .lines import clean_line
 from .pyramid import solve_problem
-from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, geometry, problem_of
+from .pyramid_problem import (
+    DRAW,
+    KING,
+    RECYCLE,
+    RESERVE,
+    STOCK,
+    WASTE,
+    PyramidProblem,
+    geometry,
+    problem_of,
+)
 from .result import Budget, BudgetExceeded
 
 SHORTEST_NODES = 300_000  # positions A* may expand by default
@@ -318,7 +328,8 @@ class ShortestSearch:
         if got is None:
             covers, vals = self.covers, self.vals
             ex = tuple(i for i in range(self.L) if not pm >> i & 1 and not covers[i] & ~pm)
-            pairs = [(x, y) for a, x in enumerate(ex) for y in ex[a + 1:] if vals[x] + vals[y] == 13]
+            pairs = [(x, y) for a, x in enumerate(ex) for y in ex[a + 1:]
+                     if vals[x] + vals[y] == 13]
             if self.problem.overlap:  # a card and the one card still covering it
                 for x in range(self.L):
                     kids = _bits(covers[x] & ~pm)
