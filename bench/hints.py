@@ -93,13 +93,14 @@ def _greedy_move(position, seen: set):
 def _greedy_game(start, limit: int = 400, until_round: int | None = None) -> list:
     """The greedy player's positions from ``start`` (Gaps: up to the start of round
     ``until_round`` if given)."""
-    from app.engine import REDEAL
+    from app.engine import REDEAL, GapsPosition
 
     positions, seen, here = [start], set(), start
     while here.status == "playing" and len(positions) < limit:
         if until_round is not None and here.round >= until_round:
             break
-        seen.add(getattr(here, "grid", None))
+        if isinstance(here, GapsPosition):
+            seen.add(here.grid)
         move = _greedy_move(here, seen)
         if move is None:
             break
