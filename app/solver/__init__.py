@@ -1,12 +1,19 @@
 """Tretten's solver: exact for the Pyramid family, budgeted for Gaps.
 
 Pure Python, standard library only, no I/O. ``solve(position)`` takes an engine position
-(``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation;
-``api`` has what the web layer asks (``hint``, ``is_winnable``).
+(``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation and
+cleaned (``lines``); ``shortest_win`` proves the shortest win of a Pyramid-family position;
+``line_from`` keeps a hint on one line; ``best_score_move`` is the fallback when no win is
+known.
 """
 
-from .api import best_score_move, hint, is_winnable
+from .best_score import best_score_move
+from .lines import LineError, clean_line, line_from
 from .result import SolveResult
+from .shortest import ShortestWin, shortest_win
 from .solve import solve
 
-__all__ = ["SolveResult", "best_score_move", "hint", "is_winnable", "solve"]
+__all__ = [
+    "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "line_from",
+    "shortest_win", "solve",
+]

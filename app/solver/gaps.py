@@ -21,6 +21,32 @@ so all of them are lost: they go into ``dead``, which later runs (restarts) skip
 cut short adds only components it completed. (Removing a position from the graph only
 when it is proven lost keeps every win reachable.)
 
+Column 0 (``GapsCore.column0_moves``; the last round, international rules). A 2 in column 0
+may jump to any other gap of column 0 at any time, and back: so all the positions that
+differ only in how the 2s of column 0 are arranged over the column-0 cells that hold a 2 or
+a gap, when one of those is a gap, can reach one another, and win or lose together. The
+search treats each such class as one position: its key is the key of the arrangement with
+those contents in sorted order (``column0_key``), and its moves are the moves of all its
+members except the jumps within column 0 themselves, each up to the class it leads to:
+
+- a fill that neither goes to column 0 nor lands next to a member's cell of column 0 is
+  legal in every member alike and leads to one class (column 0 keeps a gap);
+- a 3 next to its 2 in a member row: the 2 is brought there first (a 2 in its way moved to
+  another gap), then the 3; every arrangement leads to the same class;
+- a 2 from elsewhere into a gap of column 0: into any gap, while another gap is left (one
+  class); into the last gap, once for every arrangement of the 2s and this one over the
+  member cells (a position of its own each, reached by the fewest jumps).
+
+A fill into column 0 or next to a member's cell is one of these in every member, so the
+class moves reach exactly the classes that the members' moves reach, and the graph of
+classes wins and loses as the graph of positions does: a complete component of classes is
+lost (the argument above), and a win is the line of real fills the search played (a class
+move is played fill by fill). Before the last round the arrangement matters to the redeal,
+and under the Danish rule a 2 never moves within column 0, so neither uses classes. The
+first run of ``solve`` keeps plain positions too: its fixed order is the one that finds the
+quick wins, and a class move would change it; the runs after it share its ``dead`` set (a
+plain position proven lost makes its class lost).
+
 Restarts (``GapsCore.solve``). Most one-round deals are won, and a depth-first search
 that goes wrong early spends its whole budget under that first move. So the search is
 run again and again: first in the fixed order for ``FIRST_RUN_NODES`` positions, then on
@@ -100,6 +126,8 @@ import random
 from array import array
 from dataclasses import replace
 
+from app.engine import card as make_card
+
 from .result import Budget, BudgetExceeded, SolveResult
 
 ROWS, COLUMNS = 4, 13
@@ -107,12 +135,19 @@ SUITS = "CDHS"
 RANKS = "A23456789TJQK"
 
 
-def _code(card) -> int:
+def card_code(card) -> int:
+    """An engine card as the search's small integer (``16 * suit + rank``), a gap as 0."""
     return 0 if card is None else 16 * SUITS.index(card.suit) + card.rank
 
 
-def _text(code: int) -> str:
-    return RANKS[(code & 15) - 1] + SUITS[code >> 4]
+def code_card(code: int):
+    """The engine card of a code (``None`` for 0, a gap)."""
+    return None if code == 0 else make_card(code & 15, SUITS[code >> 4])
+
+
+def fill_text(code: int, cell: int) -> str:
+    """A fill of the full board in the notation: ``7H>2.5``."""
+    return f"{RANKS[(code & 15) - 1]}{SUITS[code >> 4]}>{cell // COLUMNS}.{cell % COLUMNS}"
 
 
 class GapsCore:
@@ -141,6 +176,9 @@ class GapsCore:
         self.track = False
         self.stride = self.PRUNE_EVERY
         self.limit = None  # a node count at which ``search`` gives up (raises _Cut)
+        self.classes = True  # column 0 as one arrangement in the last round (module docstring)
+        self.routes: dict[tuple, list] = {}  # column 0's arrangements, for ``_last_gap_lines``
+        self.first_run = False  # the first run of ``solve`` keeps plain positions
         self.dead: set[int] = set()  # positions proven lost, kept from run to run
         self.alive: set[int] = set()  # last-round positions the relaxation let through
         self.nodes = 0
@@ -200,6 +238,18 @@ class GapsCore:
         """Legal fills as (card, from, to): those that extend a row's correct run first,
         then those that leave a live gap behind, then those that leave a dead one (the
         card came from the right of a king or of a gap)."""
+        return self._ordered(*self._fill_groups(grid, where, gaps))
+
+    def _ordered(self, good: list, other: list, bad: list) -> list:
+        rng = self.rng
+        if rng is not None:
+            rng.shuffle(good)
+            rng.shuffle(other)
+            rng.shuffle(bad)
+        return good + other + bad
+
+    def _fill_groups(self, grid: list[int], where: list[int], gaps: list[int]) -> tuple:
+        """``fills`` in their three groups, each in cell order."""
         col, top, c = self.col, self.top, self.cols
         good: list = []
         other: list = []
@@ -231,12 +281,106 @@ class GapsCore:
                 (other if first else bad).append((card, frm, g))
             else:
                 other.append((card, frm, g))
-        rng = self.rng
-        if rng is not None:
-            rng.shuffle(good)
-            rng.shuffle(other)
-            rng.shuffle(bad)
-        return good + other + bad
+        return good, other, bad
+
+    # --- column 0 as one arrangement (last round, any 2 in any row) -----------------------
+    def column0_key(self, grid: list[int]) -> int:
+        """What to add to a position's key to make it its class's (module docstring,
+        "Column 0"): the column-0 cells that hold a 2 or a gap get their contents in sorted
+        order, when one of them is a gap; 0 otherwise."""
+        c, power = self.cols, self.power
+        cells = [r * c for r in range(self.rows) if not grid[r * c] or grid[r * c] & 15 == 2]
+        if len(cells) < 2:
+            return 0
+        held = [grid[q] for q in cells]
+        if 0 not in held:
+            return 0
+        delta = 0
+        for q, x, y in zip(cells, held, sorted(held)):
+            delta += (y - x) * power[q]
+        return delta
+
+    def column0_moves(self, grid: list[int], where: list[int], gaps: list[int]) -> list:
+        """The moves of a position's class (module docstring, "Column 0"): each is a fill
+        (card, from, to) or a tuple of fills played as one move (2s moved within column 0
+        first). ``fills`` when column 0 has no gap."""
+        c, rows = self.cols, self.rows
+        members = [r for r in range(rows) if not grid[r * c] or grid[r * c] & 15 == 2]
+        open_rows = [r for r in members if not grid[r * c]]
+        good, other, bad = self._fill_groups(grid, where, gaps)
+        if not open_rows:
+            return self._ordered(good, other, bad)
+        # the plain fills: those that neither go to column 0 nor sit next to a member's 2
+        nearby = {r * c + 1 for r in members}
+        good, other, bad = ([m for m in group if m[2] % c and m[2] not in nearby]
+                            for group in (good, other, bad))
+        held = {grid[r * c]: r for r in members if grid[r * c]}  # the 2s in column 0
+        # a fill that extends a run of some member of the class (its 2 in that row) is good
+        for group in (other, bad):
+            for m in list(group):
+                card, _, to = m
+                row, k = divmod(to, c)
+                two = (card & ~15) + 2
+                if row in members and two in held and \
+                        all(grid[row * c + j] == two + j for j in range(1, k)):
+                    group.remove(m)
+                    good.append(m)
+        # a 3 next to its 2: the 2 brought to that row first (a 2 there moved to a gap)
+        for r in members:
+            if grid[r * c + 1]:
+                continue
+            for two, at in held.items():
+                line = []
+                if at != r:
+                    there = grid[r * c]
+                    if there:
+                        spare = next(q for q in open_rows if q != r)
+                        line.append((there, r * c, spare * c))
+                    line.append((two, at * c, r * c))
+                line.append((two + 1, where[two + 1], r * c + 1))
+                good.append(line[0] if len(line) == 1 else tuple(line))
+        # a 2 from outside column 0 into a gap there
+        for two in self.twos:
+            frm = where[two]
+            if not frm % c:
+                continue
+            if len(open_rows) > 1:  # a gap is left: every target is the same class
+                row = next((q for q in open_rows if grid[q * c + 1] == two + 1), open_rows[0])
+                (good if grid[row * c + 1] == two + 1 else other).append((two, frm, row * c))
+                continue
+            # the last gap: every arrangement of column 0 with this 2 is a position of its own
+            for line, row in self._last_gap_lines(grid, members, two, frm):
+                (good if grid[row * c + 1] == two + 1 else other).append(
+                    line[0] if len(line) == 1 else tuple(line))
+        return self._ordered(good, other, bad)
+
+    def _last_gap_lines(self, grid: list[int], members: list[int], two: int, frm: int):
+        """(fills, row) for every arrangement of the 2s of column 0 and ``two`` over the
+        member rows: the 2s already there moved to their rows (fewest moves), ``two`` into
+        the row left open."""
+        c = self.cols
+        start = tuple(grid[r * c] for r in members)
+        routes = self.routes.get((start, tuple(members)))
+        if routes is None:
+            lines = {start: []}  # arrangement -> 2s moved to reach it (breadth-first)
+            frontier = [start]
+            while frontier:
+                following = []
+                for here in frontier:
+                    hole = here.index(0)
+                    for i, x in enumerate(here):
+                        if x:
+                            there = list(here)
+                            there[hole], there[i] = x, 0
+                            there = tuple(there)
+                            if there not in lines:
+                                step = (x, members[i] * c, members[hole] * c)
+                                lines[there] = lines[here] + [step]
+                                following.append(there)
+                frontier = following
+            routes = [(line, members[there.index(0)]) for there, line in lines.items()]
+            self.routes[(start, tuple(members))] = routes
+        return [(line + [(two, frm, row * c)], row) for line, row in routes]
 
     # --- the relaxation -----------------------------------------------------------------
     def _lanes(self) -> None:
@@ -361,6 +505,7 @@ class GapsCore:
                 allowance = self.FIRST_RUN_NODES if run == 1 else \
                     self.RESTART_NODES * _luby(run - 1)
                 self.stride = self.FIRST_RUN_PRUNE_EVERY if run == 1 else stride
+                self.first_run = run == 1
                 self.limit = self.nodes + allowance
                 prefix = []
                 if last_round and rng is not None and self.best_line and \
@@ -379,6 +524,7 @@ class GapsCore:
                     return False, []
         finally:
             self.stride = stride
+            self.first_run = False
             self.rng = self.limit = None
             self.prefix = []
             self.track = False
@@ -578,7 +724,23 @@ class GapsCore:
         for i, x in enumerate(grid):
             key += x * power[i]
         round_shift = 6 * n
+        # column 0 as one arrangement (module docstring): in the last round, any 2 to any row
+        classes = self.classes and not self.starters and not self.first_run
+        class_from = None  # the last round, from which on the classes apply
+        if classes:
+            final = round_number
+            while can_redeal is not None and can_redeal(final) and final < round_number + 8:
+                final += 1
+            if can_redeal is None or not can_redeal(final):
+                class_from = final
+
+        def in_classes() -> bool:
+            return class_from is not None and round_number >= class_from
+
+        column0_key, column0_moves = self.column0_key, self.column0_moves
         root = key + (round_number << round_shift)
+        if in_classes():
+            root += column0_key(grid)
         dead = self.dead
         if root in dead:
             return False, []
@@ -602,7 +764,7 @@ class GapsCore:
         track = self.track
 
         def expand(here) -> list:
-            moves = fills(grid, where, gaps)
+            moves = column0_moves(grid, where, gaps) if in_classes() else fills(grid, where, gaps)
             if can_redeal is not None and can_redeal(round_number):
                 moves.append(None)
             elif prune and moves and len(path) % stride == 0 and here not in alive:
@@ -622,8 +784,10 @@ class GapsCore:
                     self.best_line = self.prefix + path
             return moves
 
-        # Each frame: [moves, next index, undo record, key, discovery index, lowlink].
-        frames: list[list] = [[expand(root), 0, None, root, 0, 0]]
+        # Each frame: [moves, next index, undo record, key, discovery index, lowlink, what its
+        # class adds to the key (``column0_key``; None outside the classes)].
+        frames: list[list] = [[expand(root), 0, None, root, 0, 0,
+                               column0_key(grid) if in_classes() else None]]
         while frames:
             frame = frames[-1]
             moves = frame[0]
@@ -643,16 +807,17 @@ class GapsCore:
                     frames[-1][5] = low
                 undo = frame[2]
                 if undo is not None:
-                    path.pop()
                     if undo[0] is None:  # a redeal: restore the saved round
+                        path.pop()
                         _, grid, where, gaps, key, round_number = undo
                     else:
-                        card, frm, to = undo
-                        grid[frm] = card
-                        grid[to] = 0
-                        where[card] = frm
-                        gaps[gaps.index(frm)] = to
-                        key += card * (power[frm] - power[to])
+                        for card, frm, to in reversed(undo) if type(undo[0]) is tuple else (undo,):
+                            path.pop()
+                            grid[frm] = card
+                            grid[to] = 0
+                            where[card] = frm
+                            gaps[gaps.index(frm)] = to
+                            key += card * (power[frm] - power[to])
                 continue
             frame[1] = i + 1
             move = moves[i]
@@ -668,7 +833,8 @@ class GapsCore:
                 key = 0
                 for j, x in enumerate(grid):
                     key += x * power[j]
-                full = key + (round_number << round_shift)
+                delta = column0_key(grid) if in_classes() else None
+                full = key + (round_number << round_shift) + (delta or 0)
                 seen = open_.get(full)
                 if seen is not None or full in dead:
                     if seen is not None and seen < frame[5]:
@@ -676,10 +842,35 @@ class GapsCore:
                     _, grid, where, gaps, key, round_number = saved
                     continue
                 undo = saved
+            elif type(move[0]) is tuple or (frame[6] is not None
+                                            and not (col[move[1]] and col[move[2]])):
+                # fills played together, or one that changes column 0 in a class
+                fills_played = move if type(move[0]) is tuple else (move,)
+                for card, frm, to in fills_played:
+                    grid[to] = card
+                    grid[frm] = 0
+                    where[card] = to
+                    gaps[gaps.index(to)] = frm
+                    key += card * (power[to] - power[frm])
+                delta = column0_key(grid) if in_classes() else None
+                full = key + (round_number << round_shift) + (delta or 0)
+                seen = open_.get(full)
+                if seen is not None or full in dead:
+                    if seen is not None and seen < frame[5]:
+                        frame[5] = seen
+                    for card, frm, to in reversed(fills_played):
+                        grid[frm] = card
+                        grid[to] = 0
+                        where[card] = frm
+                        gaps[gaps.index(frm)] = to
+                        key += card * (power[frm] - power[to])
+                    continue
+                undo = move
             else:
                 card, frm, to = move
                 key += card * (power[to] - power[frm])
-                full = key + (round_number << round_shift)
+                delta = frame[6]  # column 0 as it was
+                full = key + (round_number << round_shift) + (delta or 0)
                 seen = open_.get(full)
                 if seen is not None or full in dead:
                     if seen is not None and seen < frame[5]:
@@ -696,7 +887,12 @@ class GapsCore:
                 budget.check(self.nodes)
             if self.nodes >= limit:
                 raise _Cut
-            path.append(None if move is None else (move[0], move[2]))
+            if move is None:
+                path.append(None)
+            elif type(move[0]) is tuple:
+                path.extend((card, to) for card, _, to in move)
+            else:
+                path.append((move[0], move[2]))
             for g in gaps:
                 if col[g] != last:
                     break
@@ -705,7 +901,7 @@ class GapsCore:
                     return True, path
             open_[full] = counter
             tarjan.append(full)
-            frames.append([expand(full), 0, undo, full, counter, counter])
+            frames.append([expand(full), 0, undo, full, counter, counter, delta])
             counter += 1
         return False, []
 
@@ -759,17 +955,15 @@ class GapsSearch:
         return self.core.nodes
 
     def redeal(self, grid: list[int], round_number: int) -> list[int]:
-        from app.engine import card as make_card
-
-        cards = tuple(None if x == 0 else make_card(x & 15, SUITS[x >> 4]) for x in grid)
+        cards = tuple(code_card(x) for x in grid)
         after = replace(self.position, grid=cards, round=round_number).redealt()
-        return [_code(c) for c in after.grid]
+        return [card_code(c) for c in after.grid]
 
     def can_redeal(self, round_number: int) -> bool:
         return self.rounds is None or round_number < self.rounds
 
     def run(self) -> tuple[bool, list[str]]:
-        grid = [_code(c) for c in self.position.grid]
+        grid = [card_code(c) for c in self.position.grid]
         solve = self.core.solve if self.restarts else self.core.search
         won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
         if not won:
@@ -778,10 +972,7 @@ class GapsSearch:
 
     @staticmethod
     def _move_text(move) -> str:
-        if move is None:
-            return "N"
-        card, to = move
-        return f"{_text(card)}>{to // COLUMNS}.{to % COLUMNS}"
+        return "N" if move is None else fill_text(*move)
 
 
 def solve_gaps(position, budget: Budget | None = None, prune: bool = True,

@@ -50,14 +50,12 @@ unlimited passes the draws and recycles are put back when the line is written ou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .pyramid_last import giza_relaxations as value_group_relaxations
+from .pyramid_last import run_last_pass
+from .pyramid_multi import run_multi_pass
+from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, geometry
 from .result import Budget, BudgetExceeded
 
-KING = 13
-PYRAMID_SIZE = 28  # positions of a full pyramid; Q locations start here
-STOCK, WASTE, RESERVE = 100, 101, 200
-DRAW, RECYCLE = ("D",), ("R",)
 _RESERVE_TOP = {0: 2, 4: 1, 6: 0, 7: -1}  # removed bits of a pile (bottom = bit 0) -> top slot
 
 
@@ -65,96 +63,23 @@ class _Capped(Exception):
     """The plain search ran out of its positions (see ``PyramidSearch._run_capped``)."""
 
 
-@dataclass(frozen=True)
-class PyramidProblem:
-    """A Pyramid-family position in the solver's terms (card values only; suits never matter).
-
-    ``values``: value (1–13) of each layout position, ``pyramids`` pyramids of ``rows`` rows
-    one after the other; ``removed``: bit mask of the layout cards already gone.
-    ``sequence``: the stock and waste as one sequence in drawing order (waste bottom … waste
-    top, stock top … stock bottom); ``pointer``: index of the stock top in it (the waste
-    length). ``reserves``: Giza's piles, bottom … top. ``passes``: ``None`` = unlimited.
-    """
-
-    values: tuple[int, ...]
-    removed: int = 0
-    sequence: tuple[int, ...] = ()
-    pointer: int = 0
-    pass_number: int = 1
-    passes: int | None = 1
-    goal: str = "pyramid"
-    overlap: bool = False
-    reserves: tuple[tuple[int, ...], ...] = ()
-    rows: int = 7
-    pyramids: int = 1
-    size: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        size = self.rows * (self.rows + 1) // 2
-        object.__setattr__(self, "size", size)
-        if len(self.values) != size * self.pyramids:
-            raise ValueError(f"{len(self.values)} layout values for {self.pyramids} pyramid(s)"
-                             f" of {self.rows} rows")
-        if self.reserves and self.sequence:
-            raise ValueError("a position has either a stock or reserves, not both")
-
-    def location_text(self, loc: int) -> str:
-        if loc < STOCK:
-            return f"P{loc}" if loc < self.size else f"Q{loc - self.size}"
-        if loc == STOCK:
-            return "S"
-        if loc == WASTE:
-            return "W"
-        return f"G{loc - RESERVE}"
-
-    def move_text(self, move: tuple) -> str:
-        if move is DRAW or move is RECYCLE:
-            return move[0]
-        return "+".join(self.location_text(loc) for loc in sorted(move))
-
-
-def _geometry(rows: int, pyramids: int):
-    """Per layout position: the mask of the (up to two) cards covering it, those cards,
-    and the mask of every card under it (transitively covering it)."""
-    size = rows * (rows + 1) // 2
-    covers: list[int] = []
-    kids: list[tuple[int, ...]] = []
-    for base in range(0, size * pyramids, size):
-        for r in range(rows):
-            for c in range(r + 1):
-                if r + 1 < rows:
-                    j = base + (r + 1) * (r + 2) // 2 + c
-                    covers.append((1 << j) | (1 << (j + 1)))
-                    kids.append((j, j + 1))
-                else:
-                    covers.append(0)
-                    kids.append(())
-    under = [0] * len(covers)
-    for i in reversed(range(len(covers))):
-        m = covers[i]
-        for j in kids[i]:
-            m |= under[j]
-        under[i] = m
-    return covers, kids, under
-
-
 class PyramidSearch:
     """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
 
     order_checks = True  # the order relaxations (off only to measure what they buy)
-    free_precheck = True
-    last_pass_search = True
+    free_precheck = True  # a multi-pass deal lost with unlimited passes is lost
+    last_pass_search = True  # pyramid_last for a search that starts in the last pass
     multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
     stock_first_nodes = 1000  # ... after the plain search (``_run_stock``) for this many
     multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
     giza_relaxations = True  # the value-group relaxations in Giza too
-    giza_relax_after = 50  # ... once the search has expanded this many positions  # pyramid_last for a search that starts in the last pass
+    giza_relax_after = 50  # ... once the search has expanded this many positions
 
     def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
-        self.covers, self.kids, self.under = _geometry(problem.rows, problem.pyramids)
+        self.covers, self.kids, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
         self._exp_cache: dict[int, tuple] = {}
         self._open_cache: dict[int, tuple] = {}
@@ -369,15 +294,11 @@ class PyramidSearch:
         if pr.passes is None:
             return self._run_cycle() if pr.goal == "all" else self._run_free()
         if self.last_pass_search and pr.pass_number >= pr.passes:
-            from .pyramid_last import run_last_pass
-
             return run_last_pass(self)
         if self.free_precheck and pr.goal != "all" and not self._run_free()[0]:
             # Lost even with unlimited passes (a quick search): lost with fewer too.
             return False, []
         if self.multi_pass_search:
-            from .pyramid_multi import run_multi_pass
-
             if self.stock_first_nodes:
                 # The plain search first, for a few positions: its own pruning (no
                 # relaxations to solve) finds most quick wins and losses faster. Its answer
@@ -920,9 +841,7 @@ class PyramidSearch:
         path: list[tuple] = []
         relax = None
         if self.giza_relaxations:
-            from .pyramid_last import giza_relaxations
-
-            relax = giza_relaxations(self, goal_all, pr.overlap)
+            relax = value_group_relaxations(self, goal_all, pr.overlap)
         shift_r = L
 
         def rec(pm: int, gm: int, touched: int) -> bool:

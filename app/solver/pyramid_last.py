@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import itertools
 
-from .pyramid import DRAW, KING, STOCK, WASTE
+from .pyramid_problem import DRAW, KING, STOCK, WASTE
 
 SUBSET_SIZES = (1, 2, 3, 4)  # relaxations used: every single group, pair, triple, quadruple
 DOUBLE_SUBSET_SIZES = (1, 2, 3)  # two decks: a group has 16 cards

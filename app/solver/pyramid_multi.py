@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import itertools
 
-from .pyramid import DRAW, KING, RECYCLE, STOCK, WASTE
+from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
 from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES, LazyRelaxation, shape_facts
 
 CHECK_MAXIMAL_ONLY = True

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from app.engine import card, deal_for_seed, get_game
 from app.engine.gaps import GapsPosition
-from app.solver.pyramid import PyramidProblem
+from app.solver.pyramid_problem import PyramidProblem
 
 from . import reference
 

@@ -189,3 +189,29 @@ def verdict_counts(cases, solve_problem) -> dict[bool, int]:
         if won:
             assert replay_wins(small, moves), (small, moves)
     return counts
+
+
+def shortest(small: Small, first=None) -> int | None:
+    """The fewest moves of any win from the start (or from position ``first``), breadth-first
+    so that the first won position found is the nearest; ``None`` when nothing wins."""
+    def key(pos):
+        return pos[:3] + pos[4:] if small.passes is None else pos
+
+    first = start(small) if first is None else first
+    seen = {key(first)}
+    level = [first]
+    depth = 0
+    while level:
+        following = []
+        for pos in level:
+            if won(small, pos):
+                return depth
+            for move in moves(small, pos):
+                nxt = play(small, pos, move)
+                k = key(nxt)
+                if k not in seen:
+                    seen.add(k)
+                    following.append(nxt)
+        level = following
+        depth += 1
+    return None

@@ -42,15 +42,18 @@ def test_reduced_boards_agree_with_breadth_first(rows, cols, deals, starters):
         order = tuple(rng.sample(range(rows), rows)) if starters else ()
         expected = ref.winnable(rows, cols, grid, order)
         seen[expected] += 1
-        # the relaxation at every depth (1) as well as only at each run's start (0)
-        for prune, restarts, every in ((False, False, 0), (True, False, 1), (True, True, 1),
-                                       (True, True, 0)):
+        # the relaxation at every depth (1) as well as only at each run's start (0); column 0
+        # as one arrangement (the default) and as plain positions
+        for prune, restarts, every, classes in ((False, False, 0, True), (True, False, 1, True),
+                                                (True, True, 1, True), (True, True, 0, True),
+                                                (False, False, 0, False)):
             core = GapsCore(rows, cols, order, None, prune)
             core.stride = every
+            core.classes = classes
             core.FIRST_RUN_NODES = core.RESTART_NODES = 8  # many restarts on small boards
             run = core.solve if restarts else core.search
             won, moves = run(_codes(grid))
-            assert won == expected, (grid, order, prune, restarts, every)
+            assert won == expected, (grid, order, prune, restarts, every, classes)
             if won:
                 assert ref.replays_to_won(rows, cols, grid, _line(moves), order)
     assert seen[True] and seen[False]  # both verdicts are exercised
@@ -196,3 +199,70 @@ def test_beam_counts_of_kept_positions_match_a_recount(rows, cols, starters):
         core._beam_level = level
         core.beam(_codes(grid), 4)
     assert checked
+
+
+def _state(grid: list[int]):
+    where = [0] * 64
+    for i, x in enumerate(grid):
+        if x:
+            where[x] = i
+    return where, [i for i, x in enumerate(grid) if not x]
+
+
+def _played(grid: list[int], fills) -> list[int]:
+    grid = list(grid)
+    for card, frm, to in fills:
+        assert grid[frm] == card and not grid[to]
+        grid[frm], grid[to] = 0, card
+    return grid
+
+
+@pytest.mark.parametrize("rows,cols", [(4, 4), (4, 5), (3, 5)])
+def test_column0_moves_are_the_moves_of_every_arrangement(rows, cols):
+    """A class (the arrangements of the 2s of column 0 over its 2s and gaps) moves, in one
+    class move, to exactly the classes that any of its members reaches by 2s jumping
+    between column-0 gaps and then one other fill; every class move is legal fill by fill
+    under the reference rules."""
+    rng = random.Random(rows * 10 + cols)
+    core = GapsCore(rows, cols)
+
+    def canonical(grid):
+        return sum(x * core.power[i] for i, x in enumerate(grid)) + core.column0_key(grid)
+
+    def is_shuffle(fill):
+        card, frm, to = fill
+        return frm % cols == 0 and to % cols == 0
+
+    checked = 0
+    for _ in range(60):
+        grid = ref.random_grid(rows, cols, rng)
+        for _ in range(rng.randint(0, 6)):
+            options = ref.fills(rows, cols, grid)
+            if options:
+                grid = ref.play(grid, *rng.choice(options))
+        codes = _codes(grid)
+        members, frontier = {tuple(codes)}, [codes]
+        while frontier:  # every arrangement reachable by 2s moving within column 0
+            here = frontier.pop()
+            for fill in core.fills(here, *_state(here)):
+                if is_shuffle(fill):
+                    after = _played(here, [fill])
+                    if tuple(after) not in members:
+                        members.add(tuple(after))
+                        frontier.append(after)
+        if len({canonical(list(m)) for m in members}) != 1:
+            raise AssertionError(("members of one class with different keys", grid))
+        expected = {canonical(_played(list(m), [fill])) for m in members
+                    for fill in core.fills(list(m), *_state(list(m))) if not is_shuffle(fill)}
+        got = set()
+        for move in core.column0_moves(codes, *_state(codes)):
+            line = move if type(move[0]) is tuple else (move,)
+            here = grid
+            for card, frm, to in line:
+                target = ((card >> 4, card & 15), to)
+                assert target in ref.fills(rows, cols, here), (grid, move)
+                here = ref.play(here, *target)
+            got.add(canonical(_played(codes, line)))
+        assert got == expected, grid
+        checked += len(members) > 1
+    assert checked > 10

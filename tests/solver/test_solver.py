@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from app.engine import GameRecord, deal_for_seed, format_deal, get_game
-from app.solver import SolveResult, best_score_move, hint, is_winnable, solve
-from app.solver.pyramid import PyramidProblem, solve_problem
+from app.solver import SolveResult, best_score_move, line_from, solve
+from app.solver.pyramid import solve_problem
+from app.solver.pyramid_problem import PyramidProblem
 
 from . import reduced, reference
 
@@ -273,26 +274,48 @@ def test_gaps_lost_position_is_proven():
     assert solve(stuck).winnable is False
 
 
-# --- the web API -----------------------------------------------------------------------------
-def test_hint_follows_a_winning_line_to_the_end():
+# --- what the hints use -----------------------------------------------------------------------
+def test_a_kept_line_is_followed_to_the_end():
+    """A hint is the next move of one kept line: solved once, then read with ``line_from``
+    from each position the line passes through."""
     case = next(c for c in _vectors() if c["winnable"] and c["game"] == "giza")
-    rules, position = _start(case["game"], case.get("options", {}), case["deal"])
-    assert is_winnable(position) is True
-    for _ in range(60):
-        if position.status != "playing":
-            break
-        move = hint(position)
-        position = position.apply(move)
+    rules, start = _start(case["game"], case.get("options", {}), case["deal"])
+    kept = solve(start).moves
+    position = start
+    for _ in range(len(kept)):
+        rest = line_from(start, kept, position)
+        assert rest, position
+        position = position.apply(rest[0])
     assert position.status == "won"
+    assert line_from(start, kept, position) == ()
 
 
-def test_hint_in_a_lost_deal_is_a_legal_move_or_none():
+def test_line_from_a_position_off_the_line_is_none():
+    case = next(c for c in _vectors() if c["winnable"] and c["game"] == "pyramid")
+    rules, start = _start(case["game"], case.get("options", {}), case["deal"])
+    kept = solve(start).moves
+    off = next(m for m in start.legal_moves() if str(m) != kept[0])
+    assert line_from(start, kept, start.apply(off)) is None
+    assert line_from(start, kept, start) == kept
+    assert line_from(start, ("K9",), start) is None  # not a move at all
+
+
+def test_best_score_move_in_a_lost_deal_is_a_legal_move():
     case = next(c for c in _vectors() if not c["winnable"] and c["game"] == "pyramid")
     rules, position = _start(case["game"], case.get("options", {}), case["deal"])
-    assert is_winnable(position) is False
-    move = hint(position)
-    assert move in {str(m) for m in position.legal_moves()}
+    assert solve(position).winnable is False
     assert best_score_move(position, max_nodes=200) in {str(m) for m in position.legal_moves()}
+
+
+@pytest.mark.parametrize("options", [{"rounds": "1"}, {"rounds": "3"}, {"rounds": "3", "aces": "starters"}])
+def test_best_score_move_in_gaps_is_legal_and_the_same_every_time(options):
+    variant = get_game("gaps")
+    rules = variant.parse_rules(options)
+    for seed in (0, 1):
+        position = variant.new_position(deal_for_seed("gaps", seed), rules)
+        move = best_score_move(position, max_nodes=2_000)
+        assert move in {str(m) for m in position.legal_moves()}
+        assert best_score_move(position, max_nodes=2_000) == move
 
 
 def test_result_json_shapes():
