@@ -83,6 +83,8 @@ class Game(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     auto_finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
+    # the ply of the position whose cached winning line the hints follow (app.services.assist)
+    line_ply: Mapped[int | None] = mapped_column(Integer)
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 
@@ -134,4 +136,20 @@ class PositionVerdict(Base):
     moves: Mapped[str] = mapped_column(Text, default="")   # a winning continuation, when winnable
     nodes: Mapped[int] = mapped_column(Integer, default=0)
     budget: Mapped[int] = mapped_column(Integer, default=0)
+    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ShortestLine(Base):
+    """The shortest win the solver found from a position (a deal's start, for the end screen),
+    and whether it is proven shortest; keyed as ``position_verdicts`` are."""
+
+    __tablename__ = "shortest_lines"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    winnable: Mapped[bool | None] = mapped_column(Boolean)
+    moves: Mapped[str] = mapped_column(Text, default="")
+    proven: Mapped[bool] = mapped_column(Boolean, default=False)
+    lower_bound: Mapped[int] = mapped_column(Integer, default=0)
+    nodes: Mapped[int] = mapped_column(Integer, default=0)
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -14,13 +14,15 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
+from app.solver import line_from
 
 from . import games, moves, searches, solver_cache
 from .errors import ConflictError, InputError
 from .records import record_of
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
-SCORE_NODES = 20_000                      # the best-score fallback when no win is known
+SCORE_NODES = 8_000                       # the best-score fallback when no win is known
+ALTERNATIVES = 3                          # first moves tried when the line leads back
 # auto-finish is offered near the end only (the offer itself says "still winnable"): at most
 # this many cards left in the pyramid(s), or out of place in Gaps
 NEAR_END_CARDS = {"pyramid": 10, "gaps": 12}
@@ -29,7 +31,9 @@ NEAR_END_CARDS = {"pyramid": 10, "gaps": 12}
 @dataclass(frozen=True)
 class Hint:
     move: str
-    winning: bool   # the next move of a proven winning line (False: best score found)
+    winning: bool         # the next move of a known winning line (False: the best score found)
+    steps: int = 0        # winning: the moves of that line from here, this one included
+    lost: bool = False    # not winning: proven that no win is possible from here (else: unknown)
 
 
 @dataclass(frozen=True)
@@ -44,22 +48,71 @@ def _playing(record: GameRecord) -> None:
         raise InputError("the game is over", "game_over")
 
 
+def _kept_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ...] | None:
+    """The rest, from the position now, of the winning line the game's hints follow (kept as
+    the cached verdict of the position at ``game.line_ply``): None when there is none, or the
+    player has left it."""
+    if game.line_ply is None or not 0 <= game.line_ply <= record.cursor:
+        return None
+    kept = solver_cache.cached(session, record.at(game.line_ply))
+    if kept is None or not kept.winnable or not kept.moves:
+        return None
+    positions = record.positions()
+    return line_from(positions[game.line_ply], kept.moves, record.position) or None
+
+
+def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
+    """Whether the line's first move leads to a position the game has not been in before."""
+    return record.position.apply(line[0]) not in seen
+
+
+def _winning_step(session: Session, game: Game, record: GameRecord, seen: set) -> tuple[str, tuple[str, ...], int] | None:
+    """(move, the winning line from here that starts with it, the ply its line is kept at): the
+    kept line's next move, else a new search's; a line that would lead back to a position the
+    game has been in is passed over for a first move that does not (a few tried, each searched
+    on a share of the budget)."""
+    rest = _kept_line(session, game, record)
+    if rest is not None and _away_from(record, rest, seen):
+        return rest[0], rest, game.line_ply
+    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    if not (found.winnable and found.moves):
+        return None
+    if _away_from(record, found.moves, seen):
+        return found.moves[0], found.moves, record.cursor
+    others = [m for m in record.position.legal_moves() if str(m) != found.moves[0]
+              and record.position.apply(m) not in seen][:ALTERNATIVES]
+    for move in others:
+        after = record.play(move)
+        tried = solver_cache.verdict(session, after, player_id=game.player_id, nodes=HINT_NODES // ALTERNATIVES,
+                                     seconds=HINT_SECONDS / ALTERNATIVES)
+        if tried.winnable:
+            return str(move), (str(move), *tried.moves), record.cursor + 1  # kept from the position it leads to
+    return None
+
+
 def hint(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> Hint:
-    """The next move of a winning line from the current position, else the move reaching the
-    best score found; counted on the game (``hint_count``)."""
+    """The next move of one winning line, kept from hint to hint (``games.line_ply``): it
+    follows the line the last hint came from while the player does, and searches again when
+    they leave it. Never a move back to a position the game has been in. When no win is known,
+    the move reaching the best score found, saying whether a win is proven impossible. Counted
+    on the game (``hint_count``)."""
     games.check_owner(game, player)
     games.check_fresh(game, ply, version)
     record = record_of(game)
     _playing(record)
-    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
-    if found.winnable and found.moves:
-        result = Hint(found.moves[0], True)
+    seen = set(record.positions()[:record.cursor])
+    step = _winning_step(session, game, record, seen)
+    if step is not None:
+        move, line, line_ply = step
+        result = Hint(move, True, steps=len(line))
+        game.line_ply = line_ply
     else:
         move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
         if move is None:
             raise InputError("no move is possible", "no_hint")
-        result = Hint(move, False)
+        known = solver_cache.cached(session, record)
+        result = Hint(move, False, lost=bool(known is not None and known.winnable is False))
     game.hint_count += 1
     try:
         session.commit()

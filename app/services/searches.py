@@ -165,3 +165,14 @@ def best_score_move(position: Position, max_nodes: int, *, player_id: str | None
 
     with admitted(player_id):
         return _run(search, position, max_nodes)
+
+
+def shortest_win(position: Position, *, player_id: str | None, **budget):
+    """``app.solver.shortest_win`` (a ShortestWin), in a solver process; None for a position the
+    solver has no shortest-win search for (Gaps: there a win is only as short as it is found)."""
+    from app.solver import proves_shortest, shortest_win as search
+
+    if not proves_shortest(position):
+        return None
+    with admitted(player_id):
+        return _run(search, position, **budget)

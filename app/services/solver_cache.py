@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import PositionVerdict, utcnow
+from app.db.models import PositionVerdict, ShortestLine, utcnow
 from app.engine import GameRecord
 
 from . import searches
@@ -29,6 +29,7 @@ log = logging.getLogger("tretten.solver")
 # Double Pyramid and Gaps searches are the ones these budgets cut short.
 STATUS_NODES, STATUS_SECONDS = 200_000, 1.5      # the "still winnable?" indicator, auto-finish
 ANALYSIS_NODES, ANALYSIS_SECONDS = 200_000, 1.5  # each probe of the post-game analysis
+SHORTEST_NODES, SHORTEST_SECONDS = 300_000, 5.0  # the proven shortest win of a deal (end screen)
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,39 @@ def verdict(session: Session, record: GameRecord, *, player_id: str | None, node
     except IntegrityError:  # another request or instance stored it first: theirs is as good
         session.rollback()
     return found
+
+
+@dataclass(frozen=True)
+class Shortest:
+    winnable: bool | None
+    moves: tuple[str, ...] = ()
+    proven: bool = False          # no win is shorter than ``moves``
+    lower_bound: int = 0          # every win needs at least this many moves
+
+
+def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> Shortest | None:
+    """The shortest win from the record's position: kept, or searched now within its budget and
+    kept (one search per deal, for every player). None where the solver has no such search
+    (Gaps: a win there is only as short as the line found)."""
+    key = key_of(record)
+    row = session.get(ShortestLine, key)
+    if row is not None:
+        return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
+    session.commit()  # no database connection waits for the search
+    try:
+        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES,
+                                       budget_seconds=SHORTEST_SECONDS)
+    except ServiceError:
+        raise
+    except Exception as exc:  # a solver failure shows as "unknown", never as an error page
+        log.warning("shortest-win search failed on %s: %s", record.game, exc)
+        return None
+    if result is None:
+        return None
+    session.add(ShortestLine(key=key, game=record.game, winnable=result.winnable, moves=" ".join(result.moves),
+                             proven=result.proven, lower_bound=result.lower_bound, nodes=result.nodes))
+    try:
+        session.commit()
+    except IntegrityError:  # another request stored it first
+        session.rollback()
+    return Shortest(result.winnable, tuple(result.moves), result.proven, result.lower_bound)

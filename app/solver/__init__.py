@@ -10,10 +10,10 @@ known.
 from .best_score import best_score_move
 from .lines import LineError, clean_line, line_from
 from .result import SolveResult
-from .shortest import ShortestWin, shortest_win
+from .shortest import ShortestWin, proves_shortest, shortest_win
 from .solve import solve
 
 __all__ = [
     "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "line_from",
-    "shortest_win", "solve",
+    "proves_shortest", "shortest_win", "solve",
 ]

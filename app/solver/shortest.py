@@ -83,6 +83,11 @@ class ShortestWin:
     nodes: int = 0
 
 
+def proves_shortest(position) -> bool:
+    """Whether ``shortest_win`` searches this kind of position (the Pyramid family)."""
+    return isinstance(position, PyramidPosition)
+
+
 def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
                  budget_seconds: float | None = SHORTEST_SECONDS) -> ShortestWin:
     """The shortest win from a Pyramid-family engine position (``app.engine.PyramidPosition``),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from fastapi import Request
 from starlette.responses import Response
 
@@ -94,20 +96,27 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
     return response
 
 
-def render_hinted(request: Request, game: Game, player: Player | None, move_text: str, winning: bool,
+def render_hinted(request: Request, game: Game, player: Player | None, found: Hint,
                   headers: dict[str, str] | None = None) -> Response:
     """The board with a hinted move marked and announced (nothing marked if it is not a legal
     move now: a stale hint link)."""
     record = record_of(game)
     position = record.position
     try:
-        move = get_game(game.game).parse_move(move_text)
+        move = get_game(game.game).parse_move(found.move)
         after = position.apply(move)
     except (InvalidMoveError, IllegalMoveError):
         return render_game(request, game, player, headers=headers)
     said = describe(move, position, after)
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
-    hint = {"move": str(move), "winning": winning, "said": said, **hint_targets(move)}
+    hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
+            **hint_targets(move)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint}, headers=headers)
+
+
+def hinted_query(found: Hint) -> str:
+    """The hint in the address it lands on without JavaScript (post/redirect/get)."""
+    return urlencode({"move": found.move, "steps": found.steps,
+                      **({"win": "1"} if found.winning else {}), **({"lost": "1"} if found.lost else {})})

@@ -16,7 +16,7 @@ from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
 from ..errors import status_of
-from ..game_view import render_game, render_hinted
+from ..game_view import hinted_query, render_game, render_hinted
 from ..link_meta import game_meta
 from ..redirects import see_other
 from ..templating import is_htmx
@@ -135,9 +135,8 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             draft = games.pending(player, preset, seed=seed, deal_text=deal)
             return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc), None))
         if not is_htmx(request):
-            query = urlencode({"move": found.move, **({"win": "1"} if found.winning else {})})
-            return see_other(request, f"/games/{game.id}/hinted?{query}")
-        return render_hinted(request, game, player, found.move, found.winning, headers={"HX-Push-Url": f"/games/{game.id}"})
+            return see_other(request, f"/games/{game.id}/hinted?{hinted_query(found)}")
+        return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
     try:
         result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
                                     target=form.target, selected=form.sel, confirm=confirmed, limits=limits)

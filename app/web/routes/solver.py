@@ -8,7 +8,6 @@ answers an htmx request with the board, a plain form post with a redirect (post/
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from pydantic import BaseModel, Field
@@ -17,13 +16,14 @@ from starlette.responses import Response
 from app.engine import PRESETS
 from app.services import analysis, assist, games, odds, players, searches
 from app.services.actions import ActionResult
+from app.services.assist import Hint
 from app.services.boards import Announcement
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, cookie_identity
 from ..errors import RefusedEarly, status_of
-from ..game_view import render_game, render_hinted
+from ..game_view import hinted_query, render_game, render_hinted
 from ..redirects import safe_next, see_other
 from ..templating import is_htmx, render
 
@@ -68,17 +68,18 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
     if not is_htmx(request):
-        query = urlencode({"move": found.move, **({"win": "1"} if found.winning else {})})
-        return see_other(request, f"/games/{game.id}/hinted?{query}")
-    return render_hinted(request, game, player, found.move, found.winning)
+        return see_other(request, f"/games/{game.id}/hinted?{hinted_query(found)}")
+    return render_hinted(request, game, player, found)
 
 
 @router.get("/games/{game_id}/hinted")
 def hinted(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
-           move: Annotated[str, Query(max_length=64)] = "", win: Annotated[str, Query(max_length=2)] = "") -> Response:
+           move: Annotated[str, Query(max_length=64)] = "", win: Annotated[str, Query(max_length=2)] = "",
+           steps: Annotated[int, Query(ge=0, le=100_000)] = 0, lost: Annotated[str, Query(max_length=2)] = "") -> Response:
     """The page after a hint without JavaScript (post/redirect/get). Shows the hint only while
     it is a legal move of the current position; hint_count was counted by the POST."""
-    return render_hinted(request, games.get_game_row(session, game_id), player, move, win == "1")
+    found = Hint(move, win == "1", steps=steps, lost=lost == "1")
+    return render_hinted(request, games.get_game_row(session, game_id), player, found)
 
 
 @router.get("/games/{game_id}/solver")
