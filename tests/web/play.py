@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import update
@@ -77,7 +78,7 @@ def days_ago(days: float) -> datetime:
 def browse_as(client, api_client, auth) -> None:
     """Make the browser client play as the API player, through the device link."""
     url = api_client.post("/api/players/me/device-link", headers=auth).json()["url"]
-    path = url.split("testserver", 1)[1]
+    path = urlsplit(url).path  # the link starts with the public URL, whichever host that is
     page = client.get(path)
     assert page.status_code == 200
     assert client.post(path, data={"csrf_token": csrf_of(page.text)}).status_code == 303
