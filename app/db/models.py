@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import date, datetime, timezone
 
-from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .types import SeedType
@@ -34,6 +34,10 @@ class Player(Base):
     scoring: Mapped[str] = mapped_column(String(16), default="simple")
     zen: Mapped[bool] = mapped_column(default=False)
     four_colour: Mapped[bool] = mapped_column(default=False)
+    # the page's colours: "auto" follows the device (prefers-color-scheme), or "light"/"dark"
+    theme: Mapped[str] = mapped_column(String(8), default="auto", server_default="auto")
+    # cards move, deal in and celebrate a win; off (or the device's reduced motion) they don't
+    animations: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # "new deal" gives only deals the solver proves winnable (app.services.winnable)
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # the "still winnable?" indicator on the game page (off by default: it is a spoiler)

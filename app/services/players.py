@@ -13,6 +13,7 @@ from app.db.models import Game, Player
 from app.engine import SCORING_SYSTEMS
 
 LANGUAGES = ("da", "sv", "en")
+THEMES = ("auto", "light", "dark")
 
 
 def get_player(session: Session, player_id: str | None) -> Player | None:
@@ -23,6 +24,7 @@ def visitor(player_id: str) -> Player:
     """A browser's player before it has done anything: not stored (a GET stores nothing, so a
     link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""
     return Player(id=player_id, language=None, scoring="simple", zen=False, four_colour=False,
+                  theme="auto", animations=True,
                   winnable_only=False, winnable_indicator=False, session_generation=0)
 
 
@@ -72,8 +74,10 @@ def update_preferences(
     scoring: str | None = None,
     zen: bool | None = None,
     four_colour: bool | None = None,
+    theme: str | None = None,
+    animations: bool | None = None,
 ) -> Player:
-    """Change only what was given; an unknown language or scoring system is ignored."""
+    """Change only what was given; an unknown language, scoring system or theme is ignored."""
     if language in LANGUAGES:
         player.language = language
     if scoring in SCORING_SYSTEMS:
@@ -89,6 +93,10 @@ def update_preferences(
         player.zen = zen
     if four_colour is not None:
         player.four_colour = four_colour
+    if theme in THEMES:
+        player.theme = theme
+    if animations is not None:
+        player.animations = animations
     session.commit()
     return player
 

@@ -3,7 +3,7 @@ shortest win of a deal, for the end screen); the position verdicts cached before
 cleaned its lines are dropped (a cache: they are searched again when asked)
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 
 revision = '0007'
-down_revision = '0005'  # 0006 once the board's migration is in (see the merge)
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 

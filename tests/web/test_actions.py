@@ -175,6 +175,18 @@ def test_preferences_zen_hides_the_score(client):
     assert 'data-stat="score"' in page and 'data-stat="time"' in page
 
 
+def test_preferences_choose_the_theme_and_the_animations(client):
+    game_id, html = start_seeded(client, "pyramid", 3)
+    assert '<html lang="en" data-theme="auto">' in html  # the device decides, and cards move
+    client.post("/prefs", data={"csrf_token": csrf_of(html), "theme": "dark", "next": "/"})
+    page = client.get(f"/games/{game_id}").text
+    assert '<html lang="en" data-theme="dark" data-animations="off">' in page
+    assert '<meta name="color-scheme" content="dark">' in page
+    client.post("/prefs", data={"csrf_token": csrf_of(html), "theme": "purple", "animations": "true", "next": "/"})
+    page = client.get(f"/games/{game_id}").text
+    assert '<html lang="en" data-theme="dark">' in page  # an unknown theme changes nothing
+
+
 def board_fields(move: str) -> dict:
     """The board form's fields for one move in notation (tap, or select and tap)."""
     if move == "D":

@@ -1,4 +1,4 @@
-"""The player's settings: language, scoring system, zen, four-colour deck."""
+"""The player's settings: language, scoring system, zen, four-colour deck, theme, animations."""
 
 from __future__ import annotations
 
@@ -30,8 +30,11 @@ def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
                     zen: Annotated[bool, Form()] = False,
                     four_colour: Annotated[bool, Form()] = False,
                     winnable_indicator: Annotated[bool, Form()] = False,
+                    animations: Annotated[bool, Form()] = False,
+                    theme: Annotated[str, Form(max_length=8)] = "auto",
                     next: Annotated[str, Form(max_length=300)] = "/") -> Response:
     # an unticked checkbox sends nothing, so absent means off
-    players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour)
+    players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour,
+                                theme=theme, animations=animations)
     players.update_solver_preferences(session, player, winnable_indicator=winnable_indicator)
     return see_other(request, safe_next(next))
