@@ -33,33 +33,77 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=PROJECT_ROOT / "data", description="Where the SQLite file and the dev secret live.")
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means sqlite in DATA_DIR.")
-    secret_key: str = Field(default="", repr=False, description=f"Signs cookies and CSRF tokens, at least {MIN_SECRET_LENGTH} characters; empty means a generated dev key kept in DATA_DIR.")
+    secret_key: str = Field(
+        default="", repr=False,
+        description=f"Signs cookies and CSRF tokens, at least {MIN_SECRET_LENGTH} characters; empty means a generated "
+        "dev key kept in DATA_DIR.",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
     secure_cookies: bool = Field(default=False, description="Set behind HTTPS so cookies carry the Secure flag.")
-    public_url: str = Field(default="", description="The site's public base URL (https://tretten.example), for the absolute links of link previews and shared results; empty means the request's own.")
+    public_url: str = Field(
+        default="",
+        description="The site's public base URL (https://tretten.example), for the absolute links of link previews "
+        "and shared results; empty means the request's own.",
+    )
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
     # Cookie-less visitors become players, so these count per client address and in total, in
     # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
     # it a minute; 0: no limit.
-    new_players_per_address: int = Field(default=30, ge=0, description="New players (a visitor's first POST, POST /api/players) per client address per minute.")
+    new_players_per_address: int = Field(
+        default=30, ge=0,
+        description="New players (a visitor's first POST, POST /api/players) per client address per minute.",
+    )
     new_players_total: int = Field(default=600, ge=0, description="New players per minute in all, per instance.")
     new_games_per_address: int = Field(default=300, ge=0, description="New games per client address per minute.")
     new_games_total: int = Field(default=3000, ge=0, description="New games per minute in all, per instance.")
-    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list, description="Addresses or networks (CIDR) of reverse proxies, comma-separated: from these peers X-Forwarded-For and X-Forwarded-Proto are believed. Empty: from none.")
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Addresses or networks (CIDR) of reverse proxies, comma-separated: from these peers "
+        "X-Forwarded-For and X-Forwarded-Proto are believed. Empty: from none.",
+    )
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
     # how long `tretten serve` waits for a client (app/web/protocol.py, app/web/serve.py)
-    header_timeout: float = Field(default=10, gt=0, description="Seconds from a connection opening (or a kept-alive connection's next request beginning) to the end of the request's headers; then the connection is closed.")
-    body_timeout: float = Field(default=20, gt=0, description="Seconds from the end of a request's headers to the end of its body.")
-    keep_alive_timeout: int = Field(default=15, ge=1, description="Seconds an idle kept-alive connection stays open after a response (uvicorn's timeout_keep_alive).")
-    max_header_bytes: int = Field(default=32 * 1024, ge=1024, description="Largest request line and headers together (431 beyond).")
-    max_connections: int = Field(default=1000, ge=1, description="Open connections (or requests in progress) beyond which requests get 503 (uvicorn's limit_concurrency).")
+    header_timeout: float = Field(
+        default=10, gt=0,
+        description="Seconds from a connection opening (or a kept-alive connection's next request beginning) to the "
+        "end of the request's headers; then the connection is closed.",
+    )
+    body_timeout: float = Field(
+        default=20, gt=0,
+        description="Seconds from the end of a request's headers to the end of its body.",
+    )
+    keep_alive_timeout: int = Field(
+        default=15, ge=1,
+        description="Seconds an idle kept-alive connection stays open after a response (uvicorn's "
+        "timeout_keep_alive).",
+    )
+    max_header_bytes: int = Field(
+        default=32 * 1024, ge=1024,
+        description="Largest request line and headers together (431 beyond).",
+    )
+    max_connections: int = Field(
+        default=1000, ge=1,
+        description="Open connections (or requests in progress) beyond which requests get 503 (uvicorn's "
+        "limit_concurrency).",
+    )
     db_pool_size: int = 10
-    solver_processes: int = Field(default=1, ge=0, le=16, description="Processes for the solver's searches (app/services/searches.py); 0: in the request's own thread.")
-    solver_searches: int = Field(default=3, ge=1, le=256, description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, Retry-After); one at a time per player (429).")
+    solver_processes: int = Field(
+        default=1, ge=0, le=16,
+        description="Processes for the solver's searches (app/services/searches.py); 0: in the request's own thread.",
+    )
+    solver_searches: int = Field(
+        default=3, ge=1, le=256,
+        description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, "
+        "Retry-After); one at a time per player (429).",
+    )
     log_sql: bool = False
-    telemetry: bool = Field(default=False, description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.")
+    telemetry: bool = Field(
+        default=False,
+        description="FastAPI's native OpenTelemetry (traces, metrics, logs through the globally configured "
+        "OpenTelemetry providers); off, a request skips FastAPI's per-request provider check.",
+    )
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod
@@ -94,7 +138,7 @@ class Settings(BaseSettings):
         return value
 
     @model_validator(mode="after")
-    def _fill_dev_defaults(self) -> "Settings":
+    def _fill_dev_defaults(self) -> Settings:
         # frozen model: write through object.__setattr__ once, at construction
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{self.data_dir / 'tretten.sqlite3'}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from functools import lru_cache
 
@@ -34,10 +35,8 @@ def _private_sqlite_files(url: str) -> None:
         return
     os.close(os.open(database, os.O_RDWR | os.O_CREAT, 0o600))  # never truncates an existing file
     for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.chmod(database + suffix, 0o600)
-        except FileNotFoundError:
-            pass
 
 
 def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine:

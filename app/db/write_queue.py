@@ -30,7 +30,7 @@ class _WriteQueueCursor(sqlite3.Cursor):
 
 
 @contextmanager
-def _write_lock_for(connection: "_WriteQueueConnection", sql: str) -> Iterator[None]:
+def _write_lock_for(connection: _WriteQueueConnection, sql: str) -> Iterator[None]:
     """Around one statement: the write lock taken first if it begins a write transaction."""
     acquired = _take_write_lock(connection, sql)
     try:
@@ -40,7 +40,7 @@ def _write_lock_for(connection: "_WriteQueueConnection", sql: str) -> Iterator[N
             connection._release_write_lock()  # no transaction began (an error): let the next in
 
 
-def _take_write_lock(connection: "_WriteQueueConnection", sql: str) -> bool:
+def _take_write_lock(connection: _WriteQueueConnection, sql: str) -> bool:
     if connection.in_transaction or connection._holds_write_lock:
         return False
     if not sql.lstrip()[:7].lower().startswith(_WRITES):

@@ -22,11 +22,9 @@ from .seeding import MAX_SEED, SplitMix64, shuffled
 from .variants import GAMES, Move, Position, Rules, Variant, deal_for_seed, get_game
 
 __all__ = [
-    "DECK", "RANKS", "SUITS", "Card", "card", "format_deal", "full_deck", "parse_card",
-    "parse_deal", "IllegalMoveError", "InvalidDealError", "InvalidMoveError",
-    "InvalidRulesError", "NotationError", "REDEAL", "Fill", "GapsPosition", "Redeal",
-    "GameRecord", "PRESETS", "Preset", "get_preset", "DRAW", "RECYCLE", "Draw",
-    "PyramidPosition", "Recycle", "Remove", "GapsRules", "PyramidRules", "SCORING_SYSTEMS",
-    "score", "MAX_SEED", "SplitMix64", "deal_for_seed", "shuffled", "GAMES", "Move",
-    "Position", "Rules", "Variant", "get_game",
+    "DECK", "DRAW", "GAMES", "MAX_SEED", "PRESETS", "RANKS", "RECYCLE", "REDEAL", "SCORING_SYSTEMS", "SUITS",
+    "Card", "Draw", "Fill", "GameRecord", "GapsPosition", "GapsRules", "IllegalMoveError", "InvalidDealError",
+    "InvalidMoveError", "InvalidRulesError", "Move", "NotationError", "Position", "Preset", "PyramidPosition",
+    "PyramidRules", "Recycle", "Redeal", "Remove", "Rules", "SplitMix64", "Variant", "card", "deal_for_seed",
+    "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "score", "shuffled",
 ]

@@ -122,8 +122,8 @@ class GameRecord:
             move = position.parse_move(move)
         after = position.apply(move)
         kept = self.positions()[: self.cursor + 1]
-        texts = self._texts[: self.cursor] + [str(move)] if len(self._texts) == len(self.moves) else []
-        return self._with(self.moves[: self.cursor] + (move,), self.cursor + 1, kept + [after], texts)
+        texts = [*self._texts[:self.cursor], str(move)] if len(self._texts) == len(self.moves) else []
+        return self._with((*self.moves[:self.cursor], move), self.cursor + 1, [*kept, after], texts)
 
     def at(self, cursor: int) -> GameRecord:
         return self._with(self.moves, cursor, self.positions())

@@ -29,8 +29,8 @@ class Preset:
 
 
 def _preset(slug, game, options, names, summary) -> Preset:
-    return Preset(slug, game, options, dict(zip(("da", "sv", "en"), names)),
-                  dict(zip(("da", "sv", "en"), summary)))
+    return Preset(slug, game, options, dict(zip(("da", "sv", "en"), names, strict=True)),
+                  dict(zip(("da", "sv", "en"), summary, strict=True)))
 
 
 PRESETS: dict[str, Preset] = {

@@ -278,7 +278,7 @@ class PyramidPosition:
     def play_unchecked(self, move: PyramidMove) -> PyramidPosition:
         """``apply`` without the legality check, for callers that took ``move`` from ``legal_moves``."""
         if move is DRAW or isinstance(move, Draw):
-            return replace(self, stock=self.stock[1:], waste=(self.stock[0],) + self.waste)
+            return replace(self, stock=self.stock[1:], waste=(self.stock[0], *self.waste))
         if move is RECYCLE or isinstance(move, Recycle):
             return replace(
                 self, stock=self.waste[::-1], waste=(), pass_number=self.pass_number + 1
@@ -293,7 +293,7 @@ class PyramidPosition:
                 waste = waste[1:]
             else:
                 k = loc - RESERVE
-                reserves = reserves[:k] + (reserves[k][:-1],) + reserves[k + 1 :]
+                reserves = (*reserves[:k], reserves[k][:-1], *reserves[k + 1:])
         return replace(self, removed=removed, stock=stock, waste=waste, reserves=reserves)
 
     # --- status --------------------------------------------------------------------

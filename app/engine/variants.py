@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Union
 
 from .cards import Card, full_deck, parse_deal
 from .errors import InvalidRulesError
@@ -19,9 +18,9 @@ from .pyramid import PyramidMove, PyramidPosition, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
 
-Rules = Union[PyramidRules, GapsRules]
-Position = Union[PyramidPosition, GapsPosition]
-Move = Union[PyramidMove, GapsMove]
+Rules = PyramidRules | GapsRules
+Position = PyramidPosition | GapsPosition
+Move = PyramidMove | GapsMove
 
 
 @dataclass(frozen=True)

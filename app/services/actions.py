@@ -61,7 +61,9 @@ def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
     return False
 
 
-def _move_of(record: GameRecord, family: str, action: str, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
+def _move_of(
+    record: GameRecord, family: str, action: str, target: str, selected: str
+) -> tuple[Move | None, ActionResult | None]:
     """The move an action or tap means here, or the result of a tap that only selects."""
     if action in MOVE_OF_ACTION:
         return MOVE_OF_ACTION[action], None

@@ -66,7 +66,9 @@ def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
     return record.position.apply(line[0]) not in seen
 
 
-def _winning_step(session: Session, game: Game, record: GameRecord, seen: set) -> tuple[str, tuple[str, ...], int] | None:
+def _winning_step(
+    session: Session, game: Game, record: GameRecord, seen: set
+) -> tuple[str, tuple[str, ...], int] | None:
     """(move, the winning line from here that starts with it, the ply its line is kept at): the
     kept line's next move, else a new search's; a line that would lead back to a position the
     game has been in is passed over for a first move that does not (a few tried, each searched

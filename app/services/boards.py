@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from app.engine import Card, Move, Position
 from app.engine.gaps import COLUMNS, ROWS, Fill, Redeal
-from app.engine.pyramid import PYRAMID_SIZE, Draw, Recycle, Remove
+from app.engine.pyramid import PYRAMID_SIZE, Draw, Recycle
 
 from .taps import places, pos_text
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import date, datetime
+from functools import cache
 
 from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.exc import IntegrityError
@@ -110,7 +110,7 @@ def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, 
     return int(players or 0), int(winners or 0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _counts_statement(by_seed: bool):
     """Built once, run with new parameters: every share link and game page asks (building the
     expression costs more than running it)."""

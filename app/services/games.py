@@ -9,15 +9,25 @@ from __future__ import annotations
 
 import math
 import secrets
-from urllib.parse import quote
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player, utcnow
-from app.engine import MAX_SEED, GameRecord, InvalidDealError, InvalidRulesError, Preset, format_deal, get_game, get_preset, score
+from app.engine import (
+    MAX_SEED,
+    GameRecord,
+    InvalidDealError,
+    InvalidRulesError,
+    Preset,
+    format_deal,
+    get_game,
+    get_preset,
+    score,
+)
 
 from . import daily, lifecycle, winnable
 from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
@@ -102,8 +112,8 @@ def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
     if game.started_at is None:
         return 0
     end = game.finished_at or now or utcnow()
-    started = game.started_at if game.started_at.tzinfo else game.started_at.replace(tzinfo=timezone.utc)
-    end = end if end.tzinfo else end.replace(tzinfo=timezone.utc)
+    started = game.started_at if game.started_at.tzinfo else game.started_at.replace(tzinfo=UTC)
+    end = end if end.tzinfo else end.replace(tzinfo=UTC)
     return max(0, int((end - started).total_seconds()))
 
 
@@ -134,7 +144,7 @@ def _check_rate(session: Session, player: Player, limits: Limits) -> None:
     if (recent or 0) >= limits.games_per_minute:
         wait = 60.0
         if oldest is not None:  # the oldest of them leaves the minute first
-            oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=timezone.utc)
+            oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)
             wait = 60 - (now - oldest).total_seconds()
         raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
                              retry_after=max(1, math.ceil(wait)))

@@ -20,7 +20,7 @@ stats page states it in a sentence.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from sqlalchemy import case, literal, update
@@ -46,7 +46,7 @@ def aware(moment: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes (always UTC here)."""
     if moment is None or moment.tzinfo is not None:
         return moment
-    return moment.replace(tzinfo=timezone.utc)
+    return moment.replace(tzinfo=UTC)
 
 
 def idle(game: Game, now: datetime | None = None) -> bool:

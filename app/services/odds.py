@@ -108,9 +108,11 @@ def _measured(slug: str, rows: tuple[dict, ...]) -> dict | None:
 def rows(language: str, path: Path = RESULTS) -> list[Row]:
     data = survey_rows(path)
     return [Row(slug, preset.name(language), preset.summary.get(language, preset.summary["en"]), preset.game,
-                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, [])) for slug, preset in PRESETS.items()]
+                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []))
+            for slug, preset in PRESETS.items()]
 
 
 def survey_info(path: Path = RESULTS) -> dict:
     data = survey_rows(path)
-    return {"deals": sorted({int(r.get("deals", 0)) for r in data}), "commands": [r.get("command") for r in data if r.get("command")]}
+    return {"deals": sorted({int(r.get("deals", 0)) for r in data}),
+            "commands": [r.get("command") for r in data if r.get("command")]}

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import CursorResult, Delete, delete, exists, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player, utcnow
@@ -27,7 +28,9 @@ class PruneResult:
         return {"games": self.games, "players": self.players, "cutoff": self.cutoff.isoformat()}
 
 
-def prune(session: Session, older_than_days: float, *, now: datetime | None = None, dry_run: bool = False) -> PruneResult:
+def prune(
+    session: Session, older_than_days: float, *, now: datetime | None = None, dry_run: bool = False
+) -> PruneResult:
     if older_than_days < 0:
         raise ValueError("--older-than must be 0 or more days")
     cutoff = (now or utcnow()) - timedelta(days=older_than_days)
@@ -48,7 +51,13 @@ def prune(session: Session, older_than_days: float, *, now: datetime | None = No
         players = len(session.scalars(select(Player.id).where(would_be_lonely)).all())
         session.rollback()
         return PruneResult(games, players, cutoff)
-    games = session.execute(delete(Game).where(stale_games).execution_options(synchronize_session=False)).rowcount
-    players = session.execute(delete(Player).where(lonely_players).execution_options(synchronize_session=False)).rowcount
+    games = _deleted(session, delete(Game).where(stale_games))
+    players = _deleted(session, delete(Player).where(lonely_players))
     session.commit()
-    return PruneResult(games or 0, players or 0, cutoff)
+    return PruneResult(games, players, cutoff)
+
+
+def _deleted(session: Session, statement: Delete) -> int:
+    result = session.execute(statement.execution_options(synchronize_session=False))
+    # a DELETE's result is a CursorResult, though Session.execute is typed with the general Result
+    return cast("CursorResult[Any]", result).rowcount or 0

@@ -19,9 +19,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from app.engine import Position
 
@@ -170,7 +170,8 @@ def best_score_move(position: Position, max_nodes: int, *, player_id: str | None
 def shortest_win(position: Position, *, player_id: str | None, **budget):
     """``app.solver.shortest_win`` (a ShortestWin), in a solver process; None for a position the
     solver has no shortest-win search for (Gaps: there a win is only as short as it is found)."""
-    from app.solver import proves_shortest, shortest_win as search
+    from app.solver import proves_shortest
+    from app.solver import shortest_win as search
 
     if not proves_shortest(position):
         return None

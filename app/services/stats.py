@@ -8,8 +8,8 @@ draws the numbers (app.services.charts turns the series into SVG geometry).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
+from functools import cache
 
 from sqlalchemy import Date, Integer, bindparam, case, cast, func, select
 from sqlalchemy.orm import Session
@@ -51,7 +51,7 @@ class Figures:
     _won_timed: int = 0
     _won_moves: int = 0
 
-    def finish(self) -> "Figures":
+    def finish(self) -> Figures:
         decided = self.won + self.lost
         self.win_rate = round(100 * self.won / decided, 1) if decided else None
         self.average_time = round(self._won_seconds / self._won_timed, 1) if self._won_timed else None
@@ -62,7 +62,7 @@ class Figures:
         return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _r(filtered: bool):
     """The played games of :pid with their result (as of :cutoff); of preset :preset if filtered.
     Built once: statements reuse it with new parameters (building SQLAlchemy expressions costs
@@ -85,7 +85,7 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
     return params
 
 
-@lru_cache(maxsize=None)
+@cache
 def _figures_statements():
     r = _r(False)
     won = r.c.result == "won"
@@ -146,7 +146,7 @@ def _min(a, b):
     return b if a is None else a if b is None else min(a, b)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _streak_statement(by_preset: bool):
     r = _r(False)
     keys = [r.c.preset.label("preset")] if by_preset else []
@@ -159,13 +159,15 @@ def _streak_statement(by_preset: bool):
         .subquery("numbered")
     )
     group = [numbered.c.preset] if by_preset else []
-    runs = select(*group, numbered.c.run, func.sum(numbered.c.win).label("wins")).group_by(*group, numbered.c.run).subquery("runs")
+    runs = (select(*group, numbered.c.run, func.sum(numbered.c.win).label("wins"))
+            .group_by(*group, numbered.c.run).subquery("runs"))
     over = {"partition_by": runs.c.preset} if by_preset else {}
     ranked = select(
         *([runs.c.preset] if by_preset else []), runs.c.run, runs.c.wins,
         func.max(runs.c.run).over(**over).label("last"), func.max(runs.c.wins).over(**over).label("best"),
     ).subquery("ranked")
-    return select(*([ranked.c.preset] if by_preset else []), ranked.c.wins, ranked.c.best).where(ranked.c.run == ranked.c.last)
+    return (select(*([ranked.c.preset] if by_preset else []), ranked.c.wins, ranked.c.best)
+            .where(ranked.c.run == ranked.c.last))
 
 
 def _streaks(session: Session, player_id: str, now: datetime, *, by_preset: bool) -> dict:
@@ -192,7 +194,7 @@ class DailyFigures:
     best_streak: int
 
 
-@lru_cache(maxsize=None)
+@cache
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
@@ -243,7 +245,7 @@ class History:
     total: int
 
 
-@lru_cache(maxsize=None)
+@cache
 def _history_statements(filtered: bool, by_result: bool):
     r = _r(filtered)
     where = [r.c.result == bindparam("result")] if by_result else []
@@ -269,7 +271,7 @@ def history(session: Session, player_id: str, *, preset: str | None = None, resu
 
 # ---------------------------------------------------------------- chart series
 
-@lru_cache(maxsize=None)
+@cache
 def _rolling_statement(filtered: bool):
     r = _r(filtered)
     return (select(r.c.result).where(r.c.result.in_(("won", "lost")))
@@ -296,7 +298,7 @@ class Histogram:
     counts: list[int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _histogram_statements(filtered: bool):
     r = _r(filtered)
     where = (r.c.result.in_(("won", "lost")), r.c.scoring == bindparam("scoring"))
@@ -328,7 +330,7 @@ class DayResults:
     lost: int
 
 
-@lru_cache(maxsize=None)
+@cache
 def _days_statement(filtered: bool, postgresql: bool):
     r = _r(filtered)
     if postgresql:
@@ -345,7 +347,7 @@ def results_by_day(session: Session, player_id: str, today: date, *, preset: str
                    now: datetime | None = None, days: int = DAYS_SHOWN) -> list[DayResults]:
     """Won and lost games per UTC day of their first move, the last `days` days (today included)."""
     first = today - timedelta(days=days - 1)
-    since = datetime(first.year, first.month, first.day, tzinfo=timezone.utc)
+    since = datetime(first.year, first.month, first.day, tzinfo=UTC)
     statement = _days_statement(bool(preset), session.get_bind().dialect.name == "postgresql")
     rows = session.execute(statement, _params(player_id, now, preset, since=since)).all()
     found = {_as_date(d): (int(w or 0), int(lost or 0)) for d, w, lost in rows}

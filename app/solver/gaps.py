@@ -51,8 +51,8 @@ Restarts (``GapsCore.solve``). Most one-round deals are won, and a depth-first s
 that goes wrong early spends its whole budget under that first move. So the search is
 run again and again: first in the fixed order for ``FIRST_RUN_NODES`` positions, then on
 the Luby schedule of node allowances (``RESTART_NODES`` × 1, 1, 2, 1, 1, 2, 4, …), every
-such run with the fills of each group shuffled by ``random.Random(run)`` (deterministic). A run cut by its allowance proves
-nothing and is dropped, with its visited set. Soundness: a win is the move list of
+such run with the fills of each group shuffled by ``random.Random(run)`` (deterministic). A run
+cut by its allowance proves nothing and is dropped, with its visited set. Soundness: a win is the move list of
 one run, which the caller replays; ``False`` comes only from a run that finished within
 its allowance, i.e. a complete search (the order of the moves never matters for that).
 The allowances grow without bound, so the schedule is complete as well. The budget
@@ -217,10 +217,7 @@ class GapsCore:
 
     def is_won(self, grid: list[int]) -> bool:
         c = self.cols
-        for r in range(self.rows):
-            if grid[r * c + c - 1] or self.run_length(grid, r) != c - 1:
-                return False
-        return True
+        return all(not (grid[r * c + c - 1] or self.run_length(grid, r) != c - 1) for r in range(self.rows))
 
     def _run_reaches(self, grid: list[int], base: int, k: int) -> bool:
         first = grid[base]
@@ -229,10 +226,7 @@ class GapsCore:
                 return False
         elif not first or first & 15 != 2:
             return False
-        for j in range(1, k):
-            if grid[base + j] != first + j:
-                return False
-        return True
+        return all(grid[base + j] == first + j for j in range(1, k))
 
     def fills(self, grid: list[int], where: list[int], gaps: list[int]) -> list[tuple]:
         """Legal fills as (card, from, to): those that extend a row's correct run first,
@@ -296,7 +290,7 @@ class GapsCore:
         if 0 not in held:
             return 0
         delta = 0
-        for q, x, y in zip(cells, held, sorted(held)):
+        for q, x, y in zip(cells, held, sorted(held), strict=True):
             delta += (y - x) * power[q]
         return delta
 
@@ -380,7 +374,7 @@ class GapsCore:
                 frontier = following
             routes = [(line, members[there.index(0)]) for there, line in lines.items()]
             self.routes[(start, tuple(members))] = routes
-        return [(line + [(two, frm, row * c)], row) for line, row in routes]
+        return [([*line, (two, frm, row * c)], row) for line, row in routes]
 
     # --- the relaxation -----------------------------------------------------------------
     def _lanes(self) -> None:
@@ -682,7 +676,7 @@ class GapsCore:
             if new_runs is not None:
                 runs, in_runs = new_runs
             z = zobrist[card]
-            kept.append((bytes(after), gaps[:slot] + (frm,) + gaps[slot + 1:], runs, in_runs,
+            kept.append((bytes(after), (*gaps[:slot], frm, *gaps[slot + 1:]), runs, in_runs,
                          adj, dead, key ^ z[frm] ^ z[to]))
             parents.append(parent)
             fills.append(card << 8 | to)

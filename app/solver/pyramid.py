@@ -790,8 +790,8 @@ class PyramidSearch:
             if target >= p:
                 return [DRAW] * sum(1 for q in range(p, target) if not sm >> q & 1)
             before = [DRAW] * sum(1 for q in range(p, n) if not sm >> q & 1)
-            after = [DRAW] * sum(1 for q in range(0, target) if not sm >> q & 1)
-            return before + [RECYCLE] + after
+            after = [DRAW] * sum(1 for q in range(target) if not sm >> q & 1)
+            return [*before, RECYCLE, *after]
 
         sval = self.problem.sequence
         for move in abstract:

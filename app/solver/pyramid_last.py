@@ -111,7 +111,7 @@ class LazyRelaxation:
     their cards, the memo of solved positions, the relaxations on one group fewer
     (``subs``), and a search built on first use (``_build``, per subclass) behind ``win``."""
 
-    __slots__ = ("groups", "memo", "lm", "sm", "subs", "_args", "_win")
+    __slots__ = ("_args", "_win", "groups", "lm", "memo", "sm", "subs")
 
     def __init__(self, groups, lmasks, smasks, args):
         self.groups = frozenset(groups)
@@ -155,7 +155,7 @@ class Relaxation(LazyRelaxation):
     def _build(self):
         vals, seq, under, goal_all, overlap, counter, search = self._args
         budget = search.budget
-        lm, sm, nxt, memo = self.lm, self.sm, self.nxt, self.memo
+        lm, nxt, memo = self.lm, self.nxt, self.memo
         n = len(seq)
         lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
         cov = {x: under[x] & lm for x in lay}
@@ -232,7 +232,6 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     goal_all = pr.goal == "all"
     under = search.under
     expinfo, tick = search._expinfo, search._tick
-    budget = search.budget
     counter = [0]
     group_of = GROUP_OF
     lmasks = [0] * 7

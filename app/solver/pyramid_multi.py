@@ -62,8 +62,8 @@ from __future__ import annotations
 
 import itertools
 
+from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, LazyRelaxation, shape_facts
 from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
-from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, SUBSET_SIZES, LazyRelaxation, shape_facts
 
 CHECK_MAXIMAL_ONLY = True
 SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
@@ -151,9 +151,8 @@ class PassRelaxation(LazyRelaxation):
                         break
                 if not res and win(rm, first(am, p + 1), am, pas):
                     res = True
-            if not res and p >= n and pas < passes:
-                if win(rm, first(am, 0), am, pas + 1):
-                    res = True
+            if not res and p >= n and pas < passes and win(rm, first(am, 0), am, pas + 1):
+                res = True
             memo[key] = res
             return res
 

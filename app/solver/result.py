@@ -36,7 +36,7 @@ class Budget:
 
     CHECK_EVERY = 512
 
-    __slots__ = ("max_nodes", "deadline", "clock")
+    __slots__ = ("clock", "deadline", "max_nodes")
 
     def __init__(self, nodes: int | None, seconds: float | None, clock=None) -> None:
         import time

@@ -465,7 +465,7 @@ class ShortestSearch:
     # --- the bound -----------------------------------------------------------------------
     def kings(self, key: int) -> int:
         """Kings that must still go (each needs a move of its own)."""
-        pm, p, am, pas, heights = self.unpack(key)
+        pm, _p, am, _pas, heights = self.unpack(key)
         count = sum(1 for i in range(self.L) if not pm >> i & 1 and self.vals[i] == KING)
         if self.goal_all:
             seq = self.problem.sequence
@@ -505,7 +505,7 @@ class ShortestSearch:
                               pr.pass_number if pr.passes is not None else 1)
         lower = 0
         heap: list = []
-        games, game_of = self.games, self.game_of
+        game_of = self.game_of
         distance = self.group_distance
         try:
             h = self.bound(start)

@@ -55,7 +55,7 @@ def rolling_line(values: list[float]) -> Line | None:
     n = len(values)
     span = W - LEFT - RIGHT
     xs = [LEFT + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
-    pts = [(round(x, 1), round(_y(v, 100), 1)) for x, v in zip(xs, values)]
+    pts = [(round(x, 1), round(_y(v, 100), 1)) for x, v in zip(xs, values, strict=True)]
     grid = [(round(_y(v, 100), 1), f"{v} %") for v in (0, 50, 100)]
     return Line(" ".join(f"{x},{y}" for x, y in pts), [(pts[-1][0], pts[-1][1], values[-1])], grid, n)
 
@@ -72,7 +72,8 @@ def histogram_bars(hist: Histogram) -> Bars | None:
         high = low + hist.width - 1
         label = str(low) if hist.width == 1 else f"{low}–{high}"
         y = _y(count, top)
-        bars.append(Bar(round(LEFT + i * slot + 2, 1), round(y, 1), round(slot - 4, 1), round(H - BOTTOM - y, 1), count, label))
+        bars.append(Bar(round(LEFT + i * slot + 2, 1), round(y, 1), round(slot - 4, 1), round(H - BOTTOM - y, 1),
+                        count, label))
         if n <= 6 or i % 2 == 0 or i == n - 1:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
     return Bars(bars, labels, _grid(top), top)

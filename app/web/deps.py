@@ -100,7 +100,8 @@ def get_browser_player(request: Request, session: SessionDep, settings: Settings
     if player.language:
         request.state.language = player.language
     generation = player.session_generation or 0
-    request.state.page = {"player": player, "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
+    request.state.page = {"player": player,
+                          "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
     checked = request.scope.get("state", {}).get(CSRF_CHECKED)
     if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
         raise HTTPException(status_code=403, detail="csrf")

@@ -52,7 +52,7 @@ def _fixed(value: float, decimals: int) -> str:
 def duration(seconds) -> str:
     if seconds is None:
         return "–"
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 

@@ -96,7 +96,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
     return response
 
 
-def render_hinted(request: Request, game: Game, player: Player | None, found: Hint,
+def render_hinted(request: Request, game: Game, player: Player | None, found: assist.Hint,
                   headers: dict[str, str] | None = None) -> Response:
     """The board with a hinted move marked and announced (nothing marked if it is not a legal
     move now: a stale hint link)."""
@@ -116,7 +116,7 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: Hi
                        extra={"hint": hint}, headers=headers)
 
 
-def hinted_query(found: Hint) -> str:
+def hinted_query(found: assist.Hint) -> str:
     """The hint in the address it lands on without JavaScript (post/redirect/get)."""
     return urlencode({"move": found.move, "steps": found.steps,
                       **({"win": "1"} if found.winning else {}), **({"lost": "1"} if found.lost else {})})

@@ -20,7 +20,22 @@ from .errors import install_error_handlers
 from .heap import freeze_startup_heap
 from .language import LanguageMiddleware
 from .logs import RequestLogMiddleware, configure_logging, log_event, request_log
-from .routes import api, api_docs, api_stats, deals, games, health, lobby, prefs, previews, profile, replays, rules, solver, stats
+from .routes import (
+    api,
+    api_docs,
+    api_stats,
+    deals,
+    games,
+    health,
+    lobby,
+    prefs,
+    previews,
+    profile,
+    replays,
+    rules,
+    solver,
+    stats,
+)
 from .security import SecurityMiddleware
 
 

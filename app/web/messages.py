@@ -12,7 +12,6 @@ from markupsafe import Markup
 
 from app.i18n import N_, gettext
 
-
 # English msgids by key; translated one at a time, when a page shows it
 TEXTS = {
     "not_playable": N_("That card cannot be played right now."),

@@ -56,7 +56,7 @@ class NewGame(BaseModel):
     deal: str | None = Field(None, max_length=games.MAX_DEAL_TEXT)
 
     @model_validator(mode="after")
-    def _one_source(self) -> "NewGame":
+    def _one_source(self) -> NewGame:
         if self.seed is not None and self.deal is not None:
             raise ValueError("give a seed or a deal, not both")
         return self

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 from app.db.models import Player
 from app.services import daily, deals, players, profiles, stats
 
-from ..urls import absolute
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
+from ..urls import absolute
 from .api import errors
 
 router = APIRouter(prefix="/api", tags=["api"])

@@ -133,7 +133,8 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
         except ServiceError as exc:
             session.rollback()
             draft = games.pending(player, preset, seed=seed, deal_text=deal)
-            return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc), None))
+            refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
+            return render_game(request, draft, player, refused)
         if not is_htmx(request):
             return see_other(request, f"/games/{game.id}/hinted?{hinted_query(found)}")
         return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})

@@ -14,8 +14,8 @@ from app.services.errors import NotFoundError
 from .. import security
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, queue_cookie
 from ..redirects import see_other
-from ..urls import absolute
 from ..templating import render
+from ..urls import absolute
 
 router = APIRouter(include_in_schema=False)
 
@@ -97,14 +97,18 @@ DeviceTokenDep = Annotated[str, Depends(valid_device_token)]
 
 
 @router.get("/link/{token}")
-def link_page(token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+def link_page(
+    token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
+) -> Response:
     """Asks first (a GET changes nothing: link previews and prefetchers must not switch profiles)."""
     target = _linked_player(session, settings, token)
     return render(request, "link.html", {"token": token, "target": target, "already": target.id == player.id})
 
 
 @router.post("/link/{token}", dependencies=[CsrfDep])
-def use_link(token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep) -> Response:
+def use_link(
+    token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
+) -> Response:
     target = _linked_player(session, settings, token)
     queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies,
                                                         target.session_generation))

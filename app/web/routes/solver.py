@@ -75,7 +75,8 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
 @router.get("/games/{game_id}/hinted")
 def hinted(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
            move: Annotated[str, Query(max_length=64)] = "", win: Annotated[str, Query(max_length=2)] = "",
-           steps: Annotated[int, Query(ge=0, le=100_000)] = 0, lost: Annotated[str, Query(max_length=2)] = "") -> Response:
+           steps: Annotated[int, Query(ge=0, le=100_000)] = 0,
+           lost: Annotated[str, Query(max_length=2)] = "") -> Response:
     """The page after a hint without JavaScript (post/redirect/get). Shows the hint only while
     it is a legal move of the current position; hint_count was counted by the POST."""
     found = Hint(move, win == "1", steps=steps, lost=lost == "1")
