@@ -29,10 +29,6 @@ DEFAULT_SOLVE_SECONDS = 20.0
 SURVEY_SECONDS = 5.0
 
 
-def variant_needs_budget(game: str) -> bool:
-    return game in ("gaps", "double-pyramid")
-
-
 class UsageError(Exception):
     """Bad input on the command line: reported as one line, exit status 2."""
 
@@ -115,6 +111,7 @@ def deal(args: argparse.Namespace) -> int:
 
 def solve(args: argparse.Namespace) -> int:
     from app.solver import solve as solve_position
+    from app.solver.solve import wants_budget
 
     record = _start(args)
     for index, token in enumerate((args.moves or "").split()):
@@ -123,7 +120,7 @@ def solve(args: argparse.Namespace) -> int:
         except (InvalidMoveError, IllegalMoveError) as exc:
             return _move_error(index, exc)
     budget = args.budget
-    if budget is None and variant_needs_budget(args.game):
+    if budget is None and wants_budget(record.position):
         budget = DEFAULT_SOLVE_SECONDS
     result = solve_position(record.position, budget_seconds=budget)
     if result.winnable is None:
@@ -136,14 +133,16 @@ def solve(args: argparse.Namespace) -> int:
 
 
 def survey(args: argparse.Namespace) -> int:
+    from app.solver.solve import wants_budget
     from app.survey import SurveyReport, progress, run_survey
 
     variant = get_game(args.game)
-    options = variant.parse_rules(_rule_options(args)).to_options()
+    rules = variant.parse_rules(_rule_options(args))
+    options = rules.to_options()
     if args.deals < 1 or args.jobs < 1:
         raise UsageError("--deals and --jobs must be at least 1")
     budget = args.budget
-    if budget is None and variant_needs_budget(variant.name):
+    if budget is None and wants_budget(variant.new_position(variant.deal(0), rules)):
         budget = SURVEY_SECONDS
     report = SurveyReport(variant.name, options, args.seed)
     started = time.perf_counter()

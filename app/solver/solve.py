@@ -40,6 +40,16 @@ SEARCHES: dict[type, tuple[Callable, Callable]] = {
 }
 
 
+def wants_budget(position) -> bool:
+    """Whether ``position``'s search may run for very long (Gaps, two pyramids), so that a caller
+    with no budget of its own should set one; the others are decided exactly."""
+    try:
+        _, default_seconds = SEARCHES[type(position)]
+    except KeyError:
+        raise TypeError(f"no solver for {type(position).__name__}") from None
+    return default_seconds(position) is not None
+
+
 def search(position, *, budget_nodes: int | None = None,
            budget_seconds: float | None = None) -> SolveResult:
     """``solve`` without the cleaning: the search's own line, as it found it."""

@@ -321,3 +321,14 @@ def test_best_score_move_in_gaps_is_legal_and_the_same_every_time(options):
 def test_result_json_shapes():
     assert SolveResult(True, ("D", "P0"), None, 3).to_json() == {"winnable": True, "moves": "D P0"}
     assert SolveResult(False).to_json() == {"winnable": False}
+
+
+@pytest.mark.parametrize("game", ["pyramid", "giza", "double-pyramid", "gaps"])
+def test_only_the_long_searches_want_a_budget(game):
+    from app.engine import GAMES
+    from app.solver.solve import wants_budget
+
+    variant = GAMES[game]
+    for options in ({}, {"passes": "unlimited", "goal": "all"} if variant.family == "pyramid" else {"rounds": "4"}):
+        position = variant.new_position(variant.deal(3), variant.parse_rules(options))
+        assert wants_budget(position) is (game in ("gaps", "double-pyramid"))
