@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 from app.engine import (
     GAMES,
@@ -34,7 +35,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and a traceback-free exit
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and a traceback-free exit
         raise UsageError(message)
 
 

@@ -14,18 +14,20 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 BUSY_SECONDS = 5
 _WRITES = ("insert", "update", "delete", "replace")
 
 
 class _WriteQueueCursor(sqlite3.Cursor):
+    # made only by _WriteQueueConnection.cursor, so its connection is one (sqlite3 types it as the base class)
     def execute(self, sql, parameters=(), /):
-        with _write_lock_for(self.connection, sql):
+        with _write_lock_for(cast(_WriteQueueConnection, self.connection), sql):
             return super().execute(sql, parameters)
 
     def executemany(self, sql, seq_of_parameters, /):
-        with _write_lock_for(self.connection, sql):
+        with _write_lock_for(cast(_WriteQueueConnection, self.connection), sql):
             return super().executemany(sql, seq_of_parameters)
 
 
@@ -61,7 +63,7 @@ class _WriteQueueConnection(sqlite3.Connection):
         super().__init__(*args, **kwargs)
         self._holds_write_lock = False
 
-    def cursor(self, factory=_WriteQueueCursor):  # type: ignore[override]
+    def cursor(self, factory=_WriteQueueCursor):
         return super().cursor(factory)
 
     def _release_write_lock(self) -> None:

@@ -159,11 +159,12 @@ class GapsPosition:
     def parse_move(self, text: str) -> GapsMove:
         return parse_gaps_move(text)
 
-    def apply(self, move: GapsMove | str) -> GapsPosition:
-        """The position after ``move``; ``IllegalMoveError`` if the rules do not allow it."""
+    def apply(self, move: object) -> GapsPosition:
+        """The position after ``move`` (a move or its notation); ``IllegalMoveError`` if the rules
+        do not allow it, as for another game's move."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if move not in self.legal_moves():
+        if not isinstance(move, GapsMove) or move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not a legal move here")
         return self.play_unchecked(move)
 

@@ -251,7 +251,7 @@ class PyramidPosition:
         if not self._legal:
             moves: list[PyramidMove] = []
             if not self.is_won():
-                moves = self.removals()
+                moves.extend(self.removals())
                 if self.stock:
                     moves.append(DRAW)
                 elif self.can_recycle():
@@ -267,11 +267,12 @@ class PyramidPosition:
     def parse_move(self, text: str) -> PyramidMove:
         return parse_pyramid_move(text, self.game)
 
-    def apply(self, move: PyramidMove | str) -> PyramidPosition:
-        """The position after ``move``; ``IllegalMoveError`` if the rules do not allow it."""
+    def apply(self, move: object) -> PyramidPosition:
+        """The position after ``move`` (a move or its notation); ``IllegalMoveError`` if the rules
+        do not allow it, as for another game's move."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if move not in self.legal_moves():
+        if not isinstance(move, PyramidMove) or move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not a legal move here")
         return self.play_unchecked(move)
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from .gaps import GapsPosition
 from .history import GameRecord
 from .pyramid import ROW_BONUS, ROWS, Remove
 
@@ -24,7 +25,7 @@ POINTS_PER_GAPS_ROW = 100
 
 def pair_score(record: GameRecord) -> int:
     position = record.position
-    if record.variant.family == "gaps":
+    if isinstance(position, GapsPosition):
         prefixes = position.correct_prefix_lengths()
         finished = sum(1 for n in prefixes if n == 12)
         return POINTS_PER_GAPS_CARD * sum(prefixes) + POINTS_PER_GAPS_ROW * finished

@@ -60,7 +60,7 @@ def configure_logging(level: int = logging.INFO) -> None:
     # Our lines carry none of the caller, thread or process fields a LogRecord collects by
     # default, and a move writes two lines: the logging docs' "Optimization" switches skip
     # walking the stack for the caller and looking up the thread and process names.
-    logging._srcfile = None  # type: ignore[attr-defined]
+    logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False

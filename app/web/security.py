@@ -84,7 +84,9 @@ def csrf_token(secret: str, player_id: str, generation: int = 0) -> str:
 
 
 def csrf_ok(secret: str, identity: Identity, presented: str | None) -> bool:
-    return bool(presented) and hmac.compare_digest(csrf_token(secret, *identity), presented)
+    if not presented:
+        return False
+    return hmac.compare_digest(csrf_token(secret, *identity), presented)
 
 
 def player_cookie_header(secret: str, player_id: str, secure: bool, generation: int = 0) -> str:
