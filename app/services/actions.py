@@ -47,7 +47,7 @@ class ActionResult:
         """A refused action: the game as stored now, and why."""
         detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
         return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
-                   status_code=status_code, retry_after=int(retry_after) if retry_after is not None else None)
+                   status_code=status_code, retry_after=retry_after if isinstance(retry_after, int) else None)
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:

@@ -74,7 +74,7 @@ def _winning_step(
     game has been in is passed over for a first move that does not (a few tried, each searched
     on a share of the budget)."""
     rest = _kept_line(session, game, record)
-    if rest is not None and _away_from(record, rest, seen):
+    if rest is not None and game.line_ply is not None and _away_from(record, rest, seen):
         return rest[0], rest, game.line_ply
     found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
     if not (found.winnable and found.moves):
@@ -105,6 +105,7 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     _playing(record)
     seen = set(record.positions()[:record.cursor])
     step = _winning_step(session, game, record, seen)
+    move: str | None
     if step is not None:
         move, line, line_ply = step
         result = Hint(move, True, steps=len(line))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from app.engine import Card, Move, Position
-from app.engine.gaps import COLUMNS, ROWS, Fill, Redeal
-from app.engine.pyramid import PYRAMID_SIZE, Draw, Recycle
+from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
+from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
 
 from .taps import places, pos_text
 
@@ -195,15 +195,16 @@ class Announcement:
 
 def describe(move: Move, before: Position, after: Position) -> Announcement:
     """The announcement of ``move``, played from ``before`` to ``after``."""
+    # a move is of its position's game: each cast only names that position's type for the checker
     if isinstance(move, Draw):
-        return Announcement("draw", cards=(after.waste[0],))
+        return Announcement("draw", cards=(cast(PyramidPosition, after).waste[0],))
     if isinstance(move, Recycle):
         return Announcement("recycle")
     if isinstance(move, Redeal):
-        return Announcement("redeal", round=after.round)
+        return Announcement("redeal", round=cast(GapsPosition, after).round)
     if isinstance(move, Fill):
         return Announcement("fill", cards=(move.card,), row=move.row, col=move.col)
-    cards = tuple(c for c in (before.card_at(loc) for loc in move.locs) if c is not None)
+    cards = tuple(c for c in (cast(PyramidPosition, before).card_at(loc) for loc in move.locs) if c is not None)
     return Announcement("remove", cards=cards)
 
 

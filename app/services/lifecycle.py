@@ -51,8 +51,9 @@ def aware(moment: datetime | None) -> datetime | None:
 
 def idle(game: Game, now: datetime | None = None) -> bool:
     """Unfinished and untouched for a day since a move was made."""
-    return (game.status == "playing" and game.started_at is not None and game.updated_at is not None
-            and aware(game.updated_at) < (now or utcnow()) - IDLE_LIMIT)
+    updated = aware(game.updated_at)
+    return (game.status == "playing" and game.started_at is not None and updated is not None
+            and updated < (now or utcnow()) - IDLE_LIMIT)
 
 
 def phase_of(game: Game, now: datetime | None = None) -> Phase:

@@ -98,13 +98,13 @@ def deal_from_token(token: str, preset_slug: str) -> str:
 def preview_path(preset_slug: str, *, seed: int | None = None, deal_text: str | None = None,
                  language: str = "en") -> str:
     """The root-relative URL of a deal's preview: by its seed when it has one, else its token."""
-    if seed is None and deal_text is None:
-        raise ValueError("a preview needs a seed or a deal")
     if seed is not None:
         deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, seed))
         ref = str(seed)
-    else:
+    elif deal_text is not None:
         ref = deal_token(deal_text, preset_slug)
+    else:
+        raise ValueError("a preview needs a seed or a deal")
     return f"/preview/{language}/{preset_slug}/{ref}.png?v={preview_key(preset_slug, deal_text, language)}"
 
 
@@ -266,7 +266,8 @@ def _gaps(image: Image.Image, position, labels: dict) -> None:
     w, h, starter_at, cell_at = gaps_layout(bool(position.starters))
     for r in range(4):
         if position.starters:
-            _paste_card(image, _CODES["A" + position.starters[r]], *starter_at[r], w, h, labels, starter=True)
+            sx, sy = starter_at[r]
+            _paste_card(image, _CODES["A" + position.starters[r]], sx, sy, w, h, labels, starter=True)
         for c in range(GAPS_COLUMNS):
             x, y = cell_at[r][c]
             found = position.grid[r * GAPS_COLUMNS + c]
@@ -335,7 +336,10 @@ def _stock(image: Image.Image, count: int, x: int, y: int, w: int) -> None:
 
 @lru_cache(maxsize=16)
 def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+    font = ImageFont.load_default(size=size)
+    # with a size, Pillow's bundled FreeType font (the bitmap ImageFont only without FreeType)
+    assert isinstance(font, ImageFont.FreeTypeFont), "Pillow without FreeType cannot draw the previews"
+    return font
 
 
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
@@ -359,7 +363,8 @@ def _rank_mask(label: str, size: int) -> tuple[Image.Image, tuple[int, int]]:
     """A rank in bold (the bundled font drawn with a stroke) as an alpha mask, and where its
     top left lies from the middle of its top edge."""
     font = _font(size)
-    left, top, right, bottom = font.getbbox(label, anchor="mt", stroke_width=1)
+    # whole pixels for a FreeType font, though Pillow types the box with floats
+    left, top, right, bottom = (int(v) for v in font.getbbox(label, anchor="mt", stroke_width=1))
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), label, font=font, fill=255, anchor="mt", stroke_width=1, stroke_fill=255)
     return mask, (left, top)
@@ -371,7 +376,7 @@ def _blank(w: int, h: int, starter: bool) -> Image.Image:
     big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     ImageDraw.Draw(big).rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=_radius(w) * s,
                                           fill=STARTER_PAPER if starter else PAPER, outline=EDGE, width=s)
-    return big.resize((w, h), Image.LANCZOS)
+    return big.resize((w, h), Image.Resampling.LANCZOS)
 
 
 def _radius(w: int) -> int:
@@ -409,7 +414,7 @@ def _suit_mask(suit: str, size: int) -> Image.Image:
         circle(0.74, 0.6, 0.22)
         circle(0.5, 0.55, 0.12)
         draw.polygon([pt(0.5, 0.5), pt(0.3, 1.0), pt(0.7, 1.0)], fill=255)
-    return big.resize((size, size), Image.LANCZOS)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=8)
@@ -426,7 +431,7 @@ def _back(w: int, h: int) -> Image.Image:
     card = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     card.paste(stripes, (0, 0), mask)
     ImageDraw.Draw(card).rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=radius, outline=WHITE, width=2 * s)
-    return card.resize((w, h), Image.LANCZOS)
+    return card.resize((w, h), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=8)
@@ -446,4 +451,4 @@ def _gap_sprite(w: int, h: int) -> Image.Image:
         end = min(y + dash, h * s - radius)
         draw.rectangle((0, y, line, end), fill=GAP_EDGE)
         draw.rectangle((w * s - 1 - line, y, w * s - 1, end), fill=GAP_EDGE)
-    return big.resize((w, h), Image.LANCZOS)
+    return big.resize((w, h), Image.Resampling.LANCZOS)

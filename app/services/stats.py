@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
+from typing import Any
 
-from sqlalchemy import Date, Integer, bindparam, case, cast, func, select
+from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, utcnow
@@ -133,7 +134,7 @@ def figures(session: Session, player_id: str, now: datetime | None = None) -> tu
         per[preset].current_streak, per[preset].best_streak = current, best
     total.current_streak, total.best_streak = _streaks(session, player_id, now, by_preset=False).get(None, (0, 0))
 
-    order = {slug: i for i, slug in enumerate(PRESETS)}
+    order: dict[str | None, int] = {slug: i for i, slug in enumerate(PRESETS)}
     ordered = sorted(per.values(), key=lambda f: order.get(f.preset, len(order)))
     for f in ordered:
         f.best_scores = {s: f.best_scores[s] for s in SCORING_SYSTEMS if s in f.best_scores}
@@ -161,10 +162,11 @@ def _streak_statement(by_preset: bool):
     group = [numbered.c.preset] if by_preset else []
     runs = (select(*group, numbered.c.run, func.sum(numbered.c.win).label("wins"))
             .group_by(*group, numbered.c.run).subquery("runs"))
-    over = {"partition_by": runs.c.preset} if by_preset else {}
+    per_preset = runs.c.preset if by_preset else None
     ranked = select(
         *([runs.c.preset] if by_preset else []), runs.c.run, runs.c.wins,
-        func.max(runs.c.run).over(**over).label("last"), func.max(runs.c.wins).over(**over).label("best"),
+        func.max(runs.c.run).over(partition_by=per_preset).label("last"),
+        func.max(runs.c.wins).over(partition_by=per_preset).label("best"),
     ).subquery("ranked")
     return (select(*([ranked.c.preset] if by_preset else []), ranked.c.wins, ranked.c.best)
             .where(ranked.c.run == ranked.c.last))
@@ -333,6 +335,7 @@ class DayResults:
 @cache
 def _days_statement(filtered: bool, postgresql: bool):
     r = _r(filtered)
+    day: ColumnElement[Any]
     if postgresql:
         day = cast(func.timezone("UTC", r.c.started_at), Date)
     else:
