@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from app.engine import REDEAL, GapsPosition, PyramidPosition
 
 from .gaps import GapsSearch, card_code
@@ -28,9 +31,11 @@ def best_score_move(position, max_nodes: int = SCORE_NODES) -> str | None:
 
 
 WON = 1000  # added to the score of a won position
+# reach(first move, positions to share) -> the best score found
+Reach = Callable[[Any, int], int]
 
 
-def _pyramid_reach(position: PyramidPosition):
+def _pyramid_reach(position: PyramidPosition) -> Reach:
     """``reach(first, share)``: the best score depth-first from the position after ``first``
     within ``share`` positions, each position scored once over all the calls. Positions are
     told apart by a key cheaper than their hash (which hashes every card field by field):
@@ -60,7 +65,7 @@ def _pyramid_search(start: PyramidPosition, share: int, seen: set) -> int:
     return reached
 
 
-def _gaps_reach(position: GapsPosition):
+def _gaps_reach(position: GapsPosition) -> Reach:
     """As ``_pyramid_reach``, on the Gaps search's packed grids (``gaps.GapsCore``): its fills
     are the legal fills, its run lengths the correct runs; a redeal is the engine's."""
     search = GapsSearch(position)
@@ -110,4 +115,4 @@ def _gaps_search(search, start: tuple, share: int, seen: set) -> int:
     return reached
 
 
-REACH = {GapsPosition: _gaps_reach, PyramidPosition: _pyramid_reach}
+REACH: dict[type, Callable[[Any], Reach]] = {GapsPosition: _gaps_reach, PyramidPosition: _pyramid_reach}

@@ -124,6 +124,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Sequence
 from dataclasses import replace
 
 from app.engine import card as make_card
@@ -169,13 +170,13 @@ class GapsCore:
         self.starters = tuple(starters)
         self.budget = budget
         self.prune = prune
-        self.rng = None
+        self.rng: random.Random | None = None
         self.prefix: list = []  # the line from the position solved to a run's start
         self.best_line: list = []  # the line to the most advanced dead end so far
         self.best_progress = -1
         self.track = False
         self.stride = self.PRUNE_EVERY
-        self.limit = None  # a node count at which ``search`` gives up (raises _Cut)
+        self.limit: int | None = None  # a node count at which ``search`` gives up (raises _Cut)
         self.classes = True  # column 0 as one arrangement in the last round (module docstring)
         self.routes: dict[tuple, list] = {}  # column 0's arrangements, for ``_last_gap_lines``
         self.first_run = False  # the first run of ``solve`` keeps plain positions
@@ -202,7 +203,7 @@ class GapsCore:
         self.zobrist = [[terms.getrandbits(64) for _ in range(n)] for _ in range(64)]
 
     # --- rules -------------------------------------------------------------------------
-    def run_length(self, grid: list[int], r: int) -> int:
+    def run_length(self, grid: Sequence[int], r: int) -> int:
         base, c = r * self.cols, self.cols
         first = grid[base]
         if self.starters:
@@ -356,7 +357,8 @@ class GapsCore:
         start = tuple(grid[r * c] for r in members)
         routes = self.routes.get((start, tuple(members)))
         if routes is None:
-            lines = {start: []}  # arrangement -> 2s moved to reach it (breadth-first)
+            # arrangement -> 2s moved to reach it (breadth-first)
+            lines: dict[tuple[int, ...], list[tuple[int, int, int]]] = {start: []}
             frontier = [start]
             while frontier:
                 following = []
@@ -364,9 +366,9 @@ class GapsCore:
                     hole = here.index(0)
                     for i, x in enumerate(here):
                         if x:
-                            there = list(here)
-                            there[hole], there[i] = x, 0
-                            there = tuple(there)
+                            moved = list(here)
+                            moved[hole], moved[i] = x, 0
+                            there = tuple(moved)
                             if there not in lines:
                                 step = (x, members[i] * c, members[hole] * c)
                                 lines[there] = lines[here] + [step]
@@ -556,7 +558,7 @@ class GapsCore:
         top, last, col = self.top, cols - 1, self.col
         starters = self.starters
         if starters:
-            twos_of_row = [(16 * starters[r] + 2,) for r in range(rows)]
+            twos_of_row: list[tuple[int, ...]] = [(16 * starters[r] + 2,) for r in range(rows)]
         else:
             twos_of_row = [tuple(self.twos)] * rows
         run_length = self.run_length
@@ -597,7 +599,7 @@ class GapsCore:
                         left = here[to - 1]
                         if not left or left & 15 == top:
                             continue
-                        cards = (left + 1,)
+                        cards: tuple[int, ...] = (left + 1,)
                     else:
                         cards = twos_of_row[to // cols]
                     for card in cards:
@@ -758,7 +760,8 @@ class GapsCore:
         track = self.track
 
         def expand(here) -> list:
-            moves = column0_moves(grid, where, gaps) if in_classes() else fills(grid, where, gaps)
+            # the fills, and None for a redeal
+            moves: list = column0_moves(grid, where, gaps) if in_classes() else fills(grid, where, gaps)
             if can_redeal is not None and can_redeal(round_number):
                 moves.append(None)
             elif prune and moves and len(path) % stride == 0 and here not in alive:

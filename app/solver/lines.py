@@ -39,8 +39,9 @@ kept line from the position the player is in, when the line passes through it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from app.engine import (
     REDEAL,
@@ -177,7 +178,8 @@ class _Round:
     def gathered(self, grid: bytes) -> tuple:
         """What a redeal from ``grid`` depends on: each row's correct run (kept), and the
         other cards in row-major order (shuffled and dealt again)."""
-        kept, rest = [], []
+        kept: list[int] = []
+        rest: list[int] = []
         for row in range(len(COLUMN_0)):
             base = row * COLUMNS
             first = grid[base]
@@ -305,7 +307,7 @@ class _Round:
 
     def _shuffles_from(self, arrangement: bytes) -> dict[bytes, tuple]:
         """Every column-0 arrangement reachable by shuffles, with the shuffles (breadth-first)."""
-        paths = {arrangement: ()}
+        paths: dict[bytes, tuple[tuple[int, int], ...]] = {arrangement: ()}
         frontier = [arrangement]
         while frontier:
             following = []
@@ -316,9 +318,9 @@ class _Round:
                     for j, target in enumerate(here):
                         if target or (self.starters and self.starters[j] != card >> 4):
                             continue
-                        there = bytearray(here)
-                        there[i], there[j] = 0, card
-                        there = bytes(there)
+                        moved = bytearray(here)
+                        moved[i], moved[j] = 0, card
+                        there = bytes(moved)
                         if there not in paths:
                             paths[there] = paths[here] + ((card, j * COLUMNS),)
                             following.append(there)
@@ -346,10 +348,10 @@ class _Round:
                 for ready, path in shuffles(here).items():
                     if any(ready[row] != content for row, content in needs):
                         continue
-                    after = bytearray(ready)
+                    made = bytearray(ready)
                     for row, content in makes:
-                        after[row] = content
-                    after = bytes(after)
+                        made[row] = content
+                    after = bytes(made)
                     total = cost + len(path)
                     if after not in following or total < following[after][0]:
                         following[after] = (total, (here, path))
@@ -393,6 +395,7 @@ def _clean_gaps(position: GapsPosition, moves: tuple[str, ...]) -> tuple[str, ..
         if k + 1 < len(rounds):
             out.append(str(REDEAL))
             end = one.play(cleaned, one.start)
+            assert end is not None  # the cleaned round replays
             grid = tuple(code_card(x) for x in end)
             try:
                 here = replace(here, grid=grid).apply(REDEAL)
@@ -401,4 +404,6 @@ def _clean_gaps(position: GapsPosition, moves: tuple[str, ...]) -> tuple[str, ..
     return tuple(out)
 
 
-CLEANERS = {GapsPosition: _clean_gaps, PyramidPosition: _clean_pyramid}
+CLEANERS: dict[type, Callable[[Any, tuple[str, ...]], tuple[str, ...]]] = {
+    GapsPosition: _clean_gaps, PyramidPosition: _clean_pyramid,
+}

@@ -50,6 +50,8 @@ unlimited passes the draws and recycles are put back when the line is written ou
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .pyramid_last import giza_relaxations as value_group_relaxations
 from .pyramid_last import run_last_pass
 from .pyramid_multi import run_multi_pass
@@ -79,6 +81,8 @@ class PyramidSearch:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
+        # what every expanded position calls; _run_capped puts a capped one in its place
+        self._tick: Callable[[], None] = self._count_node
         self.covers, self.kids, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
         self._exp_cache: dict[int, tuple] = {}
@@ -280,7 +284,7 @@ class PyramidSearch:
             self._clear_cache[key] = got
         return got
 
-    def _tick(self) -> None:
+    def _count_node(self) -> None:
         self.nodes += 1
         if self.budget is not None and self.nodes % Budget.CHECK_EVERY == 0:
             self.budget.check(self.nodes)
@@ -325,7 +329,7 @@ class PyramidSearch:
         except _Capped:
             return None
         finally:
-            del self._tick
+            self._tick = plain
 
     # --- a stock with a limited number of passes --------------------------------------
     def _run_stock(self) -> tuple[bool, list[tuple]]:
@@ -341,6 +345,7 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         goal_all = pr.goal == "all"
         passes = pr.passes
+        assert passes is not None  # run() searches unlimited passes elsewhere
         multi = passes > pr.pass_number
         expinfo, tick, exposed = self._expinfo, self._tick, self._exposed
         vals = self.vals
@@ -349,7 +354,8 @@ class PyramidSearch:
         dead = self._dead_counts
         closure = self._clears
         shift_w = L + 4 * n + 4
-        visited: dict[int, int] | set[int] = {} if multi else set()
+        visited_at: dict[int, int] = {}  # with passes to come: the pass a position was seen at
+        visited: set[int] = set()
         path: list[tuple] = []
         # Facts about the stock's value counts, needed at every node of the last pass and
         # shared by the many nodes with the same stock: (counts per value, mask of the
@@ -536,11 +542,11 @@ class PyramidSearch:
                     x >>= 4
             key = pm | (s << L) | (w << shift_w)
             if multi:
-                seen = visited.get(key)
+                seen = visited_at.get(key)
                 if seen is not None and seen <= pas:
                     del path[mark:]
                     return False
-                visited[key] = pas
+                visited_at[key] = pas
             else:
                 if key in visited:
                     del path[mark:]
@@ -803,6 +809,7 @@ class PyramidSearch:
                         cost = min(len(route(k)), len(route(nxt(k + 1))))
                         if best is None or cost < best[0]:
                             best = (cost, k)
+                assert best is not None  # the abstract line's value is in the stock
                 move = ("s", i, best[1])
             if move[0] == "s" or move[0] == "w":
                 kind, i, k = move

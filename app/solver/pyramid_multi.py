@@ -199,6 +199,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         checked = rels
     gbits = {id(r): sum(1 << g for g in r.groups) for r in checked}
     lists: dict[int, list[PassRelaxation]] = {}  # changed groups -> relaxations to check
+    no_checks: list[PassRelaxation] = []  # stays empty
 
     def checks_for(gm: int) -> list[PassRelaxation]:
         got = lists[gm] = [r for r in checked if gbits[id(r)] & gm]
@@ -242,8 +243,9 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             del path[mark:]
             return False
         visited[key] = pas
+        checks: list[PassRelaxation] | None
         if search.nodes < relax_after or (drawn and SKIP_AFTER_DRAW):
-            checks = ()
+            checks = no_checks
             base = gm  # not checked: the children check these groups too
         else:
             checks = lists.get(gm)

@@ -313,7 +313,7 @@ class ShortestSearch:
                      or (problem.overlap and (y in kids[x] or x in kids[y]))))
             for x in range(self.L)]
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
-        self.game_of = [None] * 14
+        self.game_of: list[_GroupGame | None] = [None] * 14
         for game in self.games:
             self.game_of[game.group] = self.game_of[13 - game.group] = game
 
@@ -357,7 +357,8 @@ class ShortestSearch:
         if forced is not None:
             return forced
         vals, seq, n = self.vals, self.problem.sequence, self.n
-        out = [((x, y), key | 1 << x | 1 << y, _group(vals[x])) for x, y in pairs]
+        # (locations, or the draw or recycle), child key, value group
+        out: list[tuple[tuple, int, int]] = [((x, y), key | 1 << x | 1 << y, _group(vals[x])) for x, y in pairs]
         if self.pile_values:
             P = self.P
             tops = []

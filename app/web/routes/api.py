@@ -39,9 +39,10 @@ ERRORS: dict[int, dict[str, Any]] = {
 }
 
 
-def errors(*codes: int, described: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
+def errors(*codes: int, described: dict[int, str] | None = None) -> dict[int | str, dict[str, Any]]:
     """The documented error responses of one operation, some of them reworded for it."""
-    return {code: {**ERRORS[code], **({"description": described[code]} if code in (described or {}) else {})}
+    described = described or {}
+    return {code: {**ERRORS[code], **({"description": described[code]} if code in described else {})}
             for code in codes}
 
 
@@ -94,7 +95,9 @@ class ConflictOut(BaseModel):
     game: GameOut = Field(description="The game as it is now: go on from its `ply`")
 
 
-STALE = {409: {"model": ConflictOut, "description": "Stale ply: the game moved on; `game` is the current game"}}
+STALE: dict[int | str, dict[str, Any]] = {
+    409: {"model": ConflictOut, "description": "Stale ply: the game moved on; `game` is the current game"},
+}
 CHANGE_ERRORS = {**errors(400, 401, 403, 404, 413, 422), **STALE}
 
 
