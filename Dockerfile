@@ -9,9 +9,12 @@ RUN npm ci --no-audit --no-fund --omit=dev
 FROM python:3.11-slim-bookworm AS python-deps
 WORKDIR /app
 RUN python -m venv /venv
+# the locked runtime dependencies first (their layer outlives changes to the code), then the app alone
+COPY requirements.txt ./
+RUN /venv/bin/pip install --no-cache-dir -r requirements.txt
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN /venv/bin/pip install --no-cache-dir -e . && /venv/bin/pybabel compile -d app/locale
+RUN /venv/bin/pip install --no-cache-dir --no-deps -e . && /venv/bin/pybabel compile -d app/locale
 
 # Stage 3: the runtime image, as a non-root user.
 FROM python:3.11-slim-bookworm
