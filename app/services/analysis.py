@@ -6,8 +6,9 @@ no longer be won, with about log2(moves) solver probes, each within a budget and
 position (``solver_cache``), so the analysis is computed once and then read. An undecided probe
 (Gaps, Double Pyramid, or a budget run out) makes the answer "unknown", never a guess.
 
-For a won game the solver's winning line from the deal is the shortest win *known* (the solver
-does not promise the shortest one).
+For a won game of the Pyramid family the solver proves the shortest win from the deal (an exact
+search, budgeted and kept per deal: ``solver_cache.shortest``); elsewhere, or when that budget
+runs out, the words say only that the solver knows a win of that length, never "shortest".
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ class GameAnalysis:
     kind: str                   # lost_at | lost_from_start | won | unknown | still_winnable
     total: int                  # moves played in the game
     ply: int | None = None      # lost_at: the move (from 1) after which no win was possible
-    shortest: int | None = None  # won: moves in the shortest win known to the solver
+    shortest: int | None = None  # won: moves in the shortest win the solver knows
+    proven: bool = False        # won: no win is shorter than ``shortest``
     moves: tuple[str, ...] = ()  # the game's moves, for the move list
 
     @property
@@ -66,11 +68,9 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
         return solver_cache.verdict(session, record.at(ply), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
                                     seconds=solver_cache.ANALYSIS_SECONDS)
 
-    start = probe(0)
     if status == "won":
-        if start.winnable and start.moves:
-            return GameAnalysis("won", total, shortest=min(len(start.moves), total), moves=moves)
-        return GameAnalysis("won", total, shortest=total, moves=moves)
+        return _won(session, record, total, moves, player_id)
+    start = probe(0)
     if start.winnable is None:
         return GameAnalysis("unknown", total, moves=moves)
     if start.winnable is False:
@@ -91,6 +91,22 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
         else:
             high = middle
     return GameAnalysis("lost_at", total, ply=high, moves=moves)
+
+
+def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...],
+         player_id: str | None) -> GameAnalysis:
+    """A won game against the shortest win: proven where the solver can prove it, else the
+    shortest line it knows (or the player's own, when that is shorter)."""
+    best = solver_cache.shortest(session, record.at(0), player_id=player_id)
+    if best is not None and best.winnable and best.moves:
+        if best.proven:
+            return GameAnalysis("won", total, shortest=len(best.moves), proven=True, moves=moves)
+        known = len(best.moves)
+    else:
+        start = solver_cache.verdict(session, record.at(0), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
+                                     seconds=solver_cache.ANALYSIS_SECONDS)
+        known = len(start.moves) if start.winnable and start.moves else total
+    return GameAnalysis("won", total, shortest=min(known, total), moves=moves)
 
 
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,

@@ -7,6 +7,7 @@ message keys and values, templates word them).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
@@ -43,15 +44,27 @@ def suit_symbol(card_or_suit: Card | str) -> str:
 
 
 def suit_name(suit: str) -> str:
-    _ = i18n.gettext
-    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+    return _suit_name(i18n.current_language(), suit)
 
 
 def card_name(card: Card) -> str:
     """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
+    return _card_name(i18n.current_language(), card)
+
+
+# a board names a dozen cards outside its kept places (announcements, labels); 4 suits and 52
+# cards per language are worth keeping rather than asking the catalog each time
+@lru_cache(maxsize=512)
+def _suit_name(language: str, suit: str) -> str:
+    _ = i18n.gettext
+    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+
+
+@lru_cache(maxsize=512)
+def _card_name(language: str, card: Card) -> str:
     _ = i18n.gettext
     rank = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}.get(card.rank, str(card.rank))
-    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
+    return _("{rank} of {suit}").format(rank=rank, suit=_suit_name(language, card.suit))
 
 
 def card_symbol(card: Card) -> str:

@@ -72,7 +72,7 @@ def test_replay_shows_the_post_game_analysis(client):
     game = win(client, api_player(client))
     html = client.get(f"/g/{game['id']}/replay?ply=2").text
     # a won game's replay says how short a win the solver knows, and at each move that it was winnable
-    assert 'data-analysis="yes"' in html and "shortest win known to the solver" in html
+    assert 'data-analysis="yes"' in html and "The shortest possible win needs" in html
     assert 'data-analysis-ply="2"' in html and "Still winnable here." in html
 
 
