@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.engine import GameRecord
 
 from . import games, moves, solver_cache
 from .errors import InputError
