@@ -187,7 +187,7 @@ class GapsPosition:
         cards = iter(shuffled(gathered, text_seed(f"{self.deal} {next_round}")))
         grid: list[Card | None] = []
         for r in range(ROWS):
-            row = [*list(self.grid[r * COLUMNS:r * COLUMNS + prefixes[r]]), None]
+            row = [*self.grid[r * COLUMNS : r * COLUMNS + prefixes[r]], None]
             row.extend(next(cards) for _ in range(COLUMNS - len(row)))
             grid.extend(row)
         return replace(self, grid=tuple(grid), round=next_round)
