@@ -326,14 +326,16 @@ def test_a_won_game_is_measured_against_the_proven_shortest_win(client, monkeypa
 
     won_id, _ = _seeded(client)
     _play(client, won_id, list(WIN_LINE))
-    best = shortest_win(record_of(_game(client, won_id)).at(0).position)
+    start = record_of(_game(client, won_id)).at(0)
+    best = shortest_win(start.position)
     assert best.proven and len(best.moves) <= len(WIN_LINE)
     text = client.get(f"/games/{won_id}/analysis", headers=HX).text
     words = f"The shortest possible win needs {len(best.moves)} moves. You needed {len(WIN_LINE)}."
     assert words in text and f'data-shortest="{len(best.moves)}"' in text
+    kept = select(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start))
     with _session(client) as session:  # kept per deal, for every player
-        assert session.scalar(select(func.count()).select_from(ShortestLine)) == 1
-        session.execute(delete(ShortestLine))
+        assert session.scalar(kept).moves.split() == list(best.moves)
+        session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
         session.commit()
     # a budget too small to prove it: the words claim a known win, never the shortest
     monkeypatch.setattr(solver_cache, "SHORTEST_NODES", 1)
@@ -341,7 +343,7 @@ def test_a_won_game_is_measured_against_the_proven_shortest_win(client, monkeypa
     assert 'data-shortest-proven="false"' in text and "The solver knows a win in" in text
     assert "shortest" not in re.sub(r"<[^>]+>", "", text).lower()
     with _session(client) as session:  # the database outlives the test: leave no unproven line
-        session.execute(delete(ShortestLine))
+        session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
         session.commit()
 
 
