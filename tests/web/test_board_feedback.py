@@ -93,3 +93,19 @@ def test_a_card_that_cannot_be_played_keeps_the_selection(client):
     covered = act(client, game_id, selected.text, target="P0", sel=a)  # the apex, covered at the start
     assert 'data-note="not_playable"' in covered.text and f'data-selected="{a}"' in covered.text
     assert toast_text(covered.text) == "That card cannot be played right now."
+
+
+def test_the_solver_busy_refusal_shows_in_the_toast_and_leaves_the_board(client, monkeypatch):
+    from app.services import searches
+
+    from .helpers import HX, csrf_of
+
+    monkeypatch.setattr(searches, "_max_admitted", 0)  # every search slot taken
+    game_id, page = start_seeded(client, "pyramid", 4242)
+    state = board_state(page)
+    response = client.post(f"/games/{game_id}/hint", headers=HX,
+                           data={"csrf_token": csrf_of(page), "ply": state["ply"], "version": state["version"]})
+    assert response.status_code == 429 and response.headers["hx-reswap"] == "none"
+    assert 'id="board"' not in response.text  # the board stays; only the out-of-band parts come
+    toast = re.search(r'<div id="toast" hx-swap-oob="innerHTML">(.*?)</div>', response.text, re.S)
+    assert toast and toast_text(toast.group(1)) == "The solver is busy. Please try again in a moment."
