@@ -16,6 +16,7 @@ fragment <= 5 KB; tap p50 <= 60 ms, new deal p50 <= 150 ms (loopback).
 
   .venv/bin/python bench/browser.py                         # every preset, 1280x800
   options: --presets pyramid,gaps --taps 40 --deals 8 --width 390 --height 844 --base-url URL
+           --against URL   (a second server, measured preset by preset alternately with the first)
 
 Only 127.0.0.1 is contacted; every loop ends by itself.
 """
@@ -225,6 +226,8 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=800)
     parser.add_argument("--base-url", default="")
+    parser.add_argument("--against", default="", help="another server (e.g. a checkout of main): each preset "
+                        "is measured on both, one after the other, so both see the machine's same load")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
     random.seed(args.seed)
@@ -241,21 +244,28 @@ def main() -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-                sent, unpacked, parts = first_load(browser, base, "pyramid")
-                print(f"first load of a game page: {sent / 1024:.1f} KB as sent (gzip), {unpacked / 1024:.1f} KB unpacked"
-                      f"  [{', '.join(parts)}]  guard <= 100 KB")
+                servers = [("", base)] + ([("main ", args.against.rstrip("/"))] if args.against else [])
+                for label, url in servers:
+                    sent, unpacked, parts = first_load(browser, url, "pyramid")
+                    print(f"{label}first load of a game page: {sent / 1024:.1f} KB as sent (gzip), {unpacked / 1024:.1f} KB "
+                          f"unpacked  [{', '.join(parts)}]  guard <= 100 KB")
                 print(f"viewport {args.width}x{args.height}; ms, p50 p90 (n)")
-                print(f"{'preset':<16} {'(a) tap → board':>24} {'(b) new deal → board':>24} {'(c) deal link → board':>24}")
+                print(f"{'preset':<21} {'(a) tap → board':>24} {'(b) new deal → board':>24} {'(c) deal link → board':>24}")
                 fragments: list[tuple[int, int]] = []
-                every = {"tap": [], "new": [], "link": []}
+                every = {label: {"tap": [], "new": [], "link": []} for label, _ in servers}
                 for preset in args.presets.split(","):
-                    out = measure_preset(browser, base, preset, args.taps, args.deals, (args.width, args.height))
-                    fragments += out["fragment"]
-                    for key in every:
-                        every[key] += out[key]
-                    print(f"{preset:<16} {quantiles(out['tap']):>24} {quantiles(out['new']):>24} {quantiles(out['link']):>24}",
-                          flush=True)
-                print(f"{'all':<16} {quantiles(every['tap']):>24} {quantiles(every['new']):>24} {quantiles(every['link']):>24}")
+                    for label, url in servers:
+                        out = measure_preset(browser, url, preset, args.taps, args.deals, (args.width, args.height))
+                        if not label:
+                            fragments += out["fragment"]
+                        for key in every[label]:
+                            every[label][key] += out[key]
+                        name = label + preset
+                        print(f"{name:<21} {quantiles(out['tap']):>24} {quantiles(out['new']):>24} {quantiles(out['link']):>24}",
+                              flush=True)
+                for label, _ in servers:
+                    e = every[label]
+                    print(f"{label + 'all':<21} {quantiles(e['tap']):>24} {quantiles(e['new']):>24} {quantiles(e['link']):>24}")
                 if fragments:
                     sent = [f[0] for f in fragments if f[0]]
                     raw = [f[1] for f in fragments]

@@ -298,6 +298,12 @@
     if (el) el.classList.add("refused");
   });
 
+  // a question (New deal? Restart? Redeal?) floats over the board: its answer takes the focus
+  document.addEventListener("htmx:afterSettle", function () {
+    var yes = document.querySelector("#board [data-confirm] button.primary");
+    if (yes) yes.focus();
+  });
+
   // drag and drop where there is a mouse
   if (!window.matchMedia || !window.matchMedia("(hover: hover) and (pointer: fine)").matches) return;
   var dragged = null;
