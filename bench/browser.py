@@ -106,7 +106,7 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
