@@ -72,7 +72,8 @@ def _move_of(
     except InvalidMoveError as exc:
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     if tap.move is None:
-        return None, ActionResult(record, selected=tap.selected, note=tap.note)
+        said = Announcement("no_pair", cards=tap.cards) if tap.note == "no_pair" else None
+        return None, ActionResult(record, selected=tap.selected, note=tap.note, announcement=said)
     return tap.move, None
 
 

@@ -184,7 +184,7 @@ BOARDS: dict[str, Callable[[Position, str | None], PyramidBoard | GapsBoard]] = 
 class Announcement:
     """What a move did, for the live region, the replay and hints (the templates word it)."""
 
-    kind: str                      # remove, draw, recycle, fill, redeal, undo, autofinish
+    kind: str                      # remove, draw, recycle, fill, redeal, undo, autofinish; no_pair (a tap)
     cards: tuple[Card, ...] = ()
     row: int | None = None
     col: int | None = None

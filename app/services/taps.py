@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.engine import InvalidMoveError, Move, Position
+from app.engine import Card, InvalidMoveError, Move, Position
 from app.engine.gaps import COLUMNS, ROWS, Fill
 from app.engine.pyramid import Remove, location_text
 
@@ -23,6 +23,7 @@ class Tap:
     move: Move | None = None
     selected: str | None = None
     note: str | None = None  # a message key when the tap did nothing useful
+    cards: tuple[Card, ...] = ()  # "no_pair": the selected card and the tapped one, in that order
 
 
 @lru_cache(maxsize=4096)  # a board reads every legal removal's places, two or three times a tap
@@ -50,8 +51,20 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
     if alone:
         return Tap(move=alone[0])
     if moves:
+        if selected and _selectable(position, selected):
+            # the player meant a pair: say why it is none, and take the new card as the selection
+            return Tap(selected=loc, note="no_pair", cards=(position.card_at(selected), position.card_at(loc)))
         return Tap(selected=loc)
-    return Tap(selected=None, note="not_playable")
+    # a card that can't be played leaves the selection as it was: the next tap may still pair it
+    return Tap(selected=selected if selected and _selectable(position, selected) else None, note="not_playable")
+
+
+def _selectable(position, loc: str) -> bool:
+    try:
+        position.card_at(loc)
+    except InvalidMoveError:
+        return False
+    return any(loc in places(m) for m in position.legal_moves())
 
 
 def parse_pos(text: str) -> tuple[int, int] | None:

@@ -99,7 +99,10 @@ boardcache.install(environment)
 
 
 def is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+    """An htmx request that swaps a part of the page (a boosted link or a history restore, the
+    back button after a pushed address, wants the whole page)."""
+    return (request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+            and request.headers.get("hx-history-restore-request") != "true")
 
 
 # pages and fragments differ by these request headers, and are never cached

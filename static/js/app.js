@@ -261,3 +261,97 @@
     copy();
   });
 })();
+
+// The board's feel (controls): a tapped card is pressed at once, while the server's answer is on
+// its way; a tap the server turned down shakes that card (the toast says why); on a desktop a card
+// dragged onto another card or a gap is played as the two taps it stands for: the first selects,
+// and only if the server then shows it selected, the second is the drop target. No rules here.
+(function () {
+  "use strict";
+
+  var TARGET = '#board button[name="target"], #board .pile-action';
+  var lastTap = null;
+
+  document.addEventListener("pointerdown", function (event) {
+    var el = event.target.closest && event.target.closest(TARGET);
+    if (el && !el.disabled) el.classList.add("pressed");
+  });
+  document.addEventListener("pointerup", function () {
+    setTimeout(function () {
+      document.querySelectorAll("#board .pressed").forEach(function (el) {
+        if (!document.querySelector("#board.htmx-request, #board .htmx-request")) el.classList.remove("pressed");
+      });
+    }, 400);
+  });
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest('#board button[name="target"]');
+    if (!el) return;
+    el.classList.add("pressed");
+    lastTap = { value: el.value, card: el.getAttribute("data-card") };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var tap = lastTap;
+    lastTap = null;
+    var board = document.getElementById("board");
+    if (!tap || !board || !board.querySelector('[data-note="not_playable"], [data-note="dead_gap"], [data-error]')) return;
+    var el = board.querySelector('button[name="target"][value="' + CSS.escape(tap.value) + '"]');
+    if (el) el.classList.add("refused");
+  });
+
+  // a question (New deal? Restart? Redeal?) floats over the board: its answer takes the focus
+  document.addEventListener("htmx:afterSettle", function () {
+    var yes = document.querySelector("#board [data-confirm] button.primary");
+    if (yes) yes.focus();
+  });
+
+  // drag and drop where there is a mouse
+  if (!window.matchMedia || !window.matchMedia("(hover: hover) and (pointer: fine)").matches) return;
+  var dragged = null;
+  function arm() {
+    document.querySelectorAll('#board button[name="target"].playable').forEach(function (el) { el.draggable = true; });
+  }
+  document.addEventListener("DOMContentLoaded", arm);
+  document.addEventListener("htmx:afterSettle", arm);
+  document.addEventListener("dragstart", function (event) {
+    var el = event.target.closest && event.target.closest('#board button[name="target"]');
+    if (!el) return;
+    dragged = el.value;
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", el.value);
+    el.classList.add("dragging");
+  });
+  document.addEventListener("dragend", function () {
+    document.querySelectorAll("#board .dragging, #board .drop-over").forEach(function (el) { el.classList.remove("dragging", "drop-over"); });
+  });
+  document.addEventListener("dragover", function (event) {
+    var el = dragged && event.target.closest && event.target.closest('#board button[name="target"]');
+    if (!el || el.value === dragged) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    document.querySelectorAll("#board .drop-over").forEach(function (o) { if (o !== el) o.classList.remove("drop-over"); });
+    el.classList.add("drop-over");
+  });
+  document.addEventListener("drop", function (event) {
+    var el = dragged && event.target.closest && event.target.closest('#board button[name="target"]');
+    var from = dragged;
+    dragged = null;
+    if (!el || el.value === from) return;
+    event.preventDefault();
+    var to = el.value;
+    var source = document.querySelector('#board button[name="target"][value="' + CSS.escape(from) + '"]');
+    if (!source) return;
+    if (document.getElementById("board").getAttribute("data-selected")) {
+      // a card already selected: the first tap would only change the selection, or deselect
+      var selected = document.querySelector("#board button.selected");
+      if (selected === source) { el.click(); return; }
+    }
+    document.addEventListener("htmx:afterSettle", function second() {
+      document.removeEventListener("htmx:afterSettle", second);
+      var board = document.getElementById("board");
+      if (!board || !board.getAttribute("data-selected")) return;  // the first tap was already a move
+      var target = board.querySelector('button[name="target"][value="' + CSS.escape(to) + '"]');
+      if (target && !target.disabled) target.click();
+    });
+    source.click();
+  });
+})();

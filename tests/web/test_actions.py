@@ -131,8 +131,12 @@ def test_without_javascript_a_post_redirects_back_to_the_game(client):
 def test_new_deal_and_restart_lead_to_a_deal_ready_to_play(client):
     # a game with no move yet has nothing to lose: no question (one in play asks: test_lifecycle)
     game_id, html = start_seeded(client, "pyramid", 12)
-    restarted = act(client, game_id, html, action="restart")
-    assert restarted.headers.get("HX-Redirect") == "/play/pyramid/12"
+    restarted = act(client, game_id, html, action="restart")  # htmx: the deal's board in place, its link in the address bar
+    assert restarted.headers.get("HX-Push-Url") == "/play/pyramid/12" and "HX-Redirect" not in restarted.headers
+    assert 'id="board"' in restarted.text and 'data-ply="0"' in restarted.text and 'data-game-id=""' in restarted.text
+    dealt = act(client, game_id, html, action="new")
+    assert dealt.headers["HX-Push-Url"].startswith("/play/pyramid/") and 'data-ply="0"' in dealt.text
+    assert f'data-seed="{dealt.headers["HX-Push-Url"].rsplit("/", 1)[1]}"' in dealt.text
     new = act(client, game_id, html, htmx=False, action="new")
     assert new.status_code == 303 and new.headers["location"] == "/play/pyramid"
 

@@ -10,7 +10,10 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.services import actions, assist, daily, games
+from app.engine import NotationError
+from app.engine.cards import parse_card
 from app.services.actions import ActionResult
+from app.services.boards import Announcement
 from app.services.errors import ServiceError
 from app.services.records import record_of
 
@@ -23,7 +26,7 @@ from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_NOTES = {"not_playable", "dead_gap", "in_place"}  # notes a plain form post carries to the page it lands on
+PAGE_NOTES = {"not_playable", "dead_gap", "in_place", "no_pair"}  # notes a plain form post carries to the page it lands on
 
 
 class BoardForm(BaseModel):
@@ -40,13 +43,22 @@ class BoardForm(BaseModel):
 def _shown(result: ActionResult) -> dict[str, str]:
     """What a plain form post carries to the page it lands on (post/redirect/get)."""
     query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
-             "confirm": result.confirm or ""}
+             "confirm": result.confirm or "",
+             "pair": ".".join(c.code for c in result.announcement.cards) if result.note == "no_pair" and result.announcement else ""}
     return {k: v for k, v in query.items() if v}
 
 
-def _from_query(record, sel: str, note: str, confirm: str) -> ActionResult:
+def _from_query(record, sel: str, note: str, confirm: str, pair: str = "") -> ActionResult:
     confirm = confirm if confirm in actions.CONFIRMED else ""
-    return ActionResult(record, selected=sel or None, confirm=confirm or None,
+    said = None
+    if note == "no_pair":  # the two cards the tap tried to pair, as the board post named them
+        try:
+            said = Announcement("no_pair", cards=tuple(parse_card(code) for code in pair.split(".")[:2]))
+        except NotationError:
+            note = ""
+        if said is not None and len(said.cards) != 2:
+            said, note = None, ""
+    return ActionResult(record, selected=sel or None, confirm=confirm or None, announcement=said,
                         note=note if note in PAGE_NOTES else (f"confirm_{confirm}" if confirm else None))
 
 
@@ -61,10 +73,11 @@ def _action(form: BoardForm) -> tuple[str, bool]:
 def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
               sel: Annotated[str, Query(max_length=8)] = "",
               note: Annotated[str, Query(max_length=20)] = "",
-              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+              confirm: Annotated[str, Query(max_length=10)] = "",
+              pair: Annotated[str, Query(max_length=5)] = "") -> Response:
     """The game page: moves without JavaScript land here (post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm),
+    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm, pair),
                        extra={"link_meta": None if is_htmx(request) else game_meta(request, session, game,
                                                                                    f"/games/{game.id}")})
 
@@ -86,6 +99,11 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
                                                                        form.sel or None))
     if result.redirect is not None:
+        if is_htmx(request) and action in ("new", "restart") and (action == "new" or game.seed is not None):
+            # the next deal's board in place of this one, and its address in the address bar: a
+            # full page load (HX-Redirect, then /play/{preset}'s own redirect) would take ten times as long
+            seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
+            return _dealt(request, session, player, game.preset, seed)
         return see_other(request, result.redirect)
     if is_htmx(request):
         return render_game(request, game, player, result)
@@ -120,6 +138,14 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     meta = None if is_htmx(request) else game_meta(request, session, draft, games.share_path(draft),
                                                    daily_on=daily.day_of_daily(session, draft.preset, seed))
     return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": meta})
+
+
+def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:
+    """For htmx: a seeded deal's board, its share link pushed as the page's address."""
+    response = _ready(request, session, player, preset, seed, None)
+    if "HX-Redirect" not in response.headers:
+        response.headers["HX-Push-Url"] = f"/play/{preset}/{seed}"
+    return response
 
 
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
@@ -161,13 +187,16 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
 def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep,
                 deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None,
                 sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
-                confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+                confirm: Annotated[str, Query(max_length=10)] = "",
+                pair: Annotated[str, Query(max_length=5)] = "") -> Response:
     """A new deal (a fresh seed, proven winnable if the player asked for those), or an imported deal."""
-    games.get_preset_or_error(preset)
+    slug = games.get_preset_or_error(preset).slug
+    if deal is None and is_htmx(request):  # the board in place, no redirect to follow
+        return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
     if deal is None:
         return see_other(request, f"/play/{preset}/{games.new_seed(session, player, preset)}")
     draft = games.pending(player, preset, deal_text=deal)
-    return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm))
+    return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm, pair))
 
 
 @router.post("/play/{preset}", dependencies=[CsrfDep])
@@ -180,11 +209,12 @@ def play_imported(preset: str, form: Annotated[BoardForm, Form()], request: Requ
 @router.get("/play/{preset}/{seed}")
 def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
               sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
-              confirm: Annotated[str, Query(max_length=10)] = "") -> Response:
+              confirm: Annotated[str, Query(max_length=10)] = "",
+              pair: Annotated[str, Query(max_length=5)] = "") -> Response:
     """A share link: the deal ready to play (stored with its first move), or the player's game of it."""
     number = games.parse_seed(seed)
     draft = games.pending(player, preset, seed=number)
-    return _ready(request, session, player, preset, number, None, _from_query(record_of(draft), sel, note, confirm))
+    return _ready(request, session, player, preset, number, None, _from_query(record_of(draft), sel, note, confirm, pair))
 
 
 @router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])

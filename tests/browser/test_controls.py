@@ -1,0 +1,140 @@
+"""The board's controls and feedback in Chromium: an illegal tap moves nothing and says why in a
+toast; the board and its main buttons fit the window for every preset on a desktop and a phone;
+New deal asks first, then deals in place; a card dragged onto its partner is played."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine import PRESETS, GameRecord, deal_for_seed, get_preset
+from app.services.taps import places
+
+from .conftest import shot
+
+SIZES = [(1280, 800), (390, 844)]
+MAIN = ['#board [data-action="undo"]', '#board [data-action="redo"]', '#board [data-action="hint"]',
+        '#board [data-action="new"]']
+PLAY = '#board [data-action="draw"], #board [data-action="recycle"], #board [data-action="redeal"]'
+
+
+BOXED = "#board .tableau, #board .gaps-grid, #board .piles, #board .reserves, #board .controls, #board [data-loc], #board [data-pos]"
+
+
+def boxes(page, skip=()) -> list:
+    """Where the board's parts and cards are (a lifted selected card left out: ``skip``)."""
+    return page.evaluate("""([sel, skip]) => [...document.querySelectorAll(sel)]
+        .filter(el => !skip.includes(el.getAttribute('data-loc')))
+        .map(el => { const r = el.getBoundingClientRect(); return [el.getAttribute('data-loc'), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; })""",
+                         [BOXED, list(skip)])
+
+
+def opening_pair(preset="pyramid"):
+    p = get_preset(preset)
+    for seed in range(200):
+        position = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed)).position
+        for move in position.legal_moves():
+            if len(places(move)) == 2:
+                return seed, places(move)
+    raise AssertionError("no opening pair")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_illegal_tap_moves_nothing_and_says_why_in_a_toast(server, new_page, size):
+    page = new_page(*size)
+    page.goto(f"{server}/play/pyramid/4242")
+    before = boxes(page)
+    page.click('#board [data-loc="P0"]')  # the apex: covered at the start
+    toast = page.wait_for_selector("#board .toast", state="visible")
+    assert "cannot be played" in toast.inner_text()
+    assert page.evaluate("() => !!document.querySelector('#board [data-loc=\"P0\"].refused')")
+    page.wait_for_timeout(450)  # the tapped card's shake is over
+    assert boxes(page) == before
+    shot(page, f"controls-illegal-{size[0]}")
+    assert not page.js_errors
+
+
+def test_a_card_that_does_not_pair_says_why(server, new_page):
+    from tests.web.test_board_feedback import no_pair_deal, reason
+
+    seed, a, b, x, y = no_pair_deal()
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/pyramid/{seed}")
+    page.click(f'#board [data-loc="{a}"]')
+    page.wait_for_selector(f'#board[data-selected="{a}"]')
+    before = boxes(page, skip=(a, b))
+    page.click(f'#board [data-loc="{b}"]')
+    page.wait_for_selector(f'#board[data-selected="{b}"]')
+    assert page.inner_text("#board .toast") == reason(x, y)
+    assert boxes(page, skip=(a, b)) == before
+
+
+def inside(page, selector) -> bool:
+    return page.evaluate("""(s) => { const el = document.querySelector(s); if (!el) return null;
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.width > 0; }""", selector)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_board_and_its_main_controls_fit_the_window(server, new_page, preset, size):
+    page = new_page(*size)
+    page.goto(f"{server}/play/{preset}/4242")
+    # a stored game in play (its buttons: Restart too) after one move
+    page.click(PLAY if page.query_selector(PLAY + ":not([disabled])") else "#board button[name=target].playable")
+    page.wait_for_timeout(300)
+    page.goto(f"{server}/play/{preset}/4242")  # the player's game of this deal
+    page.wait_for_selector("#board")
+    for selector in ["#board .tableau, #board .gaps-grid", *MAIN, *(["#board .piles, #board .reserves"] if "gaps" not in preset else [])]:
+        assert inside(page, selector), (preset, size, selector)
+    if page.query_selector(PLAY):
+        assert inside(page, PLAY), (preset, size, "draw/redeal")
+    for selector in MAIN[:3]:
+        height = page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().height", selector)
+        assert height >= 44, (selector, height)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
+    shot(page, f"controls-fit-{preset}-{size[0]}")
+
+
+def test_new_deal_asks_first_then_deals_in_place(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/777")
+    page.click('#board [data-action="draw"]')
+    page.wait_for_selector('#board[data-ply="1"]')
+    game_id = page.get_attribute("#board", "data-game-id")
+    board_top = page.evaluate("() => document.querySelector('#board .tableau').getBoundingClientRect().y")
+    page.click('#board [data-action="new"]')
+    dialog = page.wait_for_selector('#board [data-confirm="new"]', state="visible")
+    assert "lost" in dialog.inner_text()
+    assert page.get_attribute("#board", "data-game-id") == game_id  # asking changes nothing
+    assert page.evaluate("() => document.querySelector('#board .tableau').getBoundingClientRect().y") == board_top
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.click('#board [data-action="confirm-new"]')
+    page.wait_for_selector('#board[data-ply="0"][data-game-id=""]')
+    assert "/play/pyramid/" in page.url and not page.url.endswith("/777")
+    assert page.inner_text("[data-seed]") == page.url.rsplit("/", 1)[1]
+    assert page.evaluate("() => window.sameDocument === true")  # the board came in place, no page load
+    page.go_back()  # htmx asks for the whole page again (no history cache): the page it was
+    page.wait_for_selector(f'#board[data-game-id="{game_id}"]')
+    assert page.url.endswith(f"/games/{game_id}") and page.query_selector("header.site") and page.query_selector("h1")
+    assert not page.js_errors
+
+
+def test_dragging_a_card_onto_its_partner_plays_the_pair(server, new_page):
+    seed, (a, b) = opening_pair()
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/{seed}")
+    page.wait_for_selector(f'#board [data-loc="{a}"][draggable="true"]')
+    cards = [page.get_attribute(f'#board [data-loc="{loc}"]', "data-card") for loc in (a, b)]
+    page.locator(f'#board [data-loc="{a}"]').drag_to(page.locator(f'#board [data-loc="{b}"]'))
+    page.wait_for_selector('#board[data-ply="1"]')
+    assert not any(page.query_selector(f'#board [data-card="{card}"]') for card in cards)  # both removed
+    assert not page.js_errors
+
+
+def test_keyboard_help_only_where_there_is_a_keyboard(server, browser):
+    for touch, shown in ((False, True), (True, False)):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        page.goto(f"{server}/play/pyramid/5")
+        assert page.is_visible(".keys-help") is shown
+        context.close()
