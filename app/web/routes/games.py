@@ -9,9 +9,9 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.services import actions, assist, daily, games
 from app.engine import NotationError
 from app.engine.cards import parse_card
+from app.services import actions, assist, daily, games
 from app.services.actions import ActionResult
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
@@ -26,7 +26,8 @@ from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_NOTES = {"not_playable", "dead_gap", "in_place", "no_pair"}  # notes a plain form post carries to the page it lands on
+# notes a plain form post carries to the page it lands on
+PAGE_NOTES = {"not_playable", "dead_gap", "in_place", "no_pair"}
 
 
 class BoardForm(BaseModel):
@@ -44,7 +45,8 @@ def _shown(result: ActionResult) -> dict[str, str]:
     """What a plain form post carries to the page it lands on (post/redirect/get)."""
     query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
              "confirm": result.confirm or "",
-             "pair": ".".join(c.code for c in result.announcement.cards) if result.note == "no_pair" and result.announcement else ""}
+             "pair": ".".join(c.code for c in result.announcement.cards)
+             if result.note == "no_pair" and result.announcement else ""}
     return {k: v for k, v in query.items() if v}
 
 
@@ -103,6 +105,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
             # the next deal's board in place of this one, and its address in the address bar: a
             # full page load (HX-Redirect, then /play/{preset}'s own redirect) would take ten times as long
             seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
+            assert seed is not None  # a restart in place is of a seeded deal (the condition above)
             return _dealt(request, session, player, game.preset, seed)
         return see_other(request, result.redirect)
     if is_htmx(request):
@@ -214,7 +217,8 @@ def play_seed(preset: str, seed: str, request: Request, session: SessionDep, pla
     """A share link: the deal ready to play (stored with its first move), or the player's game of it."""
     number = games.parse_seed(seed)
     draft = games.pending(player, preset, seed=number)
-    return _ready(request, session, player, preset, number, None, _from_query(record_of(draft), sel, note, confirm, pair))
+    shown = _from_query(record_of(draft), sel, note, confirm, pair)
+    return _ready(request, session, player, preset, number, None, shown)
 
 
 @router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
