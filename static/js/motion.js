@@ -68,6 +68,7 @@
     var target = event.detail.target;
     if (!target || !BOARDS[target.id]) return;
     root.classList.add("motion-swapped");  // the page's deal-in is over once the board changes
+    root.classList.remove("motion-won");
     plan = null;
     unname(target);
     if (!enabled() || !event.detail.shouldSwap || event.detail.xhr.status !== 200) return;
@@ -123,7 +124,8 @@
       if (p.moved[c.key]) { name(c.el, c.key, p.redeal ? "redealt" : "moved"); p.moved[c.key].now = c.el; }
       else if (p.came[c.key]) { name(c.el, c.key, "came"); p.came[c.key].index = index++; }
     });
-    if (p.won) { board.classList.add("motion-celebrate"); burst(); }
+    // on <html>: htmx puts the board's own attributes back once it settles
+    if (p.won) { root.classList.add("motion-won"); burst(); }
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
     var transition = document.activeViewTransition;
