@@ -105,8 +105,9 @@
     Object.keys(after).forEach(function (key) {
       if (!before[key]) { next.came[key] = after[key]; next.count++; }
     });
-    next.kind = next.won ? "win" : next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
-      Object.keys(next.moved).length ? "move" : Object.keys(next.gone).length ? "remove" : "deal";
+    // what the page saw, for tests and style: "remove", "move", "redeal", "steps", "deal", and "win"
+    next.kind = (next.won ? "win " : "") + (next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
+      Object.keys(next.moved).length ? "move" : Object.keys(next.gone).length ? "remove" : "deal");
     if (!next.count && !next.won) { plan = null; return; }
     plan = next;
     event.detail.swapOverride = "outerHTML transition:true settle:0";

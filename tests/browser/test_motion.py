@@ -3,11 +3,14 @@ the animations setting and reduced motion turn it all off; a tap during an anima
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
+
+import httpx
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 
-from .test_play import click_move, first_pair, wait_ply, winnable_pyramid_deal
+from ..web.play import WIN_LINE, WIN_SEED, api_player, move, new_game
+from .test_play import click_move, first_pair, wait_ply
 
 # Gaps one fill from the end but for the king: QC then KC win it
 GAPS_NEAR_WON = ("2C 3C 4C 5C 6C 7C 8C 9C TC JC AC QC KC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD "
@@ -90,26 +93,54 @@ def test_a_gaps_win_celebrates(server, new_page):
     page.click('#board [data-card="KC"]')
     page.wait_for_selector('#board[data-status="won"]')
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "win" and seen["animations"] > 0
+    assert seen["kind"] == "win move" and seen["animations"] > 0
     names = page.evaluate("() => document.getAnimations().map(a => a.animationName).filter(Boolean)")
     assert "motion-pop" in names and "motion-burst" in names and "motion-wave" in names
     assert page.locator('[data-banner="won"] .motion-burst i').count() > 10
     assert not page.js_errors
 
 
+def near_won_pyramid(server, page, left: int = 1) -> list[str]:
+    """The page's player (by a device link) at seed 250 `left` moves from the win; those moves."""
+    api = httpx.Client(base_url=server)
+    auth = api_player(api)
+    game = new_game(api, auth, "pyramid", WIN_SEED)
+    for text in WIN_LINE[:-left]:
+        game = move(api, auth, game, text)
+    link = urlsplit(api.post("/api/players/me/device-link", headers=auth).json()["url"]).path
+    page.goto(server + link)
+    page.click('main form button[type="submit"]')
+    page.wait_for_load_state()
+    page.goto(f"{server}/games/{game['id']}")
+    return list(WIN_LINE[-left:])
+
+
 def test_a_pyramid_win_celebrates(server, new_page):
-    deal, line = winnable_pyramid_deal()
     page = new_page()
-    page.goto(f"{server}/play/pyramid?deal={quote(deal)}")
-    moves = line.split()
-    for move in moves[:-1]:
-        click_move(page, move)
+    last = near_won_pyramid(server, page)
     slow_animations(page)
-    click_move(page, moves[-1])
+    click_move(page, last[0])
     page.wait_for_selector('#board[data-status="won"]')
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "win" and seen["transition"]
+    assert seen["kind"] == "win remove" and seen["transition"]
     assert page.locator('[data-banner="won"] .motion-burst i').count() > 10
+    assert not page.js_errors
+
+
+def test_auto_finish_plays_its_moves_one_after_another(server, new_page):
+    page = new_page()
+    near_won_pyramid(server, page, left=6)
+    page.click('[data-action="auto-finish"]', timeout=20_000)  # once the solver has proved the win
+    page.wait_for_selector('#board[data-status="won"]')
+    page.evaluate("document.getAnimations().forEach(a => a.pause())")
+    seen = page.evaluate(ANIMATING)
+    assert seen["kind"] == "win steps" and seen["transition"]
+    steps = page.get_attribute("#board [data-motion-steps]", "data-motion-steps")
+    assert len({pair.split(":")[1] for pair in steps.split()}) == 6  # the server's word: six moves
+    delays = page.evaluate("""() => document.getAnimations()
+      .filter(a => /^::view-transition-old/.test(a.effect.pseudoElement || ''))
+      .map(a => a.effect.getTiming().delay)""")
+    assert len(set(delays)) >= 4 and max(delays) >= 4 * 160  # the visible cards leave step by step
     assert not page.js_errors
 
 
@@ -203,4 +234,19 @@ def test_a_replay_steps_with_the_same_motion(server, new_page):
     page.wait_for_selector('#replay[data-ply="1"]')
     seen = page.evaluate(ANIMATING)
     assert seen["kind"] == "remove" and seen["transition"] and seen["pseudos"] >= 2
+    assert not page.js_errors
+
+
+def test_double_pyramids_two_decks_glide_without_a_clash_of_names(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/double-pyramid/3")
+    slow_animations(page)
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    names = page.evaluate("""() => document.getAnimations()
+      .map(a => a.effect.pseudoElement).filter(n => /^::view-transition-group/.test(n || ''))""")
+    assert names and len(names) == len(set(names))
+    page.click('[data-action="draw"]')  # during the first one's glide: it ends, this one plays
+    wait_ply(page, 2)
+    assert page.evaluate("document.documentElement.dataset.motionRuns") == "2"
     assert not page.js_errors
