@@ -27,6 +27,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+PlaywrightTimeout = TimeoutError  # Playwright's, once imported (main)
 
 # In the page: times each board swap from the tap's event to afterSettle and to the frame after.
 PROBE = """() => {
@@ -73,7 +74,7 @@ def open_deal(page, base: str, family: str, seed: int, selector: str) -> None:
     page.wait_for_selector('#board[data-ply="1"], #board .partner', state="attached")
     if page.locator("#board .partner").count():  # a card with two gaps: choose one
         page.click("#board .partner")
-    page.wait_for_url("**/games/**")
+    page.wait_for_url("**/games/**", wait_until="load")
     page.wait_for_selector('#board[data-ply="1"]')
     page.evaluate(PROBE)
 
@@ -84,7 +85,7 @@ def tap_series(page, base: str, family: str, taps: int, gap_ms: int, alternate: 
     selector = '[data-action="draw"]' if family == "pyramid" else "#board .card.playable"
     seed = 7
     open_deal(page, base, family, seed, selector)
-    times: dict[bool, list] = {True: [], False: []}
+    times: dict = {True: [], False: [], "lost": []}
     done = 0
     while done < taps:
         on = not alternate or done % 2 == 0
@@ -98,8 +99,13 @@ def tap_series(page, base: str, family: str, taps: int, gap_ms: int, alternate: 
             continue
         box = target.bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.wait_for_selector(f'#board[data-ply="{ply + 1}"], #board[data-selected]:not([data-selected=""])',
-                               state="attached")
+        try:
+            page.wait_for_selector(f'#board[data-ply="{ply + 1}"], #board[data-selected]:not([data-selected=""])',
+                                   state="attached", timeout=10_000)
+        except PlaywrightTimeout:
+            times["lost"].append(ply)  # reported: a tap that never played
+            done += 1
+            continue
         page.wait_for_timeout(gap_ms)
         found = page.evaluate("() => window.motionTimes.splice(0)")
         if int(page.get_attribute("#board", "data-ply")) != ply + 1:  # a card with two gaps: selected
@@ -121,6 +127,9 @@ def pct(values: list[float], q: float) -> float:
 def main(argv=None) -> None:
     from playwright.sync_api import sync_playwright
 
+    global PlaywrightTimeout
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     p = argparse.ArgumentParser()
     p.add_argument("--taps", type=int, default=40, help="taps per family and setting")
     p.add_argument("--base", help="a running server (default: start one)")
@@ -138,6 +147,8 @@ def main(argv=None) -> None:
                     page = context.new_page()
                     series = tap_series(page, base, family, a.taps * (2 if alternate else 1), gap, alternate)
                     context.close()
+                    if series["lost"]:
+                        print(f"{family:<9}{'':<12}{gap:>8}  taps lost at plies {series['lost']}")
                     for on in (False, True):
                         times = series[on]
                         if not times:
