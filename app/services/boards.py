@@ -220,3 +220,16 @@ def hint_targets(move: Move) -> dict[str, str]:
     if isinstance(move, Fill):
         return {"cards": move.card.code, "pos": pos_text(move)}
     return {"locs": " ".join(places(move))}
+
+
+def motion_steps(record, start: int) -> str:
+    """The cards the moves from ply ``start`` to the cursor took, moved or drew, each with the
+    step that did it ("KH:1 7S:2 6D:2"): the page plays a group of moves (auto-finish) one after
+    another from this, without knowing the rules. A card touched twice keeps its last step."""
+    positions = record.positions()
+    steps: dict[str, int] = {}
+    for k, move in enumerate(record.moves[start:record.cursor]):
+        said = describe(move, positions[start + k], positions[start + k + 1])
+        for card in said.cards:
+            steps[card.code] = k + 1
+    return " ".join(f"{code}:{step}" for code, step in steps.items())

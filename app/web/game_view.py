@@ -86,6 +86,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "hint": None,
         "solver_status": None,
         "analysis": None,
+        "motion_steps": None,  # auto-finish: which card each of its moves took (static/js/motion.js)
         **(extra or {}),
     }
     response = render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,

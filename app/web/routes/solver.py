@@ -17,7 +17,7 @@ from app.engine import PRESETS
 from app.services import analysis, assist, games, odds, players, searches
 from app.services.actions import ActionResult
 from app.services.assist import Hint
-from app.services.boards import Announcement
+from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
 
@@ -108,7 +108,8 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
     if not is_htmx(request):
         return see_other(request, f"/games/{game.id}")
     said = Announcement("autofinish", count=record.cursor - before)
-    return render_game(request, game, player, ActionResult(record, announcement=said))
+    return render_game(request, game, player, ActionResult(record, announcement=said),
+                       extra={"motion_steps": motion_steps(record, before)})
 
 
 @router.get("/games/{game_id}/analysis")
