@@ -20,6 +20,7 @@ from app.db.models import Game, Player
 from app.engine import GameRecord
 
 from . import games, moves, solver_cache
+from .boards import Announcement, describe
 from .errors import InputError
 from .records import record_of
 
@@ -30,7 +31,8 @@ class GameAnalysis:
     total: int                  # moves played in the game
     ply: int | None = None      # lost_at: the move (from 1) after which no win was possible
     shortest: int | None = None  # won: moves in the shortest win known to the solver
-    moves: tuple[str, ...] = ()  # the game's moves, for the move list
+    moves: tuple[str, ...] = ()  # the game's moves in notation (page hooks, never shown)
+    said: tuple[Announcement, ...] = ()  # the same moves in words and card symbols, for the move list
 
     @property
     def retry_ply(self) -> int | None:
@@ -61,6 +63,8 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])
+    positions = record.positions()
+    said = tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(total))
     status = record.at(total).position.status
 
     def probe(ply: int) -> solver_cache.Verdict:
@@ -70,28 +74,28 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     start = probe(0)
     if status == "won":
         if start.winnable and start.moves:
-            return GameAnalysis("won", total, shortest=min(len(start.moves), total), moves=moves)
-        return GameAnalysis("won", total, shortest=total, moves=moves)
+            return GameAnalysis("won", total, shortest=min(len(start.moves), total), moves=moves, said=said)
+        return GameAnalysis("won", total, shortest=total, moves=moves, said=said)
     if start.winnable is None:
-        return GameAnalysis("unknown", total, moves=moves)
+        return GameAnalysis("unknown", total, moves=moves, said=said)
     if start.winnable is False:
-        return GameAnalysis("lost_from_start", total, moves=moves)
+        return GameAnalysis("lost_from_start", total, moves=moves, said=said)
     end = False if status == "lost" else probe(total).winnable
     if end is None:
-        return GameAnalysis("unknown", total, moves=moves)
+        return GameAnalysis("unknown", total, moves=moves, said=said)
     if end:
-        return GameAnalysis("still_winnable", total, moves=moves)
+        return GameAnalysis("still_winnable", total, moves=moves, said=said)
     low, high = 0, total  # winnable after `low` moves, not after `high`
     while high - low > 1:
         middle = (low + high) // 2
         found = probe(middle).winnable
         if found is None:
-            return GameAnalysis("unknown", total, moves=moves)
+            return GameAnalysis("unknown", total, moves=moves, said=said)
         if found:
             low = middle
         else:
             high = middle
-    return GameAnalysis("lost_at", total, ply=high, moves=moves)
+    return GameAnalysis("lost_at", total, ply=high, moves=moves, said=said)
 
 
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,

@@ -157,5 +157,5 @@ def test_history_is_paginated_and_filtered_with_every_filter_in_the_url(client, 
 def test_stats_page_without_games_and_in_danish(client):
     page = client.get("/stats", headers={"Accept-Language": "da"})
     assert page.status_code == 200 and "data-empty-stats" in page.text
-    assert '<html lang="da">' in page.text and "Statistik" in page.text
+    assert '<html lang="da"' in page.text and "Statistik" in page.text
 
