@@ -71,6 +71,11 @@ def test_axe_finds_no_serious_violation(server, browser, finished, language, sch
                 page.goto(server + path)
                 assert page.get_attribute("html", "lang") == language
                 _check(page, f"{name} ({language}, {scheme}, {width} px)")
+            # a hint shown (its note was 2.7:1 once)
+            page.goto(server + PAGES["pyramid"])
+            page.keyboard.press("h")
+            page.wait_for_selector("#board [data-hint]")
+            _check(page, f"pyramid with a hint ({language}, {scheme}, {width} px)")
             # the settings open, and the theme chosen there rather than by the device
             page.goto(server + "/")
             page.click("details.settings summary")
