@@ -68,9 +68,10 @@ def day(value: date | datetime, fmt: str = "medium") -> str:
     return format_date(value, format=fmt, locale=_locale())
 
 
-def short_day(value: date) -> str:
-    """A chart's day: "2 Dec", "2. dec.", "2 dec." (a 2/12 reads as February in the US)."""
-    return format_skeleton("MMMd", value, locale=_locale())
+def short_day(value: date, language: str | None = None) -> str:
+    """A chart's day: "2 Dec", "2. dec.", "2 dec." (a 2/12 reads as February in the US). A
+    route's thread has no page language yet: it names it."""
+    return format_skeleton("MMMd", value, locale=LOCALES.get(language, "en_GB") if language else _locale())
 
 
 def scoring_name(system: str) -> str:

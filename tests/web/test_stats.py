@@ -180,4 +180,7 @@ def test_the_rolling_win_rate_starts_at_its_tenth_game_and_dates_say_the_month(c
         page = client.get("/stats", headers={"Accept-Language": language}).text
         row = re.search(rf'<tr data-game-id="{game["id"]}".*?</tr>', page, re.S).group(0)
         assert re.search(rf'<td class="when">{pattern}</td>', row), (language, row[:300])
-        assert not re.search(r"\d\d?/\d\d?(/\d{4})?", page.split('data-chart="days"')[1].split("</figure>")[0]), language
+        chart = page.split('data-chart="days"')[1].split("</figure>")[0]
+        assert not re.search(r"\d\d?/\d\d?(/\d{4})?", chart), language
+        month = {"en": r"\d{1,2} [A-Z][a-z]{2}<", "da": r"\d{1,2}\. [a-zæøå]{3}\.<", "sv": r"\d{1,2} [a-zåäö]{3}\.?<"}[language]
+        assert re.search(month, chart), (language, re.findall(r'text-anchor="\w+">([^<]*)<', chart))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -49,7 +50,7 @@ def stats_page(
         "rolling_decided": rolling.decided,
         "histogram": charts.histogram_bars(stats.score_histogram(session, player.id, scoring, preset=preset or None)),
         "days": charts.day_bars(stats.results_by_day(session, player.id, today, preset=preset or None),
-                                formatting.short_day),
+                                partial(formatting.short_day, language=getattr(request.state, "language", None))),
         "rolling_window": stats.ROLLING_WINDOW,
         "results": RESULTS,
         "scorings": SCORING_SYSTEMS,
