@@ -21,6 +21,7 @@ from app.db.models import Game, Player
 from app.engine import GameRecord
 
 from . import games, moves, solver_cache
+from .boards import Announcement, describe
 from .errors import InputError
 from .records import record_of
 
@@ -32,7 +33,8 @@ class GameAnalysis:
     ply: int | None = None      # lost_at: the move (from 1) after which no win was possible
     shortest: int | None = None  # won: moves in the shortest win the solver knows
     proven: bool = False        # won: no win is shorter than ``shortest``
-    moves: tuple[str, ...] = ()  # the game's moves, for the move list
+    moves: tuple[str, ...] = ()  # the game's moves in notation (page hooks, never shown)
+    said: tuple[Announcement, ...] = ()  # the same moves in words and card symbols, for the move list
 
     @property
     def retry_ply(self) -> int | None:
@@ -63,6 +65,8 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])
+    positions = record.positions()
+    said = tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(total))
     status = record.at(total).position.status
 
     def probe(ply: int) -> solver_cache.Verdict:
@@ -70,44 +74,44 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
                                     seconds=solver_cache.ANALYSIS_SECONDS)
 
     if status == "won":
-        return _won(session, record, total, moves, player_id)
+        return _won(session, record, total, moves, said, player_id)
     start = probe(0)
     if start.winnable is None:
-        return GameAnalysis("unknown", total, moves=moves)
+        return GameAnalysis("unknown", total, moves=moves, said=said)
     if start.winnable is False:
-        return GameAnalysis("lost_from_start", total, moves=moves)
+        return GameAnalysis("lost_from_start", total, moves=moves, said=said)
     end = False if status == "lost" else probe(total).winnable
     if end is None:
-        return GameAnalysis("unknown", total, moves=moves)
+        return GameAnalysis("unknown", total, moves=moves, said=said)
     if end:
-        return GameAnalysis("still_winnable", total, moves=moves)
+        return GameAnalysis("still_winnable", total, moves=moves, said=said)
     low, high = 0, total  # winnable after `low` moves, not after `high`
     while high - low > 1:
         middle = (low + high) // 2
         found = probe(middle).winnable
         if found is None:
-            return GameAnalysis("unknown", total, moves=moves)
+            return GameAnalysis("unknown", total, moves=moves, said=said)
         if found:
             low = middle
         else:
             high = middle
-    return GameAnalysis("lost_at", total, ply=high, moves=moves)
+    return GameAnalysis("lost_at", total, ply=high, moves=moves, said=said)
 
 
 def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...],
-         player_id: str | None) -> GameAnalysis:
+         said: tuple[Announcement, ...], player_id: str | None) -> GameAnalysis:
     """A won game against the shortest win: proven where the solver can prove it, else the
     shortest line it knows (or the player's own, when that is shorter)."""
     best = solver_cache.shortest(session, record.at(0), player_id=player_id)
     if best is not None and best.winnable and best.moves:
         if best.proven:
-            return GameAnalysis("won", total, shortest=len(best.moves), proven=True, moves=moves)
+            return GameAnalysis("won", total, shortest=len(best.moves), proven=True, moves=moves, said=said)
         known = len(best.moves)
     else:
         start = solver_cache.verdict(session, record.at(0), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
                                      seconds=solver_cache.ANALYSIS_SECONDS)
         known = len(start.moves) if start.winnable and start.moves else total
-    return GameAnalysis("won", total, shortest=min(known, total), moves=moves)
+    return GameAnalysis("won", total, shortest=min(known, total), moves=moves, said=said)
 
 
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,

@@ -148,3 +148,18 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
         session.rollback()
         return session.get(DealVerdict, (preset_slug, seed))
     return row
+
+
+def line_said(preset_slug: str, seed: int, moves_text: str) -> tuple:
+    """A solver's line from the deal, in words and card symbols (boards.Announcement), for the
+    deal page: players read "7♥ + 6♠", never the notation the line is stored in."""
+    from .boards import describe
+
+    preset = get_preset_or_error(preset_slug)
+    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
+    said = []
+    for token in moves_text.split():
+        after = record.play(token)
+        said.append(describe(after.moves[-1], record.position, after.position))
+        record = after
+    return tuple(said)

@@ -280,16 +280,23 @@ def _rolling_statement(filtered: bool):
             .order_by(r.c.started_at.desc(), r.c.id.desc()).limit(ROLLING_GAMES))
 
 
+@dataclass(frozen=True)
+class Rolling:
+    points: list[float]  # win rate (percent) over the ROLLING_WINDOW decided games up to each point
+    decided: int         # decided games read (at most ROLLING_GAMES)
+
+
 def rolling_win_rate(session: Session, player_id: str, *, preset: str | None = None,
-                     now: datetime | None = None) -> list[float]:
-    """Win rate (percent) over the last ROLLING_WINDOW decided games, at each of the last
-    ROLLING_GAMES decided games (the first points average over fewer games)."""
+                     now: datetime | None = None) -> Rolling:
+    """Win rate over the last ROLLING_WINDOW decided games, at each of the last ROLLING_GAMES
+    decided games that has that many before it: a "last 10 games" rate from 2 games would say
+    100 % or 0 % of nothing much, so there are no points until there are ROLLING_WINDOW games."""
     results = list(reversed(session.scalars(_rolling_statement(bool(preset)), _params(player_id, now, preset)).all()))
     points = []
-    for i in range(len(results)):
-        window = results[max(0, i + 1 - ROLLING_WINDOW): i + 1]
+    for i in range(ROLLING_WINDOW - 1, len(results)):
+        window = results[i + 1 - ROLLING_WINDOW: i + 1]
         points.append(round(100 * window.count("won") / len(window), 1))
-    return points
+    return Rolling(points, len(results))
 
 
 @dataclass(frozen=True)

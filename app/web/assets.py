@@ -59,7 +59,10 @@ class CachedStaticFiles(StaticFiles):
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
-        if b"v=" in scope.get("query_string", b""):
+        # immutable only under the hash of what is served now: an old or made-up ?v= may
+        # name other content, so it gets the short cache
+        if response.status_code == 200 and f"v={asset_url(path).partition('?v=')[2]}" in \
+                scope.get("query_string", b"").decode("latin-1").split("&"):
             response.headers["cache-control"] = "public, max-age=31536000, immutable"
         else:
             response.headers["cache-control"] = "public, max-age=300"

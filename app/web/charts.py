@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from app.services.stats import DayResults, Histogram
 
 W, H = 600, 220
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 34
+# room for the axis labels at the size a phone needs (static/css/app.css enlarges them there,
+# where the 600-unit chart is drawn about 340 px wide): "100 %" left, dates below
+LEFT, RIGHT, TOP, BOTTOM = 66, 14, 14, 42
 
 
 @dataclass(frozen=True)
@@ -35,9 +37,18 @@ class Bar:
 @dataclass(frozen=True)
 class Bars:
     bars: list[Bar]
-    labels: list[tuple[float, str]]  # x (centre), text under the axis
+    labels: list[tuple[float, str, str]]  # x, text under the axis, its text-anchor
     grid: list[tuple[float, str]]
     maximum: int
+
+
+def _labels(centres: list[tuple[float, str]]) -> list[tuple[float, str, str]]:
+    """Labels centred under their bars, but the last one that would run past the right edge
+    ends there (a date is about 60 units wide at a phone's label size)."""
+    out = [(x, text, "middle") for x, text in centres]
+    if out and out[-1][0] > W - RIGHT - 34:
+        out[-1] = (W - RIGHT, out[-1][1], "end")
+    return out
 
 
 def _y(value: float, top: float) -> float:
@@ -76,7 +87,7 @@ def histogram_bars(hist: Histogram) -> Bars | None:
                         count, label))
         if n <= 6 or i % 2 == 0 or i == n - 1:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
-    return Bars(bars, labels, _grid(top), top)
+    return Bars(bars, _labels(labels), _grid(top), top)
 
 
 def day_bars(days: list[DayResults], format_day) -> Bars | None:
@@ -98,4 +109,4 @@ def day_bars(days: list[DayResults], format_day) -> Bars | None:
             bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), d.lost, label, "lost"))
         if i % 7 == (n - 1) % 7:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
-    return Bars(bars, labels, _grid(top), top)
+    return Bars(bars, _labels(labels), _grid(top), top)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from datetime import date, datetime
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_skeleton, format_time, get_datetime_format
 from babel.numbers import format_decimal
 from jinja2 import Environment
 
@@ -58,13 +58,20 @@ def duration(seconds) -> str:
 
 
 def day(value: date | datetime, fmt: str = "medium") -> str:
+    """A date with the month in words, never 01/12/2026 (the 1st of December or January the
+    12th?): "2 Dec 2026", "2. dec. 2026", "2 dec. 2026"; a moment adds the time (UTC)."""
     if isinstance(value, datetime):
-        return format_datetime(value, format="short", locale=_locale(), tzinfo=None)
+        locale = _locale()
+        return (str(get_datetime_format("medium", locale=locale))
+                .replace("{1}", format_date(value, format="medium", locale=locale))
+                .replace("{0}", format_time(value, format="short", locale=locale, tzinfo=None)))
     return format_date(value, format=fmt, locale=_locale())
 
 
-def short_day(value: date) -> str:
-    return format_date(value, format="d/M", locale=_locale())
+def short_day(value: date, language: str | None = None) -> str:
+    """A chart's day: "2 Dec", "2. dec.", "2 dec." (a 2/12 reads as February in the US). A
+    route's thread has no page language yet: it names it."""
+    return format_skeleton("MMMd", value, locale=LOCALES.get(language, "en_GB") if language else _locale())
 
 
 def scoring_name(system: str) -> str:

@@ -19,13 +19,13 @@ DRAWN = """() => [...document.querySelectorAll('#board .card[data-card]')].map(c
             cy: (r.top + r.height / 2 - box.top) / box.height}; };
   const corners = [...card.querySelectorAll('.idx')].map(idx => {
     const suit = idx.querySelector('i'); const style = getComputedStyle(suit);
-    return {rank: idx.querySelector('.r').textContent, box: rel(idx), suit: rel(suit),
+    return {rank: idx.querySelector('.r').dataset.r, box: rel(idx), suit: rel(suit),
             mask: style.maskImage || style.webkitMaskImage, colour: style.backgroundColor};
   });
   const art = card.querySelector('.art');
   return {code: card.dataset.card, width: box.width, height: box.height, corners,
           art: art.className, pips: [...card.querySelectorAll('.art > i')].map(rel),
-          court: [...card.querySelectorAll('.court b')].map(b => b.textContent)};
+          court: [...card.querySelectorAll('.court b')].map(b => b.dataset.r)};
 })"""
 
 

@@ -87,8 +87,10 @@ def test_every_figure_on_the_page_and_in_the_api(client, other_client, app):
     assert rows[0] == (games["playing"]["id"], "playing")
     assert (games["g4"]["id"], "lost") in rows and (games["idle"]["id"], "lost") in rows
     assert rows[-1] == (games["idle"]["id"], "lost")
-    # charts: a rolling line, score bars, and days with results
-    assert 'data-chart="rolling"' in page.text and "<polyline" in page.text
+    # charts: no "last 10 games" line from 6 decided games (it says how many it needs), score
+    # bars, and days with results
+    assert 'data-chart="rolling"' in page.text and "<polyline" not in page.text
+    assert 'data-rolling-needs="10"' in page.text and "Shown once 10 games are won or lost: 6 so far." in page.text
     assert re.search(r'data-chart="scores".*?<rect class="bar ', page.text, re.S)
     assert re.search(r'data-chart="days".*?<rect class="bar won"', page.text, re.S)
 
@@ -159,3 +161,26 @@ def test_stats_page_without_games_and_in_danish(client):
     assert page.status_code == 200 and "data-empty-stats" in page.text
     assert '<html lang="da" ' in page.text and "Statistik" in page.text
 
+
+
+def test_the_rolling_win_rate_starts_at_its_tenth_game_and_dates_say_the_month(client):
+    auth = api_player(client)
+    browse_as(client, client, auth)
+    for k in range(12):  # each first move replaces the game before: 11 lost, the last in progress
+        first_move(client, auth, "pyramid", 100 + k)
+    game = win(client, auth)  # and its first move replaced the twelfth: 12 lost, 1 won
+    page = client.get("/stats", headers={"Accept-Language": "en"}).text
+    points = re.search(r'<polyline class="line" points="([^"]+)"', page).group(1).split()
+    assert len(points) == 13 - 9  # a point at the 10th, 11th, 12th and 13th decided game
+    assert "13 games won or lost" in page and "data-rolling-needs" not in page
+    assert re.search(r"<title>10 %</title></circle>", page)  # the last ten: one won
+    when = {"en": r"\d{1,2} [A-Z][a-z]{2} 20\d\d, \d\d:\d\d", "da": r"\d{1,2}\. [a-zæøå]{3}\. 20\d\d \d\d\.\d\d",
+            "sv": r"\d{1,2} [a-zåäö]{3}\.? 20\d\d \d\d:\d\d"}
+    for language, pattern in when.items():
+        page = client.get("/stats", headers={"Accept-Language": language}).text
+        row = re.search(rf'<tr data-game-id="{game["id"]}".*?</tr>', page, re.S).group(0)
+        assert re.search(rf'<td class="when">{pattern}</td>', row), (language, row[:300])
+        chart = page.split('data-chart="days"')[1].split("</figure>")[0]
+        assert not re.search(r"\d\d?/\d\d?(/\d{4})?", chart), language
+        month = {"en": r"\d{1,2} [A-Z][a-z]{2}<", "da": r"\d{1,2}\. [a-zæøå]{3}\.<", "sv": r"\d{1,2} [a-zåäö]{3}\.?<"}[language]
+        assert re.search(month, chart), (language, re.findall(r'text-anchor="\w+">([^<]*)<', chart))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -40,14 +41,16 @@ def stats_page(
         query = {k: v for k, v in {**filters, **changes}.items() if v not in ("", None, 1)}
         return "/stats" + (f"?{urlencode(query)}" if query else "")
 
+    rolling = stats.rolling_win_rate(session, player.id, preset=preset or None)
     context = {
         "filters": {"preset": preset, "result": result, "scoring": scoring},
         "history": history,
         "link": link,
-        "rolling": charts.rolling_line(stats.rolling_win_rate(session, player.id, preset=preset or None)),
+        "rolling": charts.rolling_line(rolling.points),
+        "rolling_decided": rolling.decided,
         "histogram": charts.histogram_bars(stats.score_histogram(session, player.id, scoring, preset=preset or None)),
         "days": charts.day_bars(stats.results_by_day(session, player.id, today, preset=preset or None),
-                                formatting.short_day),
+                                partial(formatting.short_day, language=getattr(request.state, "language", None))),
         "rolling_window": stats.ROLLING_WINDOW,
         "results": RESULTS,
         "scorings": SCORING_SYSTEMS,
