@@ -1,6 +1,8 @@
 """Motion's cost to a tap: tap → settled board with animations on and off, in Chromium.
 
-    .venv/bin/python bench/motion.py --taps 40
+    .venv/bin/python bench/motion.py --taps 15
+
+On a loaded 2-core machine a run takes about 10 minutes (Gaps after Pyramid).
 
 Starts its own server (fresh SQLite) unless given --base. Plays Pyramid draws and Gaps fills by
 taps spaced so that each animation has ended, animations on and off by turns, and prints per
