@@ -99,6 +99,7 @@ def test_on_a_phone_cards_keep_a_cards_shape_and_covered_cards_show_their_index(
     page = new_page(width=390, height=844)
     for path in ("/play/gaps/3", "/play/gaps-danish/3"):
         page.goto(server + path)
+        page.wait_for_function("() => document.getAnimations().length === 0")  # dealt in
         sizes = page.eval_on_selector_all("#board .gaps-grid .card, #board .gaps-grid .gap",
                                           "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
         assert len(sizes) == (56 if "danish" in path else 52)  # 48 cards and 4 gaps (and 4 starters)
@@ -110,6 +111,7 @@ def test_on_a_phone_cards_keep_a_cards_shape_and_covered_cards_show_their_index(
         shot(page, "cards-phone-" + path.strip("/").replace("/", "-"))
 
     page.goto(f"{server}/play/pyramid/3")
+    page.wait_for_function("() => document.getAnimations().length === 0")
     # a covered card shows its top-left index: the point at its middle is the card's own
     hidden = page.evaluate("""() => [...document.querySelectorAll('#board .prow .card')].filter(card => {
         const r = card.querySelector('.idx .r').getBoundingClientRect();
