@@ -27,6 +27,15 @@ def wire_bytes(response) -> int:
     return len(gzip.compress(body, compresslevel=9)) if response.headers.get("content-encoding") == "gzip" else len(body)
 
 
+def first_move(client, page: str, token: str, action: str = "", target: str = ""):
+    """A deal ready to play posts its first move to its own share link (the form's action)."""
+    url = re.search(r'<form method="post" action="([^"]+)"', page).group(1)
+    fields = {"csrf_token": token, **({"action": action} if action else {}), **({"target": target} if target else {})}
+    response = client.post(url, data=fields, headers={"HX-Request": "true"})
+    assert response.status_code == 200, (url, response.status_code)
+    return response
+
+
 def main() -> None:
     data = Path(tempfile.mkdtemp())
     settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'weight.sqlite3'}", secret_key="weight-secret-of-at-least-32-characters")
@@ -36,20 +45,19 @@ def main() -> None:
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
     sizes = {"html": wire_bytes(page)} | {url.split("?")[0]: wire_bytes(client.get(url)) for url in assets}
     token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
-    game_id = page.url.path.rsplit("/", 1)[1]
-    move = client.post(f"/games/{game_id}/act", data={"action": "draw", "csrf_token": token},
-                       headers={"HX-Request": "true"})
+    move = first_move(client, page.text, token, "draw")
+    act = re.search(r'hx-post="(/games/[^"]+/act)"', move.text).group(1)  # the game is stored now
+    move = client.post(act, data={"action": "draw", "csrf_token": token}, headers={"HX-Request": "true"})
     for name, size in sizes.items():
         print(f"{name:40s} {size:7d} B")
     print(f"{'first load (gzip)':40s} {sum(sizes.values()):7d} B")
     print(f"{'move fragment (gzip)':40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
-    for path, action in (("/play/double-pyramid/42", "draw"), ("/play/gaps/42", "redeal")):
+    for path, target in (("/play/double-pyramid/42", {"action": "draw"}), ("/play/gaps/42", None)):
         page = client.get(path)
         token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
-        game_id = page.url.path.rsplit("/", 1)[1]
-        move = client.post(f"/games/{game_id}/act", data={"action": action, "csrf_token": token},
-                           headers={"HX-Request": "true"})
-        label = f"{path.split('/')[2]} {action} fragment (gzip)"
+        fields = target or {"target": re.search(r'name="target" value="([^"]+)"[^>]*class="[^"]*playable', page.text).group(1)}
+        move = first_move(client, page.text, token, **fields)
+        label = f"{path.split('/')[2]} first move fragment (gzip)"
         print(f"{label:40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
 
 
