@@ -21,7 +21,7 @@ from app.db.models import Game, Player
 from app.engine import GameRecord
 
 from . import games, moves, solver_cache
-from .boards import Announcement, describe
+from .boards import Announcement, said_moves
 from .errors import InputError
 from .records import record_of
 
@@ -65,8 +65,7 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])
-    positions = record.positions()
-    said = tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(total))
+    said = said_moves(record)
     status = record.at(total).position.status
 
     def probe(ply: int) -> solver_cache.Verdict:

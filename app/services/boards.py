@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from app.engine import Card, Move, Position
+from app.engine import Card, GameRecord, Move, Position
 from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
 
@@ -51,6 +51,11 @@ class PyramidBoard:
     def cleared(self) -> bool:
         """No card left in any pyramid."""
         return self.cards_left == 0
+
+    @property
+    def has_stock(self) -> bool:
+        """A stock to draw from (Giza deals its cards to reserves instead)."""
+        return not self.reserves
 
 
 # (layout index, location) of each row of a first ("P") and second ("Q") pyramid
@@ -124,6 +129,7 @@ class GapsBoard:
     places: int         # cards a won game has in place
     selected: str | None
     family: str = "gaps"
+    has_stock: bool = False  # every card is dealt to the grid
 
 
 def gaps_board(position, selected: str | None) -> GapsBoard:
@@ -222,14 +228,18 @@ def hint_targets(move: Move) -> dict[str, str]:
     return {"locs": " ".join(places(move))}
 
 
-def motion_steps(record, start: int) -> str:
+def said_moves(record: GameRecord, start: int = 0) -> tuple[Announcement, ...]:
+    """The record's moves from ply ``start`` to its cursor, each in words (``describe``)."""
+    positions = record.positions()
+    return tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(start, record.cursor))
+
+
+def motion_steps(record: GameRecord, start: int) -> str:
     """The cards the moves from ply ``start`` to the cursor took, moved or drew, each with the
     step that did it ("KH:1 7S:2 6D:2"): the page plays a group of moves (auto-finish) one after
     another from this, without knowing the rules. A card touched twice keeps its last step."""
-    positions = record.positions()
     steps: dict[str, int] = {}
-    for k, move in enumerate(record.moves[start:record.cursor]):
-        said = describe(move, positions[start + k], positions[start + k + 1])
+    for step, said in enumerate(said_moves(record, start), 1):
         for card in said.cards:
-            steps[card.code] = k + 1
+            steps[card.code] = step
     return " ".join(f"{code}:{step}" for code, step in steps.items())

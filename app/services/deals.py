@@ -20,6 +20,7 @@ from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
 from . import searches
+from .boards import said_moves
 from .errors import ServiceError
 from .games import get_preset_or_error, parse_seed
 from .lifecycle import IDLE_LIMIT, result_expression
@@ -153,13 +154,8 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
 def line_said(preset_slug: str, seed: int, moves_text: str) -> tuple:
     """A solver's line from the deal, in words and card symbols (boards.Announcement), for the
     deal page: players read "7♥ + 6♠", never the notation the line is stored in."""
-    from .boards import describe
-
     preset = get_preset_or_error(preset_slug)
     record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
-    said = []
     for token in moves_text.split():
-        after = record.play(token)
-        said.append(describe(after.moves[-1], record.position, after.position))
-        record = after
-    return tuple(said)
+        record = record.play(token)
+    return said_moves(record)

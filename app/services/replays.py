@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from app.db.models import Game
 from app.engine import Position, get_game
 
-from .boards import BOARDS, Announcement, GapsBoard, PyramidBoard, describe
+from .boards import BOARDS, Announcement, GapsBoard, PyramidBoard, said_moves
 from .records import record_of
 
 
@@ -31,8 +31,7 @@ def frame(game: Game, ply: int | None) -> Frame:
     record = record_of(game)
     total = record.cursor
     ply = total if ply is None else min(max(0, ply), total)
-    positions = record.positions()
-    said = tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(total))
-    position = positions[ply]
+    said = said_moves(record)
+    position = record.positions()[ply]
     return Frame(ply, total, position, BOARDS[get_game(game.game).family](position, None),
                  str(record.moves[ply - 1]) if ply else None, said[ply - 1] if ply else None, said)
