@@ -36,6 +36,7 @@ class ActionResult:
     announcement: Announcement | None = None
     confirm: str | None = None            # "redeal", "new" or "restart": asks before it does it
     redirect: str | None = None           # the page moves on: a new deal, the deal again
+    next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
     detail: str | None = None             # the engine's precise reason, if any
@@ -89,10 +90,11 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
     if action == "new":
         games.abandon(session, game, player)
-        return ActionResult(record, redirect=f"/play/{game.preset}")
+        seed = games.new_seed(session, player, game.preset)
+        return ActionResult(record, redirect=f"/play/{game.preset}/{seed}", next_seed=seed)
     if action == "restart":
         games.abandon(session, game, player)
-        return ActionResult(record, redirect=games.share_path(game))
+        return ActionResult(record, redirect=games.share_path(game), next_seed=game.seed)
     if action == "undo":
         after = moves.undo(session, game, player, ply=ply, version=version)
         return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))

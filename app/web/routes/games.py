@@ -101,12 +101,10 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
                                                                        form.sel or None))
     if result.redirect is not None:
-        if is_htmx(request) and action in ("new", "restart") and (action == "new" or game.seed is not None):
+        if is_htmx(request) and result.next_seed is not None:
             # the next deal's board in place of this one, and its address in the address bar: a
-            # full page load (HX-Redirect, then /play/{preset}'s own redirect) would take ten times as long
-            seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
-            assert seed is not None  # a restart in place is of a seeded deal (the condition above)
-            return _dealt(request, session, player, game.preset, seed)
+            # full page load (HX-Redirect) would take several times as long
+            return _dealt(request, session, player, game.preset, result.next_seed)
         return see_other(request, result.redirect)
     if is_htmx(request):
         return render_game(request, game, player, result)
@@ -197,7 +195,7 @@ def play_preset(preset: str, request: Request, session: SessionDep, player: Play
     if deal is None and is_htmx(request):  # the board in place, no redirect to follow
         return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
     if deal is None:
-        return see_other(request, f"/play/{preset}/{games.new_seed(session, player, preset)}")
+        return see_other(request, f"/play/{slug}/{games.new_seed(session, player, slug)}")
     draft = games.pending(player, preset, deal_text=deal)
     return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm, pair))
 
