@@ -33,6 +33,7 @@ from .routes import (
     profile,
     replays,
     rules,
+    site,
     solver,
     stats,
 )
@@ -78,8 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
-    for module in (games, lobby, prefs, rules, api, health, stats, profile, deals, replays, api_stats, solver, api_docs,
-                   previews):
+    for module in (games, lobby, prefs, rules, api, health, site, stats, profile, deals, replays, api_stats, solver,
+                   api_docs, previews):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

@@ -1,0 +1,47 @@
+"""The site's own files at fixed addresses: the favicon browsers ask for and the web app manifest."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter
+from starlette.responses import Response
+
+from ..assets import STATIC_DIR, asset_url
+
+ICONS = STATIC_DIR / "icons"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    # browsers and feed readers ask for this address whatever the page links (the pages link
+    # the SVG and this file under /static with a hash); a day's cache, the address is fixed
+    return Response(ICONS.joinpath("favicon.ico").read_bytes(), media_type="image/vnd.microsoft.icon",
+                    headers={"cache-control": "public, max-age=86400"})
+
+
+@router.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: its icons' addresses carry their hashes (cached for a year), so
+    the manifest itself is kept an hour only and follows a new icon within that."""
+    body = {
+        "name": "Tretten",
+        "short_name": "Tretten",
+        "description": "Pyramid and Gaps solitaires",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0e5a3a",
+        "theme_color": "#0a4029",
+        "icons": [
+            {"src": asset_url("icons/icon.svg"), "type": "image/svg+xml", "sizes": "any"},
+            {"src": asset_url("icons/icon-192.png"), "type": "image/png", "sizes": "192x192"},
+            {"src": asset_url("icons/icon-512.png"), "type": "image/png", "sizes": "512x512"},
+            {"src": asset_url("icons/icon-maskable-512.png"), "type": "image/png", "sizes": "512x512",
+             "purpose": "maskable"},
+        ],
+    }
+    return Response(json.dumps(body, indent=1), media_type="application/manifest+json",
+                    headers={"cache-control": "public, max-age=3600"})
