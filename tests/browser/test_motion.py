@@ -178,6 +178,11 @@ def test_the_animations_setting_off_means_no_motion(server, new_page):
     page = new_page()
     page.goto(f"{server}/play/pyramid/0")
     turn_animations_off(page)
+    plays_without_motion(page, server)
+
+
+def plays_without_motion(page, server) -> None:
+    """A deal, a removal, a Gaps fill and a win, with nothing moving at any point."""
     page.goto(f"{server}/play/pyramid/0")  # a deal: not dealt in either
     assert page.evaluate("document.getAnimations().length") == 0
     remove_first_pair(page)
@@ -196,17 +201,7 @@ def test_the_animations_setting_off_means_no_motion(server, new_page):
 def test_reduced_motion_means_no_motion(server, new_page):
     page = new_page()
     page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{server}/play/pyramid/0")
-    assert page.evaluate("document.getAnimations().length") == 0
-    remove_first_pair(page)
-    assert_still(page)
-    page.goto(f"{server}/play/gaps?deal={quote(GAPS_NEAR_WON)}")
-    page.click('#board [data-card="QC"]')
-    wait_ply(page, 1)
-    page.click('#board [data-card="KC"]')
-    page.wait_for_selector('#board[data-status="won"]')
-    assert_still(page)
-    assert not page.js_errors
+    plays_without_motion(page, server)
 
 
 def test_a_tap_during_an_animation_plays_at_once(server, new_page):

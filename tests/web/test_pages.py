@@ -35,6 +35,12 @@ def test_every_preset_has_a_playable_page(client):
         assert ("data-loc=" in html) or ("data-pos=" in html)
 
 
+def test_the_keyboard_help_offers_a_draw_only_where_there_is_a_stock(client):
+    for preset, draws in (("pyramid", True), ("double-pyramid", True), ("giza", False), ("gaps", False)):
+        page = client.get(f"/play/{preset}/3").text
+        assert "Keys: " in page and ("d draw" in page) is draws, preset
+
+
 def test_same_url_gives_page_or_board_fragment(client):
     game_id, _ = start_seeded(client, "pyramid", 5)
     page = client.get(f"/games/{game_id}")
