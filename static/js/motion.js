@@ -1,10 +1,16 @@
-// Motion: the board's swaps shown as they happen, by the View Transitions API (htmx runs the
-// swap inside document.startViewTransition) and CSS. It decides nothing: it compares the cards
-// of the old board with those of the board the server sent (by data-card and their place) and
-// animates the difference; for a group of moves (auto-finish) the server says which card each
-// step took (data-motion-steps). Off when the player turned animations off (<html
-// data-animations="off">) or the device asks for reduced motion; a tap or key press during an
-// animation ends it at once, so the next move is never held up.
+// Motion: the board's swaps shown as they happen, by the Web Animations API (element.animate)
+// and CSS. It decides nothing: it compares the cards of the old board with those of the board
+// the server sent (by data-card and their place) and animates the difference; for a group of
+// moves (auto-finish) the server says which card each step took (data-motion-steps).
+//
+// The new board goes into the page at once and its cards glide from where the old ones were
+// (first, last, invert, play): the board a player taps is always the live one, and no frame is
+// spent taking a picture of the old page before the swap. A card that left the board is the old
+// card itself, laid over the new board in its old place while it lifts and fades.
+//
+// Off when the player turned animations off (<html data-animations="off">) or the device asks
+// for reduced motion; a tap or key press during an animation ends it at once, so the next move is
+// never held up.
 (function () {
   "use strict";
 
@@ -14,11 +20,12 @@
   var STEP_MS = 160;    // between the moves of a group (auto-finish)
   var DEAL_MS = 14;     // between cards dealt in
   var REDEAL_MS = 560;  // a Gaps redeal: gathered, then dealt back
+  var GLIDE = "cubic-bezier(.25, .75, .3, 1)";
   var BOARDS = { board: true, replay: true };
 
   function enabled() {
     return root.getAttribute("data-animations") !== "off" && !reduced.matches &&
-      typeof document.startViewTransition === "function";
+      typeof Element.prototype.animate === "function";
   }
 
   // A card's key: its code and, for Double Pyramid's two decks, which copy it is in page order.
@@ -31,7 +38,7 @@
     });
     return out;
   }
-  function oldCards(container) {
+  function cardsOf(container) {
     return keyed(Array.prototype.map.call(container.querySelectorAll("[data-card]"), function (el) {
       return { code: el.getAttribute("data-card"), place: el.getAttribute("data-loc") || el.getAttribute("data-pos"), el: el };
     }));
@@ -53,31 +60,24 @@
     var m = new RegExp('data-stat="' + name + '">([^<]*)<').exec(html);
     return m ? m[1] : null;
   }
-  function vtName(key) { return "card-" + key.replace(/[^A-Za-z0-9-]/g, "_"); }
-
-  function name(el, key, kind) {
-    el.style.viewTransitionName = vtName(key);
-    el.style.viewTransitionClass = "motion-" + kind;
-  }
 
   var plan = null;      // the swap under way: what moved, left and came
-  var running = null;   // the ViewTransition playing now
-  var generation = 0;   // the latest planned swap: an ended transition clears only its own names
+  var playing = [];     // the animations of the last swap, ended by the next tap
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || !BOARDS[target.id]) return;
+    skip();
     root.classList.add("motion-swapped");  // the page's deal-in is over once the board changes
     root.classList.remove("motion-won");
     plan = null;
-    unname(target);
     if (!enabled() || !event.detail.shouldSwap || event.detail.xhr.status !== 200) return;
     var html = event.detail.serverResponse;
     if (typeof html !== "string") return;
     var oldPly = target.getAttribute("data-ply"), newPly = attr(html, "data-ply");
     if (newPly === null || newPly === oldPly) return;  // a selection, a hint: nothing moves
     var before = {}, after = {};
-    oldCards(target).forEach(function (c) { before[c.key] = c; });
+    cardsOf(target).forEach(function (c) { before[c.key] = c; });
     newCards(html).forEach(function (c) { after[c.key] = c; });
     var steps = {};
     (attr(html, "data-motion-steps") || "").split(" ").forEach(function (pair) {
@@ -85,7 +85,7 @@
       if (at > 0) steps[pair.slice(0, at)] = parseInt(pair.slice(at + 1), 10) || 0;
     });
     var next = {
-      generation: ++generation, target: target.id, moved: {}, gone: {}, came: {}, count: 0, steps: steps,
+      target: target.id, moved: {}, gone: {}, came: {}, count: 0, steps: steps,
       redeal: target.id === "board" && stat(html, "round") !== null &&
         stat(html, "round") !== (target.querySelector('[data-stat="round"]') || {}).textContent,
       won: target.getAttribute("data-status") !== "won" && attr(html, "data-status") === "won",
@@ -96,10 +96,14 @@
     Object.keys(before).forEach(function (key) {
       var c = before[key], now = after[key];
       if (now && now.place === c.place) return;
-      next[now ? "moved" : "gone"][key] = c;
-      // a card that leaves a place another card takes (the waste under a drawn card) is
-      // covered, not taken off the board
-      name(c.el, key, now ? "moved" : taken[c.place] ? "covered" : "gone");
+      c.rect = c.el.getBoundingClientRect();  // first: where it was
+      if (now) next.moved[key] = c;
+      else {
+        // a card that leaves a place another card takes (the waste under a drawn card) is
+        // covered, not taken off the board
+        c.covered = !!taken[c.place];
+        next.gone[key] = c;
+      }
       next.count++;
     });
     Object.keys(after).forEach(function (key) {
@@ -108,93 +112,102 @@
     // what the page saw, for tests and style: "remove", "move", "redeal", "steps", "deal", and "win"
     next.kind = (next.won ? "win " : "") + (next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
       Object.keys(next.moved).length ? "move" : Object.keys(next.gone).length ? "remove" : "deal");
-    if (!next.count && !next.won) { plan = null; return; }
+    if (!next.count && !next.won) return;
     plan = next;
-    event.detail.swapOverride = "outerHTML transition:true settle:0";
   });
 
-  // inside the transition's update: the new board is in; name its cards as the old ones were
+  // the new board is in: each card that changed plays from where it was to where it is
   document.addEventListener("htmx:afterSwap", function (event) {
     var p = plan;
     if (!p || !event.detail.target || event.detail.target.id !== p.target) return;
     plan = null;
     var board = document.getElementById(p.target);
     if (!board) return;
-    var index = 0;
-    oldCards(board).forEach(function (c) {
-      if (p.moved[c.key]) { name(c.el, c.key, p.redeal ? "redealt" : "moved"); p.moved[c.key].now = c.el; }
-      else if (p.came[c.key]) { name(c.el, c.key, "came"); p.came[c.key].index = index++; }
+    var grid = board.querySelector(".gaps-grid");
+    var gather = null;
+    if (p.redeal && grid) {
+      var g = grid.getBoundingClientRect();
+      gather = { x: g.left + g.width / 2, y: g.top + g.height / 2 };
+    }
+    var index = 0, dealt = Object.keys(p.came).length > 4;
+    cardsOf(board).forEach(function (c) {
+      var was = p.moved[c.key];
+      if (was) {
+        var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.key);
+        glide(c.el, was.rect, c.el.getBoundingClientRect(), delay, p.redeal ? gather : null);
+      } else if (p.came[c.key]) {
+        var at = index++;
+        play(c.el, "motion-came", [{ opacity: 0, transform: "translateY(-14px) scale(.92)" }, { opacity: 1, transform: "none" }],
+          { duration: MOVE_MS, easing: "ease-out", delay: stepDelay(p, c.key) || (dealt ? at * DEAL_MS : 0), fill: "backwards" });
+      }
     });
+    Object.keys(p.gone).forEach(function (key) { leave(board, p.gone[key], stepDelay(p, key)); });
     // on <html>: htmx puts the board's own attributes back once it settles
     if (p.won) { root.classList.add("motion-won"); burst(); }
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
-    var transition = document.activeViewTransition;
-    if (!transition) return;
-    running = transition;
-    p.grid = board.querySelector(".gaps-grid");
-    transition.ready.then(function () { timings(p); }, function () {});
-    transition.finished.then(function () { done(p, transition); }, function () { done(p, transition); });
   });
 
-  function done(p, transition) {
-    if (running === transition) running = null;
-    if (p.generation !== generation) return;  // a newer swap has named the cards already
-    unname(document);
-  }
-  function unname(within) {
-    within.querySelectorAll("[data-card]").forEach(function (el) {
-      if (el.style.viewTransitionName) { el.style.viewTransitionName = ""; el.style.viewTransitionClass = ""; }
-    });
-  }
-
-  // Delays and paths the stylesheet cannot know: a group's steps one after another, a deal's
-  // stagger, a redeal's gathering point.
-  function timings(p) {
-    var byName = {};
-    ["moved", "gone", "came"].forEach(function (kind) {
-      Object.keys(p[kind]).forEach(function (key) { byName[vtName(key)] = { kind: kind, key: key, card: p[kind][key] }; });
-    });
-    var gather = null;
-    if (p.redeal && p.grid) {
-      var g = p.grid.getBoundingClientRect();
-      gather = { x: g.left + g.width / 2, y: g.top + g.height / 2 };
-    }
-    document.getAnimations().forEach(function (animation) {
-      var pseudo = animation.effect && animation.effect.pseudoElement;
-      var m = pseudo && /^::view-transition-(group|old|new|image-pair)\((.+)\)$/.exec(pseudo);
-      var info = m && byName[m[2]];
-      if (!info) return;
-      var code = info.key.replace(/-\d+$/, "");
-      var delay = 0;
-      if (p.steps[code]) delay = (p.steps[code] - 1) * STEP_MS;
-      else if (info.kind === "came" && Object.keys(p.came).length > 4) delay = info.card.index * DEAL_MS;
-      if (p.redeal && info.kind === "moved") {
-        delay = (info.card.now ? order(info.card.now) : 0) * 9;
-        if (m[1] === "group" && gather && info.card.now) redealPath(animation, gather, info.card.now);
-      }
-      if (delay) animation.effect.updateTiming({ delay: delay, fill: "backwards" });
-    });
+  function stepDelay(p, key) {
+    var code = key.replace(/-\d+$/, "");
+    return p.steps[code] ? (p.steps[code] - 1) * STEP_MS : 0;
   }
   function order(el) {
     var pos = (el.getAttribute("data-pos") || "0.0").split(".");
     return parseInt(pos[0], 10) * 13 + parseInt(pos[1], 10);
   }
-  // the group's own path runs from the old place to the new; add the pile in the middle
-  function redealPath(animation, gather, el) {
-    var frames = animation.effect.getKeyframes();
-    if (frames.length !== 2 || !frames[0].transform) return;
-    var r = el.getBoundingClientRect();
-    var mid = Object.assign({}, frames[0], {
-      offset: 0.45, transform: "translate(" + (gather.x - r.width / 2) + "px, " + (gather.y - r.height / 2) + "px)",
-      easing: "ease-out"
-    });
-    delete mid.computedOffset;
-    frames[0] = Object.assign({}, frames[0], { easing: "ease-in" });
-    delete frames[0].computedOffset;
-    delete frames[1].computedOffset;
-    animation.effect.setKeyframes([frames[0], mid, frames[1]]);
-    animation.effect.updateTiming({ duration: REDEAL_MS });
+
+  function play(el, id, frames, timing) {
+    var animation = el.animate(frames, timing);
+    animation.id = id;
+    playing.push(animation);
+    return animation;
+  }
+
+  // invert: the card is drawn where it was, then plays to its place (for a redeal, through the
+  // pile in the middle of the grid); above the cards that stay
+  function glide(el, from, to, delay, gather) {
+    var dx = from.left - to.left, dy = from.top - to.top;
+    var sx = to.width ? from.width / to.width : 1, sy = to.height ? from.height / to.height : 1;
+    if (!dx && !dy && sx === 1 && sy === 1) return;
+    var frames = [{ transform: "translate(" + dx + "px, " + dy + "px) scale(" + sx + ", " + sy + ")" }, { transform: "none" }];
+    var timing = { duration: MOVE_MS, easing: GLIDE, delay: delay, fill: "backwards" };
+    if (gather) {
+      var mid = "translate(" + (gather.x - to.left - to.width / 2) + "px, " + (gather.y - to.top - to.height / 2) + "px)";
+      frames = [{ transform: frames[0].transform, easing: "ease-in" }, { transform: mid, offset: 0.45, easing: "ease-out" },
+        { transform: "none" }];
+      timing = { duration: REDEAL_MS, delay: delay, fill: "backwards" };
+    }
+    el.classList.add("motion-moving");
+    var animation = play(el, "motion-moved", frames, timing);
+    var clear = function () { el.classList.remove("motion-moving"); };
+    animation.finished.then(clear, clear);
+  }
+
+  // a card taken off the board: the old card itself, laid over the page where it was (a layer
+  // of the new board's, so it is gone with the next swap), never tappable nor read out
+  function leave(board, c, delay) {
+    var layer = board.querySelector(":scope > .motion-ghosts");
+    if (!layer) {
+      layer = document.createElement("div");
+      layer.className = "motion-ghosts";
+      layer.setAttribute("aria-hidden", "true");
+      board.appendChild(layer);
+    }
+    var ghost = c.el;
+    ["id", "name", "value", "data-card", "data-loc", "data-pos"].forEach(function (a) { ghost.removeAttribute(a); });
+    ghost.setAttribute("tabindex", "-1");
+    ghost.style.left = c.rect.left + "px";
+    ghost.style.top = c.rect.top + "px";
+    ghost.style.width = c.rect.width + "px";
+    ghost.style.height = c.rect.height + "px";
+    layer.appendChild(ghost);
+    var frames = c.covered ? [{ opacity: 1 }, { opacity: 0 }]
+      : [{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-28px) scale(1.08)" }];
+    var animation = play(ghost, c.covered ? "motion-covered" : "motion-gone", frames,
+      { duration: MOVE_MS, easing: c.covered ? "linear" : "ease-in", delay: delay, fill: "both" });
+    var away = function () { ghost.remove(); if (!layer.children.length) layer.remove(); };
+    animation.finished.then(away, away);
   }
 
   // A win: a short burst of suits from the end panel (the panel itself pops in by CSS).
@@ -225,7 +238,12 @@
   // The next tap or key must not wait for the last one's animation: end it now (the board
   // under it is already the new one).
   function skip() {
-    if (running) { running.skipTransition(); running = null; }
+    var ending = playing;
+    playing = [];
+    ending.forEach(function (animation) {
+      if (animation.playState !== "finished") animation.finish();
+    });
+    document.querySelectorAll(".motion-ghosts").forEach(function (layer) { layer.remove(); });
   }
   document.addEventListener("pointerdown", skip, true);
   document.addEventListener("keydown", skip, true);

@@ -23,9 +23,8 @@ BOXED = "#board .tableau, #board .gaps-grid, #board .piles, #board .reserves, #b
 def boxes(page, skip=()) -> list:
     """Where the board's parts and cards are (a lifted selected card left out: ``skip``), once
     the cards have stopped moving (a new deal deals in)."""
-    page.wait_for_function("""(sel) => !document.getAnimations().some(a => a.effect && (
-        (a.effect.pseudoElement || '').startsWith('::view-transition') ||
-        (a.effect.target && a.effect.target.matches && a.effect.target.matches(sel))))""", arg=BOXED)
+    page.wait_for_function("""(sel) => !document.getAnimations().some(a => a.effect &&
+        a.effect.target && a.effect.target.matches && a.effect.target.matches(sel))""", arg=BOXED)
     return page.evaluate("""([sel, skip]) => [...document.querySelectorAll(sel)]
         .filter(el => !skip.includes(el.getAttribute('data-loc')))
         .map(el => { const r = el.getBoundingClientRect(); return [el.getAttribute('data-loc'), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; })""",

@@ -16,14 +16,18 @@ from .test_play import click_move, first_pair, wait_ply
 GAPS_NEAR_WON = ("2C 3C 4C 5C 6C 7C 8C 9C TC JC AC QC KC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD "
                  "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
 
-# what is animating now: the board's view transition (its pseudo-elements) and any CSS animation
-ANIMATING = """() => ({
-  kind: document.documentElement.dataset.motion || null,
-  runs: parseInt(document.documentElement.dataset.motionRuns || '0', 10),
-  transition: !!document.activeViewTransition,
-  animations: document.getAnimations().length,
-  pseudos: document.getAnimations().filter(a => a.effect && a.effect.pseudoElement).length,
-})"""
+# what is animating now: the cards motion.js animates (by what they do: motion-moved, -gone,
+# -covered, -came) and any CSS animation
+ANIMATING = """() => {
+  const ids = document.getAnimations().map(a => a.id || '').filter(id => id.startsWith('motion-'));
+  const count = (id) => ids.filter(x => x === id).length;
+  return {
+    kind: document.documentElement.dataset.motion || null,
+    runs: parseInt(document.documentElement.dataset.motionRuns || '0', 10),
+    animations: document.getAnimations().length,
+    cards: ids.length, moved: count('motion-moved'), gone: count('motion-gone'), came: count('motion-came'),
+  };
+}"""
 
 
 def slow_animations(page, rate: float = 0.1) -> None:
@@ -48,14 +52,20 @@ def gaps_fill(seed: int = 21):
     return next(m for m in position.legal_moves() if str(m) != "N" and len(position.moves_of_card(m.card)) == 1)
 
 
-def test_a_removed_pair_leaves_the_board_in_a_view_transition(server, new_page):
+def test_a_removed_pair_leaves_the_board_lifting_and_fading(server, new_page):
     page = new_page()
     page.goto(f"{server}/play/pyramid/0")
     slow_animations(page)
+    cards = page.locator('#board [data-card]').count()
     remove_first_pair(page)
     seen = page.evaluate(ANIMATING)
     assert seen["kind"] == "remove" and seen["runs"] == 1
-    assert seen["transition"] and seen["pseudos"] >= 2  # the two cards, lifted as they fade
+    assert seen["gone"] == 2  # the two cards, lifted as they fade
+    # over the new board, where they were, and out of every tap's way
+    ghosts = page.evaluate("""() => [...document.querySelectorAll('#board .motion-ghosts > .card')]
+      .map(el => [getComputedStyle(el.parentElement).pointerEvents, el.hasAttribute('data-card'), el.tabIndex])""")
+    assert ghosts == [["none", False, -1]] * 2
+    assert page.locator('#board [data-card]').count() == cards - 2  # the live board's cards only
     assert not page.js_errors
 
 
@@ -67,17 +77,18 @@ def test_a_gaps_card_slides_into_its_gap_and_a_redeal_gathers_them(server, new_p
     page.click(f'#board [data-card="{fill.card.code}"]')
     wait_ply(page, 1)
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "move" and seen["transition"]
-    moving = page.evaluate("() => document.getAnimations().map(a => a.effect.pseudoElement).filter(Boolean)")
-    assert any(name.startswith("::view-transition-group(card-" + fill.card.code) for name in moving)
+    assert seen["kind"] == "move" and seen["moved"] >= 1
+    moving = page.evaluate("""() => document.getAnimations().filter(a => a.id === 'motion-moved')
+      .map(a => a.effect.target.getAttribute('data-card'))""")
+    assert fill.card.code in moving
     page.click('[data-action="redeal"]')
     page.click('[data-action="confirm-redeal"]')
     wait_ply(page, 2)
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "redeal" and seen["pseudos"] > 20
+    assert seen["kind"] == "redeal" and seen["moved"] > 20
     # through the pile in the middle: the cards' paths have three points, one after another
     paths = page.evaluate("""() => document.getAnimations()
-      .filter(a => /^::view-transition-group/.test(a.effect.pseudoElement || ''))
+      .filter(a => a.id === 'motion-moved')
       .map(a => [a.effect.getKeyframes().length, a.effect.getTiming().delay])""")
     assert paths and all(frames == 3 for frames, _ in paths)
     assert len({delay for _, delay in paths}) > 5
@@ -122,7 +133,7 @@ def test_a_pyramid_win_celebrates(server, new_page):
     click_move(page, last[0])
     page.wait_for_selector('#board[data-status="won"]')
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "win remove" and seen["transition"]
+    assert seen["kind"] == "win remove" and seen["gone"] >= 1
     assert page.locator('[data-banner="won"] .motion-burst i').count() > 10
     assert not page.js_errors
 
@@ -134,11 +145,11 @@ def test_auto_finish_plays_its_moves_one_after_another(server, new_page):
     page.wait_for_selector('#board[data-status="won"]')
     page.evaluate("document.getAnimations().forEach(a => a.pause())")
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "win steps" and seen["transition"]
+    assert seen["kind"] == "win steps" and seen["cards"] >= 6
     steps = page.get_attribute("#board [data-motion-steps]", "data-motion-steps")
     assert len({pair.split(":")[1] for pair in steps.split()}) == 6  # the server's word: six moves
     delays = page.evaluate("""() => document.getAnimations()
-      .filter(a => /^::view-transition-old/.test(a.effect.pseudoElement || ''))
+      .filter(a => a.id === 'motion-gone' || a.id === 'motion-covered')
       .map(a => a.effect.getTiming().delay)""")
     assert len(set(delays)) >= 4 and max(delays) >= 4 * 160  # the visible cards leave step by step
     assert not page.js_errors
@@ -171,7 +182,7 @@ def assert_still(page) -> None:
     page.wait_for_timeout(50)
     seen = page.evaluate(ANIMATING)
     assert seen["kind"] is None and seen["runs"] == 0
-    assert not seen["transition"] and seen["animations"] == 0
+    assert seen["cards"] == 0 and seen["animations"] == 0
 
 
 def test_the_animations_setting_off_means_no_motion(server, new_page):
@@ -210,7 +221,7 @@ def test_a_tap_during_an_animation_plays_at_once(server, new_page):
     slow_animations(page, 0.01)  # the removal would now take 22 s
     draw = page.locator('[data-action="draw"]').bounding_box()
     remove_first_pair(page)
-    assert page.evaluate("!!document.activeViewTransition")
+    assert page.evaluate(ANIMATING)["gone"] == 2
     # a plain tap where the button is (no waiting for the page to be still, as a player would)
     page.mouse.click(draw["x"] + draw["width"] / 2, draw["y"] + draw["height"] / 2)
     page.wait_for_selector('#board[data-ply="2"]', timeout=8000)  # a busy machine's answer, not the 22 s
@@ -228,19 +239,20 @@ def test_a_replay_steps_with_the_same_motion(server, new_page):
     page.click('#replay a[data-replay="next"]')
     page.wait_for_selector('#replay[data-ply="1"]')
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "remove" and seen["transition"] and seen["pseudos"] >= 2
+    assert seen["kind"] == "remove" and seen["gone"] == 2
     assert not page.js_errors
 
 
-def test_double_pyramids_two_decks_glide_without_a_clash_of_names(server, new_page):
+def test_double_pyramids_two_decks_glide_without_a_mix_up(server, new_page):
     page = new_page()
     page.goto(f"{server}/play/double-pyramid/3")
     slow_animations(page)
     page.click('[data-action="draw"]')
     wait_ply(page, 1)
-    names = page.evaluate("""() => document.getAnimations()
-      .map(a => a.effect.pseudoElement).filter(n => /^::view-transition-group/.test(n || ''))""")
-    assert names and len(names) == len(set(names))
+    # each card that changed place is animated once, the two copies of a card apart
+    targets = page.evaluate("""() => { const moved = document.getAnimations().filter(a => a.id && a.id.startsWith('motion-'));
+      return [moved.length, new Set(moved.map(a => a.effect.target)).size]; }""")
+    assert targets[0] > 0 and targets[0] == targets[1]
     page.click('[data-action="draw"]')  # during the first one's glide: it ends, this one plays
     wait_ply(page, 2)
     assert page.evaluate("document.documentElement.dataset.motionRuns") == "2"
