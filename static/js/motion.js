@@ -28,20 +28,10 @@
       typeof Element.prototype.animate === "function";
   }
 
-  // A card's key: its code and, for Double Pyramid's two decks, which copy it is in page order.
-  function keyed(list) {
-    var seen = {}, out = [];
-    list.forEach(function (item) {
-      var n = seen[item.code] = (seen[item.code] || 0) + 1;
-      item.key = item.code + "-" + n;
-      out.push(item);
-    });
-    return out;
-  }
   function cardsOf(container) {
-    return keyed(Array.prototype.map.call(container.querySelectorAll("[data-card]"), function (el) {
+    return Array.prototype.map.call(container.querySelectorAll("[data-card]"), function (el) {
       return { code: el.getAttribute("data-card"), place: el.getAttribute("data-loc") || el.getAttribute("data-pos"), el: el };
-    }));
+    });
   }
   // the incoming board's cards, read from its markup before it is parsed into the page
   function newCards(html) {
@@ -50,7 +40,29 @@
       var place = /\bdata-(?:loc|pos)="([^"]+)"/.exec(m[0]);
       found.push({ code: m[1], place: place ? place[1] : "" });
     }
-    return keyed(found);
+    return found;
+  }
+  // Which old card became which new one. A card is known by its code and its place; Double
+  // Pyramid's two decks hold two of each card, so copies are matched in place first, and only
+  // the copies left over moved (in page order), left the board or came.
+  function matched(before, after) {
+    var out = { moved: [], gone: [], came: [] }, byCode = {};
+    before.forEach(function (c) { (byCode[c.code] = byCode[c.code] || { old: [], now: [] }).old.push(c); });
+    after.forEach(function (c) { (byCode[c.code] = byCode[c.code] || { old: [], now: [] }).now.push(c); });
+    Object.keys(byCode).forEach(function (code) {
+      var group = byCode[code];
+      var stay = {};
+      group.now.forEach(function (c) { stay[c.place] = true; });
+      var old = group.old.filter(function (c) { return !stay[c.place]; });
+      var kept = {};
+      group.old.forEach(function (c) { kept[c.place] = true; });
+      var now = group.now.filter(function (c) { return !kept[c.place]; });
+      old.forEach(function (c, i) {
+        if (i < now.length) { c.to = now[i].place; out.moved.push(c); } else out.gone.push(c);
+      });
+      now.slice(old.length).forEach(function (c) { out.came.push(c); });
+    });
+    return out;
   }
   function attr(html, name) {
     var m = new RegExp("\\b" + name + '="([^"]*)"').exec(html);
@@ -75,43 +87,41 @@
     var html = event.detail.serverResponse;
     if (typeof html !== "string") return;
     var oldPly = target.getAttribute("data-ply"), newPly = attr(html, "data-ply");
-    if (newPly === null || newPly === oldPly) return;  // a selection, a hint: nothing moves
-    var before = {}, after = {};
-    cardsOf(target).forEach(function (c) { before[c.key] = c; });
-    newCards(html).forEach(function (c) { after[c.key] = c; });
+    // a new deal (or the deal again) in place of the board: the old cards go, the new are dealt in
+    var deal = newPly === "0" && attr(html, "data-deal") !== target.getAttribute("data-deal");
+    if (!deal && (newPly === null || newPly === oldPly)) return;  // a selection, a hint: nothing moves
     var steps = {};
     (attr(html, "data-motion-steps") || "").split(" ").forEach(function (pair) {
       var at = pair.lastIndexOf(":");
       if (at > 0) steps[pair.slice(0, at)] = parseInt(pair.slice(at + 1), 10) || 0;
     });
+    var changed = matched(cardsOf(target), newCards(html));
     var next = {
-      target: target.id, moved: {}, gone: {}, came: {}, count: 0, steps: steps,
+      target: target.id, moved: {}, gone: changed.gone, came: {}, revealed: {}, steps: steps,
+      count: changed.moved.length + changed.gone.length + changed.came.length,
+      deal: deal,
       redeal: target.id === "board" && stat(html, "round") !== null &&
         stat(html, "round") !== (target.querySelector('[data-stat="round"]') || {}).textContent,
       won: target.getAttribute("data-status") !== "won" && attr(html, "data-status") === "won",
       kind: "move"
     };
-    var taken = {};
-    Object.keys(after).forEach(function (key) { taken[after[key].place] = true; });
-    Object.keys(before).forEach(function (key) {
-      var c = before[key], now = after[key];
-      if (now && now.place === c.place) return;
+    var movedInto = {}, left = {};
+    changed.moved.forEach(function (c) {
       c.rect = c.el.getBoundingClientRect();  // first: where it was
-      if (now) next.moved[key] = c;
-      else {
-        // a card that leaves a place another card takes (the waste under a drawn card) is
-        // covered, not taken off the board
-        c.covered = !!taken[c.place];
-        next.gone[key] = c;
-      }
-      next.count++;
+      next.moved[c.code + "@" + c.to] = c;
+      movedInto[c.to] = true;
     });
-    Object.keys(after).forEach(function (key) {
-      if (!before[key]) { next.came[key] = after[key]; next.count++; }
+    changed.gone.forEach(function (c) {
+      c.rect = c.el.getBoundingClientRect();
+      // a card that a moved card lies on now (the waste under a drawn card) is covered, not
+      // taken off the board; one taken off shows the card it lay on (a Giza reserve's next)
+      c.covered = !!movedInto[c.place];
+      left[c.place] = true;
     });
+    changed.came.forEach(function (c) { next[left[c.place] ? "revealed" : "came"][c.code + "@" + c.place] = c; });
     // what the page saw, for tests and style: "remove", "move", "redeal", "steps", "deal", and "win"
-    next.kind = (next.won ? "win " : "") + (next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
-      Object.keys(next.moved).length ? "move" : Object.keys(next.gone).length ? "remove" : "deal");
+    next.kind = (next.won ? "win " : "") + (next.deal ? "deal" : next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
+      changed.moved.length ? "move" : changed.gone.length ? "remove" : "deal");
     if (!next.count && !next.won) return;
     plan = next;
   });
@@ -129,27 +139,28 @@
       var g = grid.getBoundingClientRect();
       gather = { x: g.left + g.width / 2, y: g.top + g.height / 2 };
     }
-    var index = 0, dealt = Object.keys(p.came).length > 4;
+    var index = 0, dealt = p.deal || Object.keys(p.came).length > 4;
     cardsOf(board).forEach(function (c) {
-      var was = p.moved[c.key];
-      if (was) {
-        var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.key);
+      var key = c.code + "@" + c.place, was = p.moved[key];
+      if (was && !p.deal) {
+        var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.code);
         glide(c.el, was.rect, c.el.getBoundingClientRect(), delay, p.redeal ? gather : null);
-      } else if (p.came[c.key]) {
+      } else if (p.deal || p.came[key]) {
         var at = index++;
         play(c.el, "motion-came", [{ opacity: 0, transform: "translateY(-14px) scale(.92)" }, { opacity: 1, transform: "none" }],
-          { duration: MOVE_MS, easing: "ease-out", delay: stepDelay(p, c.key) || (dealt ? at * DEAL_MS : 0), fill: "backwards" });
+          { duration: MOVE_MS, easing: "ease-out", delay: stepDelay(p, c.code) || (dealt ? at * DEAL_MS : 0), fill: "backwards" });
       }
     });
-    Object.keys(p.gone).forEach(function (key) { leave(board, p.gone[key], stepDelay(p, key)); });
+    // the cards that left lift off where they were (under a won game's end panel), unless a
+    // whole new deal comes
+    if (!p.deal) p.gone.forEach(function (c) { leave(board, c, stepDelay(p, c.code)); });
     // on <html>: htmx puts the board's own attributes back once it settles
     if (p.won) { root.classList.add("motion-won"); burst(); }
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
   });
 
-  function stepDelay(p, key) {
-    var code = key.replace(/-\d+$/, "");
+  function stepDelay(p, code) {
     return p.steps[code] ? (p.steps[code] - 1) * STEP_MS : 0;
   }
   function order(el) {
@@ -184,8 +195,9 @@
     animation.finished.then(clear, clear);
   }
 
-  // a card taken off the board: the old card itself, laid over the page where it was (a layer
-  // of the new board's, so it is gone with the next swap), never tappable nor read out
+  // a card taken off the board: the old card itself, laid over the page where it was (in a
+  // layer of the new board's, so it scrolls with the page and is gone with the next swap),
+  // never tappable nor read out
   function leave(board, c, delay) {
     var layer = board.querySelector(":scope > .motion-ghosts");
     if (!layer) {
@@ -194,11 +206,12 @@
       layer.setAttribute("aria-hidden", "true");
       board.appendChild(layer);
     }
-    var ghost = c.el;
+    var ghost = c.el, origin = layer.getBoundingClientRect();
     ["id", "name", "value", "data-card", "data-loc", "data-pos"].forEach(function (a) { ghost.removeAttribute(a); });
+    ghost.classList.remove("pressed");  // its place was measured pressed already
     ghost.setAttribute("tabindex", "-1");
-    ghost.style.left = c.rect.left + "px";
-    ghost.style.top = c.rect.top + "px";
+    ghost.style.left = (c.rect.left - origin.left) + "px";
+    ghost.style.top = (c.rect.top - origin.top) + "px";
     ghost.style.width = c.rect.width + "px";
     ghost.style.height = c.rect.height + "px";
     layer.appendChild(ghost);

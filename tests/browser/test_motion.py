@@ -133,7 +133,13 @@ def test_a_pyramid_win_celebrates(server, new_page):
     click_move(page, last[0])
     page.wait_for_selector('#board[data-status="won"]')
     seen = page.evaluate(ANIMATING)
-    assert seen["kind"] == "win remove" and seen["gone"] >= 1
+    assert seen["kind"] == "win remove"
+    # the end panel pops in over the last cards as they leave, and the suits burst from it
+    names = page.evaluate("() => document.getAnimations().map(a => a.animationName).filter(Boolean)")
+    assert "motion-pop" in names and seen["gone"] >= 1
+    assert page.evaluate("""() => { const panel = document.querySelector('#board .banner.won');
+      const ghosts = document.querySelector('#board .motion-ghosts');
+      return +getComputedStyle(panel).zIndex > +getComputedStyle(ghosts).zIndex; }""")
     assert page.locator('[data-banner="won"] .motion-burst i').count() > 10
     assert not page.js_errors
 
@@ -256,4 +262,34 @@ def test_double_pyramids_two_decks_glide_without_a_mix_up(server, new_page):
     page.click('[data-action="draw"]')  # during the first one's glide: it ends, this one plays
     wait_ply(page, 2)
     assert page.evaluate("document.documentElement.dataset.motionRuns") == "2"
+    assert not page.js_errors
+
+
+def test_a_removed_card_of_double_pyramid_leaves_without_moving_its_twin(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/double-pyramid/3")
+    slow_animations(page)
+    page.click('#board [data-loc="P21"][data-card]')  # the first pyramid's 5♣; the second holds one too
+    page.wait_for_selector('#board[data-selected="P21"]')
+    page.click('#board [data-loc="P26"][data-card]')
+    wait_ply(page, 1)
+    seen = page.evaluate(ANIMATING)
+    assert seen["kind"] == "remove" and seen["gone"] == 2 and seen["moved"] == 0
+    assert not page.js_errors
+
+
+def test_new_deal_in_place_deals_the_cards_in(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/0")
+    remove_first_pair(page)
+    slow_animations(page)
+    page.click('#board [data-action="new"]')
+    page.click('#board [data-action="confirm-new"]')
+    page.wait_for_selector('#board[data-ply="0"]')
+    seen = page.evaluate(ANIMATING)
+    cards = page.locator("#board [data-card]").count()
+    assert seen["kind"] == "deal" and seen["came"] == cards and seen["moved"] == seen["gone"] == 0
+    delays = page.evaluate("() => document.getAnimations().filter(a => a.id === 'motion-came').map(a => a.effect.getTiming().delay)")
+    assert len(set(delays)) == cards  # one after another
+    assert page.locator("#board .motion-ghosts").count() == 0
     assert not page.js_errors
