@@ -195,9 +195,8 @@
     animation.finished.then(clear, clear);
   }
 
-  // a card taken off the board: the old card itself, laid over the page where it was (in a
-  // layer of the new board's, so it scrolls with the page and is gone with the next swap),
-  // never tappable nor read out
+  // a card taken off the board: the old card itself, laid over the window where it was (in a
+  // layer of the new board's, gone with the next swap), never tappable nor read out
   function leave(board, c, delay) {
     var layer = board.querySelector(":scope > .motion-ghosts");
     if (!layer) {
@@ -206,12 +205,12 @@
       layer.setAttribute("aria-hidden", "true");
       board.appendChild(layer);
     }
-    var ghost = c.el, origin = layer.getBoundingClientRect();
+    var ghost = c.el;
     ["id", "name", "value", "data-card", "data-loc", "data-pos"].forEach(function (a) { ghost.removeAttribute(a); });
     ghost.classList.remove("pressed");  // its place was measured pressed already
     ghost.setAttribute("tabindex", "-1");
-    ghost.style.left = (c.rect.left - origin.left) + "px";
-    ghost.style.top = (c.rect.top - origin.top) + "px";
+    ghost.style.left = c.rect.left + "px";
+    ghost.style.top = c.rect.top + "px";
     ghost.style.width = c.rect.width + "px";
     ghost.style.height = c.rect.height + "px";
     layer.appendChild(ghost);

@@ -55,12 +55,21 @@ def gaps_fill(seed: int = 21):
 def test_a_removed_pair_leaves_the_board_lifting_and_fading(server, new_page):
     page = new_page()
     page.goto(f"{server}/play/pyramid/0")
+    page.wait_for_function("() => document.getAnimations().length === 0")  # dealt in
     slow_animations(page)
     cards = page.locator('#board [data-card]').count()
+    first, second = first_pair(0)
+    places = page.evaluate("""(locs) => locs.map(l => { const r = document.querySelector(`#board [data-loc="${l}"]`).getBoundingClientRect();
+      return [r.x + scrollX, r.y + scrollY]; })""", [first, second])
     remove_first_pair(page)
     seen = page.evaluate(ANIMATING)
     assert seen["kind"] == "remove" and seen["runs"] == 1
-    assert seen["gone"] == 2  # the two cards, lifted as they fade
+    assert seen["gone"] == 2  # the two cards, lifted as they fade, from where they were
+    page.evaluate("document.getAnimations().forEach(a => a.pause() || (a.currentTime = 0))")
+    ghosts_at = page.evaluate("""() => [...document.querySelectorAll('#board .motion-ghosts > .card')].map(el => {
+      const r = el.getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY]; })""")
+    # (in page coordinates; the selected card is lifted a little and the tapped one pressed)
+    assert all(abs(g[0] - p[0]) < 8 and abs(g[1] - p[1]) < 12 for g, p in zip(sorted(ghosts_at), sorted(places)))
     # over the new board, where they were, and out of every tap's way
     ghosts = page.evaluate("""() => [...document.querySelectorAll('#board .motion-ghosts > .card')]
       .map(el => [getComputedStyle(el.parentElement).pointerEvents, el.hasAttribute('data-card'), el.tabIndex])""")
