@@ -97,7 +97,7 @@
     });
     var changed = matched(cardsOf(target), newCards(html));
     var next = {
-      target: target.id, moved: {}, gone: changed.gone, came: {}, revealed: {}, steps: steps,
+      target: target.id, moved: {}, gone: changed.gone, came: {}, steps: steps,
       count: changed.moved.length + changed.gone.length + changed.came.length,
       deal: deal,
       redeal: target.id === "board" && stat(html, "round") !== null &&
@@ -118,7 +118,7 @@
       c.covered = !!movedInto[c.place];
       left[c.place] = true;
     });
-    changed.came.forEach(function (c) { next[left[c.place] ? "revealed" : "came"][c.code + "@" + c.place] = c; });
+    changed.came.forEach(function (c) { if (!left[c.place]) next.came[c.code + "@" + c.place] = c; });
     // what the page saw, for tests and style: "remove", "move", "redeal", "steps", "deal", and "win"
     next.kind = (next.won ? "win " : "") + (next.deal ? "deal" : next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
       changed.moved.length ? "move" : changed.gone.length ? "remove" : "deal");
