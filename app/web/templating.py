@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import Request
 from jinja2 import Environment, FileSystemLoader
 from jinja2_fragments import render_blocks
+from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
 from app import i18n
@@ -80,8 +81,37 @@ environment = Environment(
     lstrip_blocks=True,
     auto_reload=False,  # templates change with a deploy, never under a running server
 )
-environment.install_gettext_callables(  # type: ignore[attr-defined]
-    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
+
+
+def _formatted(text: str, variables: dict[str, Any]) -> Markup:
+    """A translation as Jinja's newstyle gettext gives it: trusted markup, its variables escaped
+    into it (a text with no ``%`` in it is already what formatting would give)."""
+    markup = Markup(text)  # nosec B704 - our own catalogs, as with Jinja's gettext; variables are escaped
+    return markup % variables if variables or "%" in markup else markup
+
+
+def gettext(message: str, /, **variables: Any) -> Markup:
+    return _formatted(i18n.gettext(message), variables)
+
+
+def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
+    return _formatted(i18n.ngettext(singular, plural, num), {"num": num, **variables})
+
+
+def pgettext(context: str, message: str, /, **variables: Any) -> Markup:
+    return _formatted(i18n.pgettext(context, message), {"context": context, **variables})
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
+    return _formatted(i18n.npgettext(context, singular, plural, num), {"context": context, "num": num, **variables})
+
+
+# The i18n extension's newstyle callables, behaving as the ones install_gettext_callables makes
+# (tests/web/test_templating.py compares them) but called directly: those wrap each text in two
+# more context calls (``_`` looks ``gettext`` up as the page renders), and a board fragment
+# translates two dozen texts (bench/instructions.py: 12.3 -> 11.4 M instructions a move)
+environment.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
+environment.newstyle_gettext = True  # type: ignore[attr-defined]  # a {% trans %} block calls them so too
 environment.globals.update(
     asset_url=asset_url,
     message=message,
