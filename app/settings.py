@@ -98,6 +98,14 @@ class Settings(BaseSettings):
         description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, "
         "Retry-After); one at a time per player (429).",
     )
+    # Blocking work (the database, the templates, a search's wait) runs in AnyIO's threadpool
+    # (40 threads unless told). Python runs one thread at a time, so beyond a few, more threads
+    # only take turns and stretch every request (docs/performance.md); a search waits in one.
+    threads: int = Field(
+        default=8, ge=2, le=256,
+        description="Threads per instance for requests' blocking work (the database, pages, a solver search's "
+        "wait); more than SOLVER_SEARCHES.",
+    )
     log_sql: bool = False
     telemetry: bool = Field(
         default=False,
@@ -136,6 +144,13 @@ class Settings(BaseSettings):
         if scheme not in ("http", "https") or not sep or not rest or any(c in rest for c in "?#@ "):
             raise ValueError("PUBLIC_URL is a base URL such as https://tretten.example (no query, no fragment)")
         return value
+
+    @model_validator(mode="after")
+    def _room_beside_searches(self) -> Settings:
+        if self.threads <= self.solver_searches:
+            raise ValueError("THREADS must be more than SOLVER_SEARCHES: a search waits in a thread, and the "
+                             "board's requests need one too")
+        return self
 
     @model_validator(mode="after")
     def _fill_dev_defaults(self) -> Settings:

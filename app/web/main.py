@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         freeze_startup_heap()
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         yield
         await anyio.to_thread.run_sync(searches.stop)  # a search under way ends first (its budget)
         # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this
