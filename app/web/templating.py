@@ -109,7 +109,7 @@ def npgettext(context: str, singular: str, plural: str, num: int, /, **variables
 # The i18n extension's newstyle callables, behaving as the ones install_gettext_callables makes
 # (tests/web/test_templating.py compares them) but called directly: those wrap each text in two
 # more context calls (``_`` looks ``gettext`` up as the page renders), and a board fragment
-# translates two dozen texts (bench/instructions.py: 12.3 -> 11.4 M instructions a move)
+# translates two dozen texts: about 0.9 M of a move's 11 M instructions (docs/performance.md)
 environment.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
 environment.newstyle_gettext = True  # type: ignore[attr-defined]  # a {% trans %} block calls them so too
 environment.globals.update(
