@@ -109,7 +109,16 @@ def get_browser_player(request: Request, session: SessionDep, settings: Settings
     checked = request.scope.get("state", {}).get(CSRF_CHECKED)
     if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
         raise HTTPException(status_code=403, detail="csrf")
+    end_read(session)
     return player
+
+
+def end_read(session: Session) -> None:
+    """End a dependency's read, so its connection goes back to the pool: a sync route then waits
+    for a thread of its own, and a connection kept meanwhile would let a crowd of requests hold
+    every connection while the threads wait for one (bench/solver_storm.py: 500s after the pool's
+    10 s). The objects read stay loaded (the sessions do not expire them on commit)."""
+    session.commit()
 
 
 PlayerDep = Annotated[Player, Depends(get_browser_player)]
@@ -159,6 +168,7 @@ def get_api_player(session: SessionDep, authorization: Annotated[str | None, Hea
             status_code=401, detail="send Authorization: Bearer <token> (POST /api/players gives one)",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    end_read(session)
     return player
 
 

@@ -1,0 +1,38 @@
+"""The shared dependencies: the browser's player is read, and its read ended, before the route."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from app.services import players
+from app.web import security
+from app.web.deps import get_api_player, get_browser_player
+
+
+def _request(app, cookie: str | None, method: str = "GET") -> Request:
+    headers = [(b"cookie", f"{security.PLAYER_COOKIE}={cookie}".encode())] if cookie else []
+    return Request({"type": "http", "method": method, "path": "/", "headers": headers, "query_string": b"",
+                    "app": app, "state": {}})
+
+
+def test_the_player_is_read_and_the_connection_given_back_before_the_route(app, settings):
+    with app.state.sessionmaker() as session:
+        stored = players.stored_visitor(session, "deps-player-1")
+        generation = stored.session_generation
+    cookie = security.sign_player(settings.secret_key, "deps-player-1", generation)
+    with app.state.sessionmaker() as session:
+        player = get_browser_player(_request(app, cookie), session, settings)
+        # a sync route waits for a thread of its own: it must not hold a connection meanwhile
+        assert not session.in_transaction()
+        assert (player.id, player.session_generation, player.zen) == ("deps-player-1", generation, False)
+        assert not session.in_transaction()  # what was read stays loaded: no second read
+
+
+def test_the_api_player_is_read_and_the_connection_given_back_before_the_route(app):
+    with app.state.sessionmaker() as session:
+        stored, token = players.create_api_player(session)
+        stored_id = stored.id
+    with app.state.sessionmaker() as session:
+        player = get_api_player(session, authorization=f"Bearer {token}")
+        assert not session.in_transaction()
+        assert player.id == stored_id
