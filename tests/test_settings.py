@@ -116,7 +116,7 @@ def test_tretten_serve_refuses_a_short_secret_key_with_one_line_and_status_2(tmp
 
 
 def test_threads_leave_room_beside_the_searches():
-    assert Settings(database_url="sqlite://", secret_key="x" * 40).threads > Settings(
-        database_url="sqlite://", secret_key="x" * 40).solver_searches
+    defaults = Settings(database_url="sqlite://", secret_key="x" * 40)
+    assert defaults.threads > defaults.solver_searches
     with pytest.raises(ValidationError, match="THREADS must be more than SOLVER_SEARCHES"):
         Settings(database_url="sqlite://", secret_key="x" * 40, threads=3, solver_searches=3)
