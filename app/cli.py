@@ -1,6 +1,6 @@
 """The ``tretten`` command line: replay, deal, solve, survey, serve, prune.
 
-Machine-readable output is JSON on stdout, exactly as ``shared/spec/notation.md`` says.
+Machine-readable output is JSON on stdout, exactly as ``docs/spec/notation.md`` says.
 Wrong input prints ``{"error": …}`` on stdout, one plain line on stderr, and exits 2.
 """
 

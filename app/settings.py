@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     new_players_total: int = Field(default=600, ge=0, description="New players per minute in all, per instance.")
     new_games_per_address: int = Field(default=300, ge=0, description="New games per client address per minute.")
     new_games_total: int = Field(default=3000, ge=0, description="New games per minute in all, per instance.")
+    previews_per_address: int = Field(default=20, ge=0, description="Preview images drawn anew per client address "
+                                      "per minute (a drawn one is served from the cache without limit).")
+    previews_total: int = Field(default=60, ge=0, description="Preview images drawn anew per minute in all, "
+                                "per instance.")
     trusted_proxies: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Addresses or networks (CIDR) of reverse proxies, comma-separated: from these peers "
@@ -64,24 +68,10 @@ class Settings(BaseSettings):
     )
     max_moves: int = Field(default=5000, description="Longest move list a game may hold.")
     max_body_bytes: int = Field(default=64 * 1024, description="Largest request body accepted.")
-    # how long `tretten serve` waits for a client (app/web/protocol.py, app/web/serve.py)
-    header_timeout: float = Field(
-        default=10, gt=0,
-        description="Seconds from a connection opening (or a kept-alive connection's next request beginning) to the "
-        "end of the request's headers; then the connection is closed.",
-    )
-    body_timeout: float = Field(
-        default=20, gt=0,
-        description="Seconds from the end of a request's headers to the end of its body.",
-    )
     keep_alive_timeout: int = Field(
         default=15, ge=1,
         description="Seconds an idle kept-alive connection stays open after a response (uvicorn's "
         "timeout_keep_alive).",
-    )
-    max_header_bytes: int = Field(
-        default=32 * 1024, ge=1024,
-        description="Largest request line and headers together (431 beyond).",
     )
     max_connections: int = Field(
         default=1000, ge=1,

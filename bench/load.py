@@ -105,6 +105,17 @@ def start_servers(url: str, data_dir: Path, count: int, pool: int,
     return servers
 
 
+def stop_servers(servers: list[tuple[subprocess.Popen, str]]) -> None:
+    """SIGTERM (requests in flight finish), then SIGKILL after 30 s."""
+    for process, _ in servers:
+        process.send_signal(signal.SIGTERM)
+    for process, _ in servers:
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def form_for(move: str) -> dict:
     if move == "D":
         return {"action": "draw"}
@@ -386,13 +397,7 @@ def main() -> None:
     try:
         moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args, tuple(p.pid for p, _ in servers)))
     finally:
-        for process, _ in servers:
-            process.send_signal(signal.SIGTERM)
-        for process, _ in servers:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_servers(servers)
     size = int(statistics.median(moves.sizes)) if moves.sizes else 0
     print(f"{args.players} players, think {args.think_ms:.0f} ms, {args.db}, {args.instances} instance(s), "
           f"{args.seconds:.0f} s per kind in {args.rounds} rounds; move fragment {size} B raw; games finished {moves.games}")

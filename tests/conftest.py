@@ -4,6 +4,7 @@ browser-like clients of the packages that define an ``app`` fixture (tests/web, 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,6 +20,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+
+# the fast tier (-m "not slow") leaves these out: Chromium, real servers in processes of their own
+SLOW_FOLDERS = {"browser", "hardening"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FOLDERS & set(Path(item.fspath).parts):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

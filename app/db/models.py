@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, date, datetime
 
-from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false, true
+from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .types import SeedType
@@ -18,6 +18,9 @@ def utcnow() -> datetime:
 def new_public_id() -> str:
     # random, unguessable ids: a game link is the capability to watch it
     return secrets.token_urlsafe(9)
+
+
+UNFINISHED = "status = 'playing' AND abandoned = false AND started_at IS NOT NULL"
 
 
 class Base(DeclarativeBase):
@@ -62,6 +65,10 @@ class Game(Base):
         Index("ix_games_player_preset_seed", "player_id", "preset", "seed"),
         Index("ix_games_preset_seed", "preset", "seed"),          # deal pages
         Index("ix_games_player_started", "player_id", "started_at"),  # stats, history
+        # one unfinished game per player and preset: a first move replaces the one in play, and
+        # of two first moves racing (two tabs, two instances) only one can store its game
+        Index("uq_games_one_unfinished", "player_id", "preset", unique=True,
+              sqlite_where=text(UNFINISHED), postgresql_where=text(UNFINISHED)),
     )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_public_id)
@@ -89,6 +96,8 @@ class Game(Base):
     daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
     # the ply of the position whose cached winning line the hints follow (app.services.assist)
     line_ply: Mapped[int | None] = mapped_column(Integer)
+    # the ply of the last hint counted: asking again for the same position is not counted again
+    hinted_ply: Mapped[int | None] = mapped_column(Integer)
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 

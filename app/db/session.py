@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
 
-from .write_queue import BUSY_SECONDS, connection_factory
+BUSY_SECONDS = 5  # a writer waits this long for another to finish (SQLite's busy timeout)
 
 
 def _on_sqlite_connect(dbapi_connection, _record) -> None:
@@ -43,8 +43,7 @@ def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine
     if url.startswith("sqlite"):
         _private_sqlite_files(url)
         # a pool as large as the server's threadpool: no connection (and PRAGMA) churn under load
-        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": BUSY_SECONDS,
-                                                             "factory": connection_factory()},
+        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": BUSY_SECONDS},
                                pool_size=20, max_overflow=20)
         event.listen(engine, "connect", _on_sqlite_connect)
         return engine

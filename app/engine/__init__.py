@@ -1,6 +1,6 @@
 """Tretten's rules engine: cards, deals, positions, legal moves, status and scores.
 
-Pure Python, standard library only, no I/O. See ``shared/spec/notation.md`` for the
+Pure Python, standard library only, no I/O. See ``docs/spec/notation.md`` for the
 notation and ``docs/`` for the seeded deals and scores.
 """
 

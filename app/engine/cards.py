@@ -1,4 +1,4 @@
-"""Cards and deals in the notation of ``shared/spec/notation.md``.
+"""Cards and deals in the notation of ``docs/spec/notation.md``.
 
 A card is two characters, rank then suit: ``A 2 … 9 T J Q K`` and ``C D H S``.
 Input also accepts ``10`` for ``T`` and lower case; printing is always canonical.

@@ -81,32 +81,40 @@ def _move_of(
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
             limits: games.Limits = games.Limits()) -> ActionResult:
+    """An action on a stored game: checked once (``lifecycle.check``), then done."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
-    games.check_owner(game, player)
+    if action in ("new", "restart"):  # they leave this game: only the owner, as it is now
+        lifecycle.check_owner(game, player)
+    else:
+        lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
     if action == "new":
-        games.abandon(session, game, player)
+        games.abandon(game)
         seed = games.new_seed(session, player, game.preset)
         return ActionResult(record, redirect=f"/play/{game.preset}/{seed}", next_seed=seed)
     if action == "restart":
-        games.abandon(session, game, player)
+        games.abandon(game)
         return ActionResult(record, redirect=games.share_path(game), next_seed=game.seed)
     if action == "undo":
-        after = moves.undo(session, game, player, ply=ply, version=version)
+        if not record.can_undo:
+            raise InputError("there is nothing to undo", "nothing_to_undo")
+        game.undo_count += 1
+        after = moves.store(session, game, record.undo(), "undo")
         return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
     if action == "redo":
-        after = moves.redo(session, game, player, ply=ply, version=version)
+        if not record.can_redo:
+            raise InputError("there is nothing to redo", "nothing_to_redo")
+        after = moves.store(session, game, record.redo(), "redo")
         return ActionResult(after, announcement=_last_move(after))
-    games.check_fresh(game, ply, version)
     move, selection = _move_of(record, get_game(game.game).family, action, target, selected)
     if move is None:
         assert selection is not None
         return selection
-    after = moves.play_move(session, game, player, str(move), ply=ply, version=version, limits=limits)
+    after = moves.store(session, game, moves.played(record, [move], limits), "move")
     return ActionResult(after, announcement=_last_move(after))
 
 
@@ -114,7 +122,9 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
                action: str, target: str = "", selected: str = "", confirm: bool = False,
                limits: games.Limits = games.Limits()) -> ActionResult:
     """An action on a deal ready to play: a selection changes only the page; a move stores the
-    game (replacing the player's unfinished game of the preset: counted as lost) with that move."""
+    game with that move, replacing the player's unfinished game of the preset (counted as
+    lost). If the player already plays this very deal (another tab moved first), that game is
+    the answer, and nothing is stored or counted lost."""
     action = action or ("tap" if target else "")
     if action not in ("draw", "recycle", "redeal", "tap"):
         raise InputError("unknown action", "unknown_action")
@@ -126,13 +136,13 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
     if move is None:
         assert selection is not None
         return selection
-    if move not in record.position.legal_moves():
-        raise InputError(f"{move} is not a legal move here", "illegal_move")
+    after = moves.played(record, [move], limits)
+    in_play = games.game_of_deal(session, player, draft)
+    if in_play is not None:
+        raise moves.RacedError("this deal is already in play in another tab", "raced")
     game = games.start_game(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
-    after = moves.play_move(session, game, player, str(move), ply=0, limits=limits)
+    moves.store(session, game, after, "move", same_deal_kept=True)
     return ActionResult(after, announcement=_last_move(after), game=game)
-
-
 def _last_move(record: GameRecord) -> Announcement:
     """The move that led to the record's position, in words."""
     return describe(record.moves[record.cursor - 1], record.at(record.cursor - 1).position, record.position)

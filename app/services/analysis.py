@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import GameRecord
 
-from . import games, moves, solver_cache
+from . import games, lifecycle, moves, solver_cache
 from .boards import Announcement, said_moves
 from .errors import InputError
 from .records import record_of
@@ -116,13 +116,12 @@ def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,
                limits: games.Limits = games.Limits()) -> Game:
     """"Try again from here": a new game of the same deal with the game's first ``ply`` moves."""
-    games.check_owner(game, player)
+    lifecycle.check_owner(game, player)
     record = record_of(game)
     if not 0 <= ply < record.cursor:
         raise InputError("there is no such point in this game", "no_retry")
     new = games.start_game(session, player, game.preset, seed=game.seed,
                            deal_text=None if game.seed is not None else game.deal, limits=limits)
-    kept = [str(m) for m in record.moves[:ply]]
-    if kept:
-        moves.play_moves(session, new, player, kept, limits=limits, action="retry")
+    if ply:
+        moves.store(session, new, moves.played(record_of(new), list(record.moves[:ply]), limits), "retry")
     return new

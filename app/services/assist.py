@@ -16,7 +16,7 @@ from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
 from app.solver import line_from
 
-from . import games, moves, searches, solver_cache
+from . import games, lifecycle, moves, searches, solver_cache
 from .errors import ConflictError, InputError
 from .records import record_of
 
@@ -98,9 +98,9 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     follows the line the last hint came from while the player does, and searches again when
     they leave it. Never a move back to a position the game has been in. When no win is known,
     the move reaching the best score found, saying whether a win is proven impossible. Counted
-    on the game (``hint_count``)."""
-    games.check_owner(game, player)
-    games.check_fresh(game, ply, version)
+    on the game (``hint_count``), once per position: asking again before the next move (a
+    double click) answers the same hint without counting it again."""
+    lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
     _playing(record)
     seen = set(record.positions()[:record.cursor])
@@ -116,11 +116,12 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
             raise InputError("no move is possible", "no_hint")
         known = solver_cache.cached(session, record)
         result = Hint(move, False, lost=bool(known is not None and known.winnable is False))
-    game.hint_count += 1
+    if game.hinted_ply != record.cursor:
+        game.hint_count += 1
+        game.hinted_ply = record.cursor
     try:
-        session.commit()
+        session.flush()
     except StaleDataError:
-        session.rollback()
         raise ConflictError("this game moved on in another tab", "stale") from None
     return result
 
@@ -141,13 +142,15 @@ def status(session: Session, game: Game, player: Player | None) -> Status:
     record = record_of(game)
     if record.position.status != "playing":
         return Status(record.position.status == "won", False)
-    if player is None or player.id != game.player_id:
+    if player is None or player.id != game.player_id or lifecycle.phase_of(game) is lifecycle.Phase.ABANDONED:
         return Status(None, False)
     show = bool(player.winnable_indicator)
     near = near_end(record)
     if not show and not near:
         return Status(None, False)
-    found = solver_cache.verdict(session, record, player_id=game.player_id)
+    # the page asks for this by itself after each move: counted apart from the player's own
+    # searches (one at a time), so it never makes their hint wait or be refused
+    found = solver_cache.verdict(session, record, player_id=f"{game.player_id}/status")
     offer = bool(near and found.winnable and found.moves)
     return Status(found.winnable if show else None, offer, len(found.moves) if offer else 0)
 
@@ -155,8 +158,7 @@ def status(session: Session, game: Game, player: Player | None) -> Status:
 def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
                 version: int | None = None, limits: games.Limits = games.Limits()) -> GameRecord:
     """Play the proven winning line to the end, in one write (a win: final)."""
-    games.check_owner(game, player)
-    games.check_fresh(game, ply, version)
+    lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
     _playing(record)
     found = solver_cache.verdict(session, record, player_id=game.player_id)
@@ -168,9 +170,4 @@ def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int
     if trial.position.status != "won":
         raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
     game.auto_finished = True  # stored with the moves, in the same write
-    try:
-        return moves.play_moves(session, game, player, list(found.moves), ply=ply, version=version,
-                                limits=limits, action="auto-finish")
-    except Exception:
-        session.rollback()
-        raise
+    return moves.store(session, game, moves.played(record, list(found.moves), limits), "auto-finish")

@@ -53,7 +53,13 @@ class DealSummary:
     verdict: DealVerdict | None = None  # only when viewer_finished
 
     def to_json(self) -> dict:
-        best = lambda b: None if b is None else {"value": b.value, "name": b.name, "game": b.game_id}  # noqa: E731
+        # another player's game (its replay, its analysis) tells whether the deal can be won:
+        # its id only for a viewer who has finished the deal, as the verdict
+        def best(b: Best | None) -> dict | None:
+            if b is None:
+                return None
+            return {"value": b.value, "name": b.name, "game": b.game_id if self.viewer_finished else None}
+
         out = {
             "preset": self.preset, "seed": self.seed, "players": self.players, "winners": self.winners,
             "fewest_moves": best(self.fewest_moves), "best_time": best(self.best_time),

@@ -30,7 +30,7 @@ from app.engine import (
 )
 
 from . import daily, lifecycle, winnable
-from .errors import ConflictError, ForbiddenError, InputError, NotFoundError, RateLimitError
+from .errors import InputError, NotFoundError, RateLimitError
 from .ratelimit import Arrivals
 from .records import record_of
 
@@ -121,18 +121,6 @@ def current_score(game: Game, record: GameRecord | None = None) -> int:
     return score(record or record_of(game), game.scoring, elapsed_seconds(game))
 
 
-# ---------------------------------------------------------------- checks
-
-def check_owner(game: Game, player: Player | None) -> None:
-    if player is None or game.player_id != player.id:
-        raise ForbiddenError("only the player who started this game can change it", "not_owner")
-
-
-def check_fresh(game: Game, ply: int | None, version: int | None) -> None:
-    if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
-        raise ConflictError("this game moved on in another tab", "stale")
-
-
 # ---------------------------------------------------------------- starting
 
 def _check_rate(session: Session, player: Player, limits: Limits) -> None:
@@ -187,7 +175,7 @@ def start_game(
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
-    session.commit()  # its first move replaces the player's unfinished game of the preset (app.services.moves)
+    session.flush()  # its id; its first move replaces the player's unfinished game of the preset (app.services.moves)
     return game
 
 
@@ -211,12 +199,17 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
                 hint_count=0, abandoned=False, auto_finished=False)
 
 
-def abandon(session: Session, game: Game, player: Player) -> None:
+def abandon(game: Game) -> None:
     """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
-    check_owner(game, player)
     if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
         game.abandoned = True
-        session.commit()
+
+
+def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:
+    """The player's game in play of this deal (a seed's, or an imported deal's), if any."""
+    found = unfinished_games(session, player, 1, preset=draft.preset, seed=draft.seed,
+                             deal=draft.deal if draft.seed is None else None)
+    return found[0] if found else None
 
 
 def share_path(game: Game) -> str:

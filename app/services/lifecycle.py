@@ -23,12 +23,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import case, literal, update
+from sqlalchemy import and_, case, literal, or_, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, utcnow
+from app.db.models import Game, Player, utcnow
 
-from .errors import InputError
+from .errors import ConflictError, ForbiddenError, InputError
 
 IDLE_LIMIT = timedelta(days=1)
 RESULTS = ("won", "lost", "playing")  # what the statistics count (a played game's result)
@@ -66,7 +66,20 @@ def phase_of(game: Game, now: datetime | None = None) -> Phase:
     return Phase.PLAYING if game.started_at is not None else Phase.NEW
 
 
-def check_can_move(game: Game) -> None:
+def check_owner(game: Game, player: Player | None) -> None:
+    if player is None or game.player_id != player.id:
+        raise ForbiddenError("only the player who started this game can change it", "not_owner")
+
+
+def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> None:
+    """The one check before anything changes a stored game or asks the solver about it (a
+    move, undo, redo, a hint, "still winnable?", auto-finish): the player's own game, as the
+    page saw it (``ply``/``version``: a stale tab gets 409), and still in play. A won game, or
+    one counted as lost (replaced, or a day idle), takes nothing more: not a move, not a hint,
+    not a setting. "No moves left" (``LOST``) may still be undone."""
+    check_owner(game, player)
+    if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
+        raise ConflictError("this game moved on in another tab", "stale")
     phase = phase_of(game)
     if phase is Phase.WON:
         raise InputError("the game is won: a win is final", "won_final")
@@ -74,9 +87,12 @@ def check_can_move(game: Game) -> None:
         raise InputError("this game was counted as lost", "counted_lost")
 
 
-def check_can_undo(game: Game) -> None:
-    """Undo and redo: while playing, and after "no moves left"; never after a win or once lost for good."""
-    check_can_move(game)
+def in_play_expression(now: datetime | None = None):
+    """SQL: the games still in play (not finished, not counted as lost): what a change of the
+    player's settings may touch."""
+    cutoff = (now or utcnow()) - IDLE_LIMIT
+    return and_(Game.status == "playing", Game.abandoned.is_(False),
+                or_(Game.started_at.is_(None), Game.updated_at >= cutoff))
 
 
 def result_expression(now: datetime | None = None, *, cutoff=None):
@@ -110,9 +126,13 @@ def finish_time(game: Game) -> int | None:
     return max(0, int((finished - started).total_seconds()))
 
 
-def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: str | None = None) -> None:
+def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: str | None = None,
+                       seed: int | None = None, deal: str | None = None) -> None:
     """The player's unfinished, played games of the preset (but ``keep``) count as lost from now on:
-    a new game of the preset replaces them."""
+    a new game of the preset replaces them. Given a deal (``seed``, or an imported ``deal``'s
+    text), its own games are left alone: a first move of a deal already in play elsewhere (two
+    tabs racing) must not count that game lost, and the database's one-unfinished-game index
+    refuses the second instead (app.services.actions.first_move)."""
     query = update(Game).where(
         Game.player_id == player_id,
         Game.preset == preset,
@@ -122,4 +142,9 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
     )
     if keep is not None:
         query = query.where(Game.id != keep)
+    idle_before = utcnow() - IDLE_LIMIT  # an idle game of the deal is counted lost like any other
+    if seed is not None:
+        query = query.where(or_(Game.seed.is_(None), Game.seed != seed, Game.updated_at < idle_before))
+    elif deal is not None:
+        query = query.where(or_(Game.seed.is_not(None), Game.deal != deal, Game.updated_at < idle_before))
     session.execute(query.values(abandoned=True).execution_options(synchronize_session=False))

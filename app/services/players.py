@@ -6,11 +6,12 @@ import hashlib
 import secrets
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.engine import SCORING_SYSTEMS
+
+from .lifecycle import in_play_expression
 
 LANGUAGES = ("da", "sv", "en")
 THEMES = ("auto", "light", "dark")
@@ -29,16 +30,11 @@ def visitor(player_id: str) -> Player:
 
 
 def stored_visitor(session: Session, player_id: str) -> Player:
-    """The player of this id, stored now if it was a visitor (or another request just stored it)."""
+    """The visitor of this id, stored with the request's other changes (IntegrityError at the
+    flush: two first requests of one browser at once, and the other stored it)."""
     player = visitor(player_id)
     session.add(player)
-    try:
-        session.commit()
-    except IntegrityError:  # two first requests of one browser at once: the other stored it
-        session.rollback()
-        found = session.get(Player, player_id)
-        assert found is not None
-        return found
+    session.flush()
     return player
 
 
@@ -46,7 +42,6 @@ def end_other_sessions(session: Session, player: Player) -> None:
     """Log out every device of this profile (their cookies carry the old generation); the
     caller gives the current device a cookie of the new one."""
     player.session_generation = (player.session_generation or 0) + 1
-    session.commit()
 
 
 def _token_hash(token: str) -> str:
@@ -58,7 +53,7 @@ def create_api_player(session: Session) -> tuple[Player, str]:
     token = secrets.token_urlsafe(32)
     player = Player(token_hash=_token_hash(token))
     session.add(player)
-    session.commit()
+    session.flush()
     return player, token
 
 
@@ -82,10 +77,11 @@ def update_preferences(
         player.language = language
     if scoring in SCORING_SYSTEMS:
         player.scoring = scoring
-        # the unfinished games follow the player's choice; finished ones keep their score
+        # the games in play follow the player's choice; finished ones, and those counted as
+        # lost, keep theirs (and are not touched: a write would make an idle game look played)
         session.execute(
             update(Game)
-            .where(Game.player_id == player.id, Game.status == "playing")
+            .where(Game.player_id == player.id, in_play_expression(), Game.scoring != scoring)
             .values(scoring=scoring)
             .execution_options(synchronize_session=False)
         )
@@ -97,7 +93,6 @@ def update_preferences(
         player.theme = theme
     if animations is not None:
         player.animations = animations
-    session.commit()
     return player
 
 
@@ -108,5 +103,4 @@ def update_solver_preferences(session: Session, player: Player, *, winnable_only
         player.winnable_only = winnable_only
     if winnable_indicator is not None:
         player.winnable_indicator = winnable_indicator
-    session.commit()
     return player

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,7 +30,7 @@ from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES
 
-from .errors import InputError, NotFoundError
+from .errors import BusyError, InputError, NotFoundError
 
 DRAWING_VERSION = 2  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
@@ -114,9 +117,15 @@ class Preview:
     key: str  # the current ``v`` of its URL (and a fine ETag)
 
 
-def preview_for_ref(preset_slug: str, ref: str, language: str) -> Preview:
+def preview_for_ref(preset_slug: str, ref: str, language: str,
+                    admit: Callable[[], None] | None = None) -> Preview:
     """What ``/preview/{language}/{preset}/{ref}.png`` shows. ``NotFoundError`` for an unknown
-    preset or language, ``InputError`` for a ref that is neither a seed nor a deal token."""
+    preset or language, ``InputError`` for a ref that is neither a seed nor a deal token.
+
+    A preview in the cache costs nothing; one to draw is first let in by ``admit`` (the
+    caller's rate limit: it raises RateLimitError), then drawn by one thread at a time
+    (BusyError while another is drawing): a flood of new previews cannot take the CPU from
+    the players' moves."""
     if ref.isascii() and ref.isdigit():
         try:
             deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, int(ref)))
@@ -125,11 +134,13 @@ def preview_for_ref(preset_slug: str, ref: str, language: str) -> Preview:
     else:
         deal_text = deal_from_token(ref, preset_slug)
     preset, deal = _checked(preset_slug, deal_text, language)
-    return Preview(_drawn(preset, deal, language), _key(preset, deal, language))
-
-
-def preview_for_seed(preset_slug: str, seed: int, language: str = "en") -> bytes:
-    return preview_png(preset_slug, format_deal(deal_for_seed(_preset(preset_slug).game, seed)), language)
+    key = _key(preset, deal, language)
+    png = _cache.get(key)
+    if png is None:
+        if admit is not None:
+            admit()
+        png = _drawn(preset, deal, language, key)
+    return Preview(png, key)
 
 
 def _preset(slug: str):
@@ -163,11 +174,48 @@ def preview_png(preset_slug: str, deal_text: str, language: str = "en") -> bytes
     Kept in a bounded in-process cache, keyed by the canonical deal.
     """
     preset, deal = _checked(preset_slug, deal_text, language)
-    return _drawn(preset, deal, language)
+    key = _key(preset, deal, language)
+    return _cache.get(key) or _drawn(preset, deal, language, key)
 
 
-@lru_cache(maxsize=CACHED_PREVIEWS)
-def _drawn(preset_slug: str, deal_text: str, language: str) -> bytes:
+class _Cache:
+    """The previews drawn last, by key (a bounded LRU that can be asked without drawing)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            png = self._items.get(key)
+            if png is not None:
+                self._items.move_to_end(key)
+            return png
+
+    def put(self, key: str, png: bytes) -> None:
+        with self._lock:
+            self._items[key] = png
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+_cache = _Cache(CACHED_PREVIEWS)
+_drawing = threading.BoundedSemaphore(1)
+
+
+def _drawn(preset_slug: str, deal_text: str, language: str, key: str) -> bytes:
+    if not _drawing.acquire(blocking=False):
+        raise BusyError("another preview is being drawn", "solver_busy", retry_after=1)
+    try:
+        png = _draw(preset_slug, deal_text, language)
+    finally:
+        _drawing.release()
+    _cache.put(key, png)
+    return png
+
+
+def _draw(preset_slug: str, deal_text: str, language: str) -> bytes:
     preset = PRESETS[preset_slug]
     position = GameRecord.new(preset.game, preset.rules, preset.variant.parse_deal(deal_text)).start
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)

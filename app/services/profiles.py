@@ -29,7 +29,6 @@ def clean_name(text: str) -> str | None:
 
 def set_display_name(session: Session, player: Player, text: str) -> Player:
     player.display_name = clean_name(text)
-    session.commit()
     return player
 
 
@@ -46,12 +45,10 @@ def device_token(secret: str, player: Player) -> str | None:
 def new_device_link(session: Session, player: Player) -> None:
     """A fresh link; any earlier one stops working."""
     player.device_nonce = secrets.token_hex(16)
-    session.commit()
 
 
 def revoke_device_link(session: Session, player: Player) -> None:
     player.device_nonce = None
-    session.commit()
 
 
 def player_for_device_token(session: Session, secret: str, token: str) -> Player | None:
@@ -62,11 +59,11 @@ def player_for_device_token(session: Session, secret: str, token: str) -> Player
     if player is None or not player.device_nonce:
         return None
     expected = _signature(secret, player.id, player.device_nonce)
-    return player if hmac.compare_digest(expected, signature) else None
+    return player if hmac.compare_digest(expected.encode(), signature.encode()) else None
 
 
 def delete_player(session: Session, player: Player) -> None:
     """The profile and every game of it, for good."""
     session.execute(delete(Game).where(Game.player_id == player.id).execution_options(synchronize_session=False))
     session.delete(player)
-    session.commit()
+    session.flush()

@@ -28,6 +28,11 @@ def install(app: FastAPI, settings: Settings) -> None:
         settings.new_games_per_address, settings.new_games_total,
         message="too many new games at once from your address or in all; wait a little", key="rate_limited",
     )
+    app.state.new_previews = Arrivals(
+        settings.previews_per_address, settings.previews_total,
+        message="too many new preview images at once from your address or in all; wait a little",
+        key="rate_limited",
+    )
     if settings.trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
@@ -36,6 +41,12 @@ def client_address(request: Request) -> str:
     """The client's IP address (from X-Forwarded-For only through a trusted proxy, see above)."""
     client = request.scope.get("client")
     return client[0] if client else "unknown"
+
+
+def check_new_preview(request: Request) -> None:
+    """Before drawing a preview that is not in the cache: RateLimitError if this client, or
+    everyone together, asked for too many just now."""
+    request.app.state.new_previews.check(client_address(request))
 
 
 def check_new_player(request: Request) -> None:

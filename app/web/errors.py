@@ -18,8 +18,9 @@ from app.services.errors import (
     ServiceError,
 )
 
-from .deps import visitor_page
-from .security import SECURITY_HEADERS, BodyTooLarge
+from .identity import visitor_page
+from .middleware import BodyTooLarge
+from .security import SECURITY_HEADERS
 from .templating import render
 
 STATUS_OF = {

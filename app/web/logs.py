@@ -12,14 +12,9 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sys
-import time
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 request_log = logging.getLogger("tretten.request")
-GAME_PATH = re.compile(r"^/(?:api/)?games/([A-Za-z0-9_-]{1,24})(?:/|$)")
 SECRET_PATHS = ("/link/",)  # what follows is a credential: whoever holds a device link is that player
 
 
@@ -57,13 +52,6 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger("tretten")
     if any(getattr(h, "_tretten", False) for h in root.handlers):
         return
-    # Our lines carry none of the caller, thread or process fields a LogRecord collects by
-    # default, and a move writes two lines: the logging docs' "Optimization" switches skip
-    # walking the stack for the caller and looking up the thread and process names.
-    logging._srcfile = None
-    logging.logThreads = False
-    logging.logProcesses = False
-    logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler._tretten = True  # type: ignore[attr-defined]
@@ -76,38 +64,3 @@ def configure_logging(level: int = logging.INFO) -> None:
 def log_event(logger: logging.Logger, event: str, **fields: object) -> None:
     if logger.isEnabledFor(logging.INFO):
         logger.info(event, extra={"fields": fields})
-
-
-class RequestLogMiddleware:
-    """Times each HTTP request from its first byte in to its last byte out."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500  # what the client gets if the app fails before answering
-
-        async def send_and_note(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_and_note)
-        finally:
-            path = scope.get("path", "")
-            fields: dict[str, object] = {
-                "method": scope.get("method"),
-                "path": loggable_path(path),
-                "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-            }
-            match = GAME_PATH.match(path)
-            if match:
-                fields["game"] = match.group(1)
-            log_event(request_log, "request", **fields)

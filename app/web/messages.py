@@ -26,6 +26,7 @@ TEXTS = {
     "idle": N_("It counts as lost: it was left unfinished for a day."),
     "solver_busy": N_("The solver is busy. Please try again in a moment."),
     "stale": N_("This game moved on in another tab. Here is the current position."),
+    "raced": N_("A game of this variant was started in another tab just now. Here it is."),
     "illegal_move": N_("That move is not allowed here."),
     "bad_move": N_("That move could not be read."),
     "not_owner": N_("You are watching this game. Only the player who started it can make moves."),

@@ -16,5 +16,10 @@ def see_other(request: Request, url: str) -> Response:
 
 
 def safe_next(target: str) -> str:
-    """Where a form asks to go back to: same-site paths only, never another host."""
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
+    """Where a form asks to go back to: a same-site path only, never another host. Control
+    characters and spaces are refused as well: a browser drops tabs and newlines from a URL
+    (a tab between two slashes makes ``//evil.example``), and a newline cannot go into a header."""
+    if (not target.startswith("/") or target.startswith("//") or "\\" in target
+            or any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in target)):
+        return "/"
+    return target

@@ -1,7 +1,7 @@
 """`tretten serve`: migrate the database, then serve the app with uvicorn.
 
-How long a client may take is set here: the request deadlines of app/web/protocol.py,
-uvicorn's keep-alive timeout and its cap on connections (README, "Settings").
+uvicorn's own keep-alive timeout and cap on connections come from the settings; deadlines for
+slow clients (trickled headers or bodies) are the reverse proxy's (README, "Operating it").
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import uvicorn
 
 from app.db.migrate import upgrade_to_head
 from app.settings import get_settings
-
-from .protocol import guarded_protocol
 
 
 def serve(host: str | None = None, port: int | None = None) -> None:
@@ -25,7 +23,6 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         proxy_headers=False,  # the app believes X-Forwarded-* from TRUSTED_PROXIES only (app/web/clients.py)
         access_log=False,  # app.web.logs writes one JSON line per request instead
         timeout_graceful_shutdown=10,
-        http=guarded_protocol(settings.header_timeout, settings.body_timeout, settings.max_header_bytes),
         ws="none",  # the app has no WebSocket route: an upgrade request stays plain HTTP
         timeout_keep_alive=settings.keep_alive_timeout,
         limit_concurrency=settings.max_connections,

@@ -13,14 +13,13 @@ from typing import Any
 from fastapi import Request
 from jinja2 import Environment, FileSystemLoader
 from jinja2_fragments import render_blocks
-from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
 from app import i18n
 from app.engine import PRESETS, Card
 from app.settings import PROJECT_ROOT
 
-from . import boardcache, formatting
+from . import formatting
 from .assets import asset_url
 from .messages import message
 
@@ -53,15 +52,14 @@ def card_name(card: Card) -> str:
     return _card_name(i18n.current_language(), card)
 
 
-# a board names a dozen cards outside its kept places (announcements, labels); 4 suits and 52
-# cards per language are worth keeping rather than asking the catalog each time
-@lru_cache(maxsize=512)
+# a board names its cards in its words (labels, announcements): 52 names a language, kept
+@lru_cache(maxsize=256)
 def _suit_name(language: str, suit: str) -> str:
     _ = i18n.gettext
     return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _card_name(language: str, card: Card) -> str:
     _ = i18n.gettext
     rank = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}.get(card.rank, str(card.rank))
@@ -83,35 +81,8 @@ environment = Environment(
 )
 
 
-def _formatted(text: str, variables: dict[str, Any]) -> Markup:
-    """A translation as Jinja's newstyle gettext gives it: trusted markup, its variables escaped
-    into it (a text with no ``%`` in it is already what formatting would give)."""
-    markup = Markup(text)  # nosec B704 - our own catalogs, as with Jinja's gettext; variables are escaped
-    return markup % variables if variables or "%" in markup else markup
-
-
-def gettext(message: str, /, **variables: Any) -> Markup:
-    return _formatted(i18n.gettext(message), variables)
-
-
-def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
-    return _formatted(i18n.ngettext(singular, plural, num), {"num": num, **variables})
-
-
-def pgettext(context: str, message: str, /, **variables: Any) -> Markup:
-    return _formatted(i18n.pgettext(context, message), {"context": context, **variables})
-
-
-def npgettext(context: str, singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
-    return _formatted(i18n.npgettext(context, singular, plural, num), {"context": context, "num": num, **variables})
-
-
-# The i18n extension's newstyle callables, behaving as the ones install_gettext_callables makes
-# (tests/web/test_templating.py compares them) but called directly: those wrap each text in two
-# more context calls (``_`` looks ``gettext`` up as the page renders), and a board fragment
-# translates two dozen texts: about 0.9 M of a move's 11 M instructions (docs/performance.md)
-environment.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
-environment.newstyle_gettext = True  # type: ignore[attr-defined]  # a {% trans %} block calls them so too
+environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
 environment.globals.update(
     asset_url=asset_url,
     message=message,
@@ -125,7 +96,6 @@ environment.globals.update(
     LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
 )
 formatting.install(environment)
-boardcache.install(environment)
 
 
 def is_htmx(request: Request) -> bool:

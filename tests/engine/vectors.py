@@ -1,17 +1,17 @@
-"""The shared test vectors in ``../shared/vectors`` beside the repository."""
+"""The test vectors in ``tests/vectors`` (a copy of the project's shared vectors, kept in the repository)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
 
 def load(name: str) -> list[dict]:
     path = VECTORS / name
     if not path.exists():
-        raise FileNotFoundError(f"shared test vectors missing: {path} (clone beside shared/)")
+        raise FileNotFoundError(f"shared test vectors missing: {path} ")
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 

@@ -10,7 +10,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Player
 from app.db.session import session_factory
 from app.engine import PRESETS
-from app.services import assist, games, moves, searches, winnable
+from app.services import assist, games, moves, searches, solver_cache, winnable
 from app.services.records import record_of
 from app.settings import Settings
 
@@ -99,3 +99,24 @@ def test_a_player_who_leaves_the_line_gets_a_new_one_never_back_to_a_position_se
                 record = moves.play_move(session, game, player, chosen)
                 positions.append(record.position)
             assert game.hint_count >= 1
+
+
+def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions, monkeypatch):
+    asked = []
+
+    def verdict(session, record, *, player_id, **_budget):
+        asked.append(player_id)
+        # while this search runs, the player's hint is let in (one search at a time each)
+        searches.check_room(record_player)
+        return solver_cache.Verdict(None, ())
+
+    monkeypatch.setattr(solver_cache, "verdict", verdict)
+    with sessions() as session:
+        player = Player(winnable_indicator=True)
+        session.add(player)
+        session.flush()
+        record_player = player.id
+        game = games.start_game(session, player, "pyramid", seed=5)
+        with searches.admitted(f"{player.id}/status"):  # the page's status search under way
+            assist.status(session, game, player)
+    assert asked == [f"{record_player}/status"]

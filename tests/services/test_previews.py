@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 from app.engine import PRESETS, GameRecord, deal_for_seed, format_deal, shuffled
 from app.engine.cards import full_deck
 from app.services import previews
-from app.services.errors import InputError, NotFoundError
+from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
 
 FAMILIES = ["pyramid", "giza", "double-pyramid", "gaps", "gaps-danish"]
 
@@ -47,9 +47,9 @@ def test_a_preview_is_a_small_1200_by_630_png(preset):
 
 
 @pytest.mark.parametrize("preset", FAMILIES)
-def test_a_preview_changes_with_the_deal_and_is_the_same_for_the_same_deal(preset):
+def test_a_preview_changes_with_the_deal_and_is_the_same_for_the_same_deal(preset, monkeypatch):
     first = previews.preview_png(preset, _deal(preset, 7))
-    previews._drawn.cache_clear()  # drawn again, not the cached bytes
+    monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))  # drawn again
     again = previews.preview_png(preset, _deal(preset, 7))
     other = previews.preview_png(preset, _deal(preset, 8))
     assert first == again
@@ -66,7 +66,42 @@ def test_a_second_call_is_served_from_the_cache():
     deal = _deal("giza", 11)
     first = previews.preview_png("giza", deal)
     assert previews.preview_png("giza", deal) is first
-    assert previews._drawn.cache_info().maxsize == previews.CACHED_PREVIEWS
+
+
+def test_the_cache_keeps_the_previews_drawn_last():
+    cache = previews._Cache(2)
+    cache.put("a", b"1")
+    cache.put("b", b"2")
+    assert cache.get("a") == b"1"  # a is now the newest
+    cache.put("c", b"3")
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (b"1", None, b"3")
+
+
+def test_a_preview_to_draw_is_let_in_first_and_a_cached_one_is_not_asked(monkeypatch):
+    monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))
+    asked = []
+    path = previews.preview_path("pyramid", seed=77)
+    ref = path.split("/")[-1].split(".")[0]
+    previews.preview_for_ref("pyramid", ref, "en", admit=lambda: asked.append(1))
+    previews.preview_for_ref("pyramid", ref, "en", admit=lambda: asked.append(1))
+    assert asked == [1]
+
+    def refuse():
+        raise RateLimitError("no", "rate_limited", retry_after=3)
+
+    with pytest.raises(RateLimitError):
+        previews.preview_for_ref("pyramid", "78", "en", admit=refuse)
+
+
+def test_one_preview_is_drawn_at_a_time(monkeypatch):
+    monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))
+    assert previews._drawing.acquire(blocking=False)  # another thread is drawing
+    try:
+        with pytest.raises(BusyError):
+            previews.preview_for_ref("gaps", "5", "en")
+    finally:
+        previews._drawing.release()
+    assert previews.preview_for_ref("gaps", "5", "en").png
 
 
 def test_the_image_is_on_felt_with_the_header_band():
@@ -186,13 +221,12 @@ def test_a_seeded_deal_is_named_by_its_seed():
     assert path.startswith("/preview/da/pyramid/123.png?v=")
     preview = _answer(path)
     assert preview.png == previews.preview_png("pyramid", _deal("pyramid", 123), "da")
-    assert preview.png == previews.preview_for_seed("pyramid", 123, "da")
     assert preview.key == previews.preview_key("pyramid", _deal("pyramid", 123), "da")
 
 
 def test_every_seed_up_to_the_largest_has_a_preview():
     for seed in (0, 2**64 - 1):
-        assert _answer(previews.preview_path("gaps", seed=seed)).png == previews.preview_for_seed("gaps", seed)
+        assert _answer(previews.preview_path("gaps", seed=seed)).png == previews.preview_png("gaps", _deal("gaps", seed))
 
 
 def test_any_other_deal_is_named_by_its_token():

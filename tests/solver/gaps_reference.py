@@ -1,5 +1,5 @@
 """A plain, obviously-correct Gaps search for reduced boards, written from the rules in
-``shared/spec/notation.md`` and sharing no code with ``app/solver``: explicit grids (tuples),
+``docs/spec/notation.md`` and sharing no code with ``app/solver``: explicit grids (tuples),
 every legal fill, breadth-first over every reachable grid of one round (no redeal).
 
 A board has ``rows`` rows of ``cols`` cells and ``rows`` suits of ranks 2..cols (rank

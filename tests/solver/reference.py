@@ -1,5 +1,5 @@
 """A plain, obviously-correct Pyramid-family search for small layouts, written straight from
-``shared/spec/notation.md`` and sharing no code with ``app/solver``: explicit positions
+``docs/spec/notation.md`` and sharing no code with ``app/solver``: explicit positions
 (tuples), every legal move, breadth-first over every reachable position. Only for reduced
 deals (a few rows, a short stock), where that is cheap.
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from app.solver.pyramid_problem import PyramidProblem
 
 from . import reduced, reference
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
 
 def _vectors() -> list[dict]:
@@ -82,18 +81,17 @@ CONFIGS = [
 
 @pytest.mark.parametrize("game,options", CONFIGS, ids=lambda x: str(x))
 def test_claimed_wins_replay_to_won(game, options):
-    """Seeded deals until a few wins are found (or a time limit), each win replayed.
+    """Ten seeded deals (fewer once four wins are found), each claimed win replayed.
 
-    The per-deal budget counts nodes, not seconds, and at least three deals are tried, so
-    the outcome does not depend on how loaded the machine is."""
+    The budget counts nodes, not seconds, so the outcome does not depend on how loaded the
+    machine is."""
     variant = get_game(game)
     rules = variant.parse_rules(options)
     wins = decided = 0
-    deadline = time.perf_counter() + 2.0
-    seed = 1000
-    while (time.perf_counter() < deadline or seed < 1003) and wins < 4:
+    for seed in range(1000, 1010):
+        if wins == 4:
+            break
         deal = deal_for_seed(game, seed)
-        seed += 1
         result = solve(variant.new_position(deal, rules), budget_nodes=50_000)
         if result.winnable is None:
             assert result.reason == "budget" and result.moves == ()

@@ -47,6 +47,7 @@ def stored_game(client: TestClient, url: str) -> tuple[str, str]:
         game = games.start_game(session, player, path[2], seed=int(path[3]) if len(path) > 3 else None,
                                 deal_text=deal)
         game_id = game.id
+        session.commit()
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
     return game_id, page.text

@@ -50,7 +50,9 @@ def _player_and_game(app, preset: str = "pyramid", seed: int = 8):
         player = Player()
         session.add(player)
         session.commit()
-        return player.id, games.start_game(session, player, preset, seed=seed).id
+        game = games.start_game(session, player, preset, seed=seed)
+        session.commit()
+        return player.id, game.id
 
 
 def _first_move(game) -> str:
@@ -68,6 +70,7 @@ def test_a_move_stores_the_game_state_and_the_next_version(app):
         before = (game.version, game.updated_at)
         move = _first_move(game)
         moves.play_move(session, game, player, move)
+        session.commit()
         assert (game.version, game.cursor, game.moves) == (before[0] + 1, 1, move)  # what the response shows
     with app.state.sessionmaker() as session:
         stored = session.get(Game, game_id)
@@ -82,6 +85,7 @@ def test_a_write_from_a_stale_read_is_refused_and_changes_nothing(app):
         other_player, stale = _load(second, player_id, game_id)
         second.commit()  # ends its read; the object keeps what it read (expire_on_commit=False)
         moves.play_move(first, game, player, _first_move(game))
+        first.commit()
         with pytest.raises(ConflictError):
             moves.play_move(second, stale, other_player, "D")
     with app.state.sessionmaker() as session:
@@ -95,6 +99,7 @@ def test_a_change_outside_the_game_state_is_stored_too(app):
         player, game = _load(session, player_id, game_id)
         game.scoring = "timed"  # no action changes it with a move; if one did, it would not be lost
         moves.play_move(session, game, player, _first_move(game))
+        session.commit()
     with app.state.sessionmaker() as session:
         stored = session.get(Game, game_id)
         assert (stored.scoring, stored.cursor) == ("timed", 1)
@@ -106,16 +111,19 @@ def test_the_columns_a_move_leaves_alone_keep_what_earlier_actions_stored(app):
     with app.state.sessionmaker() as session:
         player, game = _load(session, player_id, game_id)
         moves.play_move(session, game, player, _first_move(game))
+        session.commit()
     with app.state.sessionmaker() as session:
         started_at = session.get(Game, game_id).started_at
         player, game = _load(session, player_id, game_id)
         second = _first_move(game)
         moves.play_move(session, game, player, second)
+        session.commit()
     with app.state.sessionmaker() as session:
         stored = session.get(Game, game_id)
         assert (stored.cursor, stored.moves.split()[1], stored.started_at) == (2, second, started_at)
         player, game = _load(session, player_id, game_id)
         moves.undo(session, game, player)
+        session.commit()
     with app.state.sessionmaker() as session:
         stored = session.get(Game, game_id)
         assert (stored.cursor, len(stored.moves.split()), stored.undo_count) == (1, 2, 1)

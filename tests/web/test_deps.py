@@ -18,6 +18,7 @@ def _request(app, cookie: str | None, method: str = "GET") -> Request:
 def test_the_player_is_read_and_the_connection_given_back_before_the_route(app, settings):
     with app.state.sessionmaker() as session:
         stored = players.stored_visitor(session, "deps-player-1")
+        session.commit()
         generation = stored.session_generation
     cookie = security.sign_player(settings.secret_key, "deps-player-1", generation)
     with app.state.sessionmaker() as session:
@@ -31,6 +32,7 @@ def test_the_player_is_read_and_the_connection_given_back_before_the_route(app, 
 def test_the_api_player_is_read_and_the_connection_given_back_before_the_route(app):
     with app.state.sessionmaker() as session:
         stored, token = players.create_api_player(session)
+        session.commit()
         stored_id = stored.id
     with app.state.sessionmaker() as session:
         player = get_api_player(session, authorization=f"Bearer {token}")

@@ -44,7 +44,7 @@ ALLOWED = {
     "K",               # the king's index: K in the Danish, Swedish and English decks (docs/glossary.md)
 }
 _ALLOWED_PATTERN = re.compile("|".join(sorted((re.escape(name) for name in ALLOWED), key=len, reverse=True)))
-# a move or card in the notation (shared/spec/notation.md): P22+P27, S+W, D, QS>0.9, 9D
+# a move or card in the notation (docs/spec/notation.md): P22+P27, S+W, D, QS>0.9, 9D
 _NOTATION = re.compile(r"(?:[PQG]\d{1,2}|[SWDRN]|[AKQJT2-9][CDHS](?:>\d\.\d{1,2})?)(?:\+(?:[PQG]\d{1,2}|[SW]))?")
 _COMPUTER_TEXT = {"code", "kbd", "pre", "samp"}
 _SPOKEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")

@@ -22,12 +22,12 @@ from app.solver import SolveResult, solve
 from .helpers import HX, board_state, csrf_of, stored_game
 from .play import WIN_LINE, WIN_SEED
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "solve.jsonl"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "solve.jsonl"
 
 
 def _vector_deals(winnable: bool) -> list[str]:
-    """The shared test vectors' Pyramid deals (../shared beside the checkout, as CI has it)."""
-    assert VECTORS.exists(), f"the shared test vectors are missing: {VECTORS}"
+    """The test vectors' Pyramid deals (tests/vectors)."""
+    assert VECTORS.exists(), f"the test vectors are missing: {VECTORS}"
     rows = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
     return [r["deal"] for r in rows if r["game"] == "pyramid" and not r["options"] and r["winnable"] is winnable]
 
@@ -56,6 +56,7 @@ def _play(client, game_id: str, line: list[str]) -> None:
     with _session(client) as session:
         game = session.get(Game, game_id)
         moves.play_moves(session, game, game.player, line, action="test")
+        session.commit()
 
 
 def _page(client, game_id: str) -> str:
@@ -83,9 +84,10 @@ def test_a_hint_is_a_legal_move_of_a_winning_line_and_is_counted(client):
     assert solve(position.apply(position.parse_move(move))).winnable is True  # still winnable after it
     assert 'id="announce" hx-swap-oob' in response.text and "Hint:" in response.text.split('id="announce"')[1]
     assert _game(client, game_id).hint_count == 1
-    response = _post(client, f"/games/{game_id}/hint", response.text)
-    assert _game(client, game_id).hint_count == 2
-    assert board_state(response.text)["ply"] == 0  # a hint plays nothing
+    again = _post(client, f"/games/{game_id}/hint", response.text)
+    assert re.search(r'data-hint="([^"]+)"', again.text).group(1) == move  # the same hint…
+    assert _game(client, game_id).hint_count == 1  # …counted once for this position
+    assert board_state(again.text)["ply"] == 0  # a hint plays nothing
 
 
 def test_a_hint_without_javascript_is_post_redirect_get(client):

@@ -18,7 +18,7 @@ from app.services.errors import ConflictError
 from app.services.records import record_of
 
 from ..clients import check_new_player
-from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep
+from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -107,8 +107,7 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
     try:
         record = change()
     except ConflictError as exc:
-        session.rollback()
-        session.expire_all()  # what is stored now, not what this request read
+        discard(session)  # what is stored now, not what this request tried
         current = game_json(games.get_game_row(session, game.id))
         return JSONResponse(jsonable_encoder({"error": exc.message, "game": current}), status_code=409)
     return game_json(game, record)

@@ -15,9 +15,10 @@ from app.services import actions, assist, daily, games
 from app.services.actions import ActionResult
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
+from app.services.moves import RacedError
 from app.services.records import record_of
 
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
 from ..game_view import hinted_query, render_game, render_hinted
 from ..link_meta import game_meta
@@ -95,8 +96,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         result = actions.perform(session, game, player, action, target=form.target, selected=form.sel,
                                  ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
     except ServiceError as exc:
-        session.rollback()
-        session.expire_all()  # show what is stored now, not what this request tried
+        discard(session)  # show what is stored now, not what this request tried
         game = games.get_game_row(session, game_id)
         return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
                                                                        form.sel or None))
@@ -158,7 +158,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)
             found = assist.hint(session, game, player)
         except ServiceError as exc:
-            session.rollback()
+            discard(session)
             draft = games.pending(player, preset, seed=seed, deal_text=deal)
             refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
             return render_game(request, draft, player, refused)
@@ -169,8 +169,12 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
         result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
                                     target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
     except ServiceError as exc:
-        session.rollback()
+        discard(session)
         draft = games.pending(player, preset, seed=seed, deal_text=deal)
+        in_play = games.game_of_deal(session, player, draft) if isinstance(exc, RacedError) else None
+        if in_play is not None:  # another tab's first move of this deal won: its game is the answer
+            refused = ActionResult.refused(record_of(in_play), exc, status_of(exc), None)
+            return render_game(request, in_play, player, refused, headers={"HX-Push-Url": f"/games/{in_play.id}"})
         return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc),
                                                                         form.sel or None))
     if result.game is None:  # a selection, or a question: nothing is stored yet

@@ -9,7 +9,8 @@ from starlette.responses import Response
 
 from app.services import players
 
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, set_language_cookie
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
+from ..identity import set_language_cookie
 from ..redirects import safe_next, see_other
 
 router = APIRouter(include_in_schema=False)

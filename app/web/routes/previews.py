@@ -11,7 +11,9 @@ from fastapi import APIRouter, Request
 from starlette.responses import PlainTextResponse, Response
 
 from app.services import previews
-from app.services.errors import InputError, NotFoundError
+from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
+
+from ..clients import check_new_preview
 
 router = APIRouter(include_in_schema=False)
 
@@ -25,7 +27,10 @@ def preview_image(language: str, preset: str, ref: str, request: Request) -> Res
     if len(ref) > MAX_REF:
         return PlainTextResponse("that deal is far too long", status_code=400)
     try:
-        found = previews.preview_for_ref(preset, ref, language)
+        found = previews.preview_for_ref(preset, ref, language, admit=lambda: check_new_preview(request))
+    except (RateLimitError, BusyError) as exc:
+        wait = exc.params.get("retry_after", 1)
+        return PlainTextResponse(exc.message, status_code=429, headers={"retry-after": str(wait)})
     except NotFoundError as exc:
         return PlainTextResponse(exc.message, status_code=404)
     except InputError as exc:

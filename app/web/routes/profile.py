@@ -12,7 +12,8 @@ from app.services import players, profiles
 from app.services.errors import NotFoundError
 
 from .. import security
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep, queue_cookie
+from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
+from ..identity import queue_cookie
 from ..redirects import see_other
 from ..templating import render
 from ..urls import absolute
@@ -71,7 +72,7 @@ def delete_profile(request: Request, session: SessionDep, player: PlayerDep, set
         return see_other(request, "/profile#delete")
     profiles.delete_player(session, player)
     # forget the cookie: the next visit starts a new anonymous player
-    queue_cookie(request, f"{security.PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    queue_cookie(request, security.cleared_player_cookie_header(settings.secure_cookies))
     return see_other(request, "/?deleted=1")
 
 

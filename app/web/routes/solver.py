@@ -21,9 +21,10 @@ from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
 
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, cookie_identity
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
 from ..errors import RefusedEarly, status_of
 from ..game_view import hinted_query, render_game, render_hinted
+from ..identity import cookie_identity
 from ..redirects import safe_next, see_other
 from ..templating import is_htmx, render
 
@@ -39,8 +40,7 @@ class SeenFields(BaseModel):
 
 
 def _refused(request: Request, session, game_id: str, player, exc: ServiceError) -> Response:
-    session.rollback()
-    session.expire_all()
+    discard(session)
     game = games.get_game_row(session, game_id)
     return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc), None))
 

@@ -1,0 +1,113 @@
+"""Who is asking: the browser's player from its signed cookie (a visitor until its first POST),
+or the API's player from its bearer token, and the cookies a response sets for them."""
+
+from __future__ import annotations
+
+from fastapi import HTTPException, Request
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app import i18n
+from app.db.models import Player, new_public_id
+from app.services import players as player_service
+from app.settings import Settings
+
+from . import security
+from .clients import check_new_player
+
+STORED_PLAYER = "stored_player"  # session.info: the visitor this request stored
+CSRF_CHECKED = "csrf_identity"  # request state: the identity the CSRF token was checked against
+SAFE_METHODS = ("GET", "HEAD")
+
+
+def queue_cookie(request: Request, header_value: str) -> None:
+    """Set a cookie on the response to this request (app.web.security sends queued cookies)."""
+    request.scope.setdefault("state", {}).setdefault("set_cookies", []).append(header_value)
+
+
+def cookie_identity(request: Request, settings: Settings) -> security.Identity | None:
+    """The (player id, session generation) the signed cookie names (None: no cookie, or a
+    forged one); no database."""
+    return security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
+
+
+
+
+def browser_player(request: Request, session: Session, settings: Settings) -> Player:
+    """The browser's player, from its signed cookie.
+
+    A first visit (no cookie, or a forged one) gets a visitor's id in a new cookie. A GET stores
+    nothing: the player is stored by its first POST (so link-preview bots and prefetches make no
+    rows), and its cookie then names a stored player. A cookie naming a stored player that is
+    gone (deleted, pruned) or of an older session generation (its device was logged out) counts
+    as no cookie; a POST with it is refused (403), as its CSRF token was made for that player."""
+    identity = cookie_identity(request, settings)
+    player = player_service.get_player(session, identity[0]) if identity else None
+    if identity is not None and player is not None and max(identity[1], 0) != player.session_generation:
+        player, identity = None, None  # logged out: a revoked device link, or "log out other devices"
+    elif identity is not None and player is None and identity[1] != security.VISITOR:
+        identity = None  # a stored player that is no more
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
+    if player is None:
+        player = player_service.visitor(identity[0])
+        if request.method not in SAFE_METHODS:
+            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/clients.py)
+            try:
+                player = player_service.stored_visitor(session, identity[0])
+                session.info[STORED_PLAYER] = player
+            except IntegrityError:  # two first requests of one browser at once: the other stored it
+                session.rollback()
+                player = player_service.get_player(session, identity[0]) or player
+    if player.language:
+        request.state.language = player.language
+    generation = player.session_generation or 0
+    request.state.page = {"player": player,
+                          "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
+    checked = request.scope.get("state", {}).get(CSRF_CHECKED)
+    if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
+        raise HTTPException(status_code=403, detail="csrf")
+    end_read(session)
+    return player
+
+
+def end_read(session: Session) -> None:
+    """A dependency's read ends here, and its connection goes back to the pool while the route
+    waits for a thread: connections held by requests waiting for threads would otherwise let a
+    crowd take every connection while the threads wait for one (500s after the pool's timeout;
+    bench/solver_storm.py). Only a read ends: a visitor stored by this request stays in the
+    request's transaction. The objects read stay loaded (sessions do not expire on commit)."""
+    if STORED_PLAYER not in session.info:
+        session.commit()
+
+
+def visitor_page(request: Request, settings: Settings) -> None:
+    """What a page needs of its visitor (the CSRF token of its forms: the language switch) when
+    no player was looked up, as for an error page: from the cookie alone, without the database."""
+    if getattr(request.state, "page", None) is not None:
+        return
+    identity = cookie_identity(request, settings)
+    if identity is None:
+        identity = (new_public_id(), security.VISITOR)
+        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+                                                            identity[1]))
+    request.state.page = {"player": None, "csrf_token": security.csrf_token(settings.secret_key, *identity)}
+
+
+def api_player(session: Session, authorization: str | None) -> Player:
+    scheme, _, token = (authorization or "").partition(" ")
+    player = player_service.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
+    if player is None:
+        raise HTTPException(
+            status_code=401, detail="send Authorization: Bearer <token> (POST /api/players gives one)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    end_read(session)
+    return player
+
+
+def set_language_cookie(request: Request, language: str, settings: Settings) -> None:
+    if language in i18n.LANGUAGES:
+        queue_cookie(request, security.language_cookie_header(language, settings.secure_cookies))

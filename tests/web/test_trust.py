@@ -1,0 +1,216 @@
+"""What a player must be able to trust (issue 25): a game counted as lost stays lost, one first
+move makes one game, and odd input is refused at the edge without changing anything."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from app.db.models import Game, Player
+from app.engine import GameRecord, get_game
+
+from .helpers import HX, act, board_state, csrf_of, first_move
+from .play import WIN_SEED, api_player, days_ago, move, new_game, set_columns, win
+
+
+def _game(app, game_id: str) -> Game:
+    with app.state.sessionmaker() as session:
+        return session.get(Game, game_id)
+
+
+def _games_of(app, player_id: str) -> list[Game]:
+    with app.state.sessionmaker() as session:
+        return list(session.scalars(select(Game).where(Game.player_id == player_id)))
+
+
+def _player_count(app) -> int:
+    with app.state.sessionmaker() as session:
+        return session.scalar(select(func.count()).select_from(Player))
+
+
+# ---------------------------------------------------------------- a lost game stays lost
+
+def _idle_game(client, app, seed: int = WIN_SEED) -> tuple[str, str]:
+    game_id, _ = first_move(client, f"/play/pyramid/{seed}", action="draw")
+    set_columns(app, game_id, updated_at=days_ago(1.5))
+    return game_id, client.get(f"/games/{game_id}").text
+
+
+def test_a_hint_on_a_game_left_for_a_day_is_refused_and_changes_nothing(client, app):
+    game_id, page = _idle_game(client, app)
+    before = _game(app, game_id)
+    answer = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
+    assert answer.status_code == 422 and "counted as lost" in answer.text
+    after = _game(app, game_id)
+    assert (after.hint_count, after.version, after.updated_at) == (before.hint_count, before.version, before.updated_at)
+    assert 'data-phase="abandoned"' in client.get(f"/games/{game_id}").text
+
+
+def test_settings_change_only_the_games_in_play(client, app):
+    game_id, page = _idle_game(client, app)
+    before = _game(app, game_id)
+    for zen in ("on", ""):
+        data = {"csrf_token": csrf_of(page), "scoring": "timed", **({"zen": zen} if zen else {})}
+        assert client.post("/prefs", data=data).status_code == 303
+    after = _game(app, game_id)
+    assert (after.scoring, after.version, after.updated_at) == (before.scoring, before.version, before.updated_at)
+    # and the game's remaining moves are refused: it stays lost
+    refused = act(client, game_id, page, action="draw")
+    assert refused.status_code == 422
+    assert 'data-phase="abandoned"' in client.get(f"/games/{game_id}").text
+
+
+def test_settings_follow_into_a_game_in_play(client, app):
+    game_id, _ = first_move(client, "/play/pyramid/83", action="draw")
+    client.post("/prefs", data={"csrf_token": csrf_of(client.get("/").text), "scoring": "timed"})
+    assert _game(app, game_id).scoring == "timed"
+
+
+def test_a_replaced_game_serves_no_hint_and_its_count_stays(client, app):
+    old_id, _ = first_move(client, "/play/pyramid/84", action="draw")
+    old_page = client.get(f"/games/{old_id}").text
+    first_move(client, "/play/pyramid/85", action="draw")
+    answer = client.post(f"/games/{old_id}/hint", data={"csrf_token": csrf_of(old_page)}, headers=HX)
+    assert answer.status_code == 422
+    assert _game(app, old_id).hint_count == 0
+
+
+def test_a_hint_asked_twice_for_one_position_counts_once(client, app):
+    game_id, _ = first_move(client, f"/play/pyramid/{WIN_SEED}", action="draw")
+    page = client.get(f"/games/{game_id}").text
+    for _ in range(2):  # a double click
+        answer = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
+        assert answer.status_code == 200 and "data-hint=" in answer.text
+    assert _game(app, game_id).hint_count == 1
+    hinted = client.get(f"/games/{game_id}").text
+    act(client, game_id, hinted, action="draw")  # another position: counted again
+    page = client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
+    assert _game(app, game_id).hint_count == 2
+
+
+# ---------------------------------------------------------------- one first move, one game
+
+def test_a_second_tab_first_move_of_the_same_deal_is_answered_with_the_first_game(client, app):
+    url = "/play/pyramid/86"
+    tab_one = client.get(url).text
+    tab_two = client.get(url).text
+    first = client.post(url, data={"csrf_token": csrf_of(tab_one), "action": "draw"}, headers=HX)
+    assert first.status_code == 200
+    game_id = first.headers["HX-Push-Url"].rsplit("/", 1)[1]
+    second = client.post(url, data={"csrf_token": csrf_of(tab_two), "action": "draw"}, headers=HX)
+    assert second.status_code == 409
+    assert second.headers["HX-Push-Url"] == f"/games/{game_id}"
+    assert board_state(second.text)["ply"] == 1  # the first tab's move, not a second draw
+    games = _games_of(app, _game(app, game_id).player_id)
+    assert [(g.id, g.abandoned) for g in games] == [(game_id, False)]
+
+
+def test_racing_first_moves_store_one_game_and_no_phantom_loss(app):
+    tabs = 6
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as opener:
+        url = "/play/pyramid/87"
+        page = opener.get(url).text
+        jar = dict(opener.cookies)
+    statuses: list[int] = []
+    barrier = threading.Barrier(tabs)
+
+    def tab() -> None:
+        with TestClient(app, base_url="http://testserver", follow_redirects=False, cookies=jar) as c:
+            barrier.wait()
+            statuses.append(c.post(url, data={"csrf_token": csrf_of(page), "action": "draw"}, headers=HX).status_code)
+
+    threads = [threading.Thread(target=tab) for _ in range(tabs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(set(statuses)) <= [200, 409] and 200 in statuses, statuses
+    with app.state.sessionmaker() as session:
+        player_id = session.scalar(select(Player.id).order_by(Player.created_at.desc()).limit(1))
+    games = [g for g in _games_of(app, player_id) if g.preset == "pyramid"]
+    assert len(games) == 1 and not games[0].abandoned and games[0].cursor == 1
+
+
+def test_the_database_refuses_a_second_unfinished_game_of_a_preset(app):
+    with app.state.sessionmaker() as session:
+        player = Player()
+        session.add(player)
+        session.flush()
+        variant = get_game("pyramid")
+        for seed in (1, 2):
+            session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, seed=seed,
+                             deal=GameRecord.new("pyramid", variant.parse_rules({}), variant.deal(seed)).deal_text,
+                             started_at=days_ago(0), status="playing"))
+        with pytest.raises(IntegrityError):
+            session.flush()
+        session.rollback()
+
+
+def test_the_later_first_move_of_two_api_games_replaces_the_earlier(client, app):
+    auth = api_player(client)
+    one, two = new_game(client, auth, "pyramid", 88), new_game(client, auth, "pyramid", 89)
+    move(client, auth, one, "D")
+    move(client, auth, two, "D")
+    assert client.post(f"/api/games/{one['id']}/moves", json={"move": "D", "ply": 1}, headers=auth).status_code == 422
+    unfinished = [g for g in _games_of(app, _game(app, one["id"]).player_id) if not g.abandoned and g.started_at]
+    assert [g.id for g in unfinished] == [two["id"]]
+
+
+# ---------------------------------------------------------------- input refused at the edge
+
+def test_a_non_ascii_csrf_token_is_refused_not_a_server_error(client):
+    client.get("/")
+    answer = client.post("/prefs", headers={"X-CSRF-Token": "\xc3\xa9".encode("latin-1")})
+    assert answer.status_code == 403
+
+
+@pytest.mark.parametrize("target", ["/\n", "/\r\nX-Evil: 1", "/\t/evil.example", "//evil.example", "/a b"])
+def test_next_is_a_same_site_path_without_control_characters(client, target):
+    page = client.get("/").text
+    answer = client.post("/prefs/language", data={"csrf_token": csrf_of(page), "language": "da", "next": target},
+                         headers=HX)
+    assert answer.status_code == 200 and answer.headers["HX-Redirect"] == "/"
+
+
+def test_a_refused_post_stores_no_visitor(client, app):
+    page = client.get("/").text
+    before = _player_count(app)
+    answer = client.post("/play/no-such-preset/1", data={"csrf_token": csrf_of(page), "action": "draw"}, headers=HX)
+    assert answer.status_code == 404
+    assert _player_count(app) == before
+    # the page's token still works: the browser is the same visitor
+    assert client.post("/play/pyramid/90", data={"csrf_token": csrf_of(page), "action": "draw"},
+                       headers=HX).status_code == 200
+    assert _player_count(app) == before + 1
+
+
+def test_head_is_answered_like_get_without_a_body(client):
+    for path in ("/", "/rules/pyramid", "/play/pyramid/5", "/stats"):
+        answer = client.head(path)
+        assert answer.status_code == 200, path
+        assert answer.content == b""
+
+
+def test_the_deal_api_names_no_other_players_games(client, other_client):
+    win(other_client, api_player(other_client))
+    summary = client.get(f"/api/deals/pyramid/{WIN_SEED}").json()
+    assert summary["winners"] >= 1
+    assert summary["fewest_moves"]["game"] is None
+
+
+def test_previews_beyond_the_limit_are_refused_and_cached_ones_are_not(app, client, monkeypatch):
+    from app.services import previews
+    from app.services.ratelimit import Arrivals
+
+    monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))
+    monkeypatch.setattr(app.state, "new_previews", Arrivals(2, 0, message="too many", key="rate_limited"))
+    assert client.get("/preview/en/pyramid/1001.png").status_code == 200
+    assert client.get("/preview/en/pyramid/1002.png").status_code == 200
+    refused = client.get("/preview/en/pyramid/1003.png")
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert client.get("/preview/en/pyramid/1001.png").status_code == 200  # drawn already: served
