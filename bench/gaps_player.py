@@ -27,7 +27,8 @@ PRESETS = ("gaps", "gaps-danish")
 
 
 def play(preset: str, seed: int, nodes: int) -> dict:
-    from app.engine import PRESETS as ALL, deal_for_seed, get_game
+    from app.engine import PRESETS as ALL
+    from app.engine import deal_for_seed, get_game
     from app.solver.gaps_player import play_deal
 
     variant = get_game("gaps")

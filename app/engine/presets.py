@@ -82,7 +82,8 @@ PRESETS: dict[str, Preset] = {
             "gaps", "gaps", {"rounds": "3", "aces": "removed"},
             ("13-kabalen (Gaps)", "Gaps (Montana)", "Gaps (Montana)"),
             ("Internationale regler: Esserne fjernes, og enhver 2'er kan starte en række. Tre runder.",
-             "Gaps (engelska för ”luckor”) kallas också Montana. Internationella regler: essen tas bort, och vilken tvåa som helst kan börja en rad. Tre omgångar.",
+             "Gaps (engelska för ”luckor”) kallas också Montana. Internationella regler: essen tas bort, "
+             "och vilken tvåa som helst kan börja en rad. Tre omgångar.",
              "International rules: the aces leave, any 2 may open a row. Three rounds."),
         ),
         _preset(

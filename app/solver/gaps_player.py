@@ -22,6 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from app.engine import GapsPosition
+
 from .gaps import COLUMNS, ROWS, SUITS, GapsCore, card_code, fill_text
 from .result import Budget, BudgetExceeded
 
@@ -37,19 +39,19 @@ class PlayerResult:
     last_round_undecided: bool
 
 
-def _core(position, nodes: int, prune: bool) -> GapsCore:
+def _core(position: GapsPosition, nodes: int, prune: bool) -> GapsCore:
     starters = tuple(SUITS.index(s) for s in (position.starters or ()))
     return GapsCore(ROWS, COLUMNS, starters, Budget(nodes, None), prune)
 
 
-def _play(position, line) -> object:
+def _play(position: GapsPosition, line: list) -> GapsPosition:
     """``position`` after the fills ``line`` ((card, to) pairs from the search)."""
     for card, to in line:
         position = position.apply(fill_text(card, to))
     return position
 
 
-def _round_win(position, nodes: int):
+def _round_win(position: GapsPosition, nodes: int) -> list | None:
     """A line that wins within this round, ``[]`` when proven none, ``None`` when undecided."""
     core = _core(position, nodes, prune=True)
     grid = [card_code(c) for c in position.grid]
@@ -60,7 +62,7 @@ def _round_win(position, nodes: int):
     return line if won else []
 
 
-def _most_in_runs(position, nodes: int):
+def _most_in_runs(position: GapsPosition, nodes: int) -> GapsPosition:
     """The position with the most cards in correct runs that the search reached within the
     round (the start itself if nothing beats it): a line to a dead end, cut where it peaks."""
     core = _core(position, nodes, prune=False)
@@ -79,7 +81,7 @@ def _most_in_runs(position, nodes: int):
     return best
 
 
-def play_deal(position, rng: random.Random, nodes: int = 100_000) -> PlayerResult:
+def play_deal(position: GapsPosition, rng: random.Random, nodes: int = 100_000) -> PlayerResult:
     """Play a Gaps deal to its end as a player who sees only the board (module docstring);
     ``nodes`` bounds each search (one for a win in the round, one for the most cards kept)."""
     while True:
@@ -92,7 +94,7 @@ def play_deal(position, rng: random.Random, nodes: int = 100_000) -> PlayerResul
         position = fresh_redeal(_most_in_runs(position, nodes), rng)
 
 
-def fresh_redeal(position, rng: random.Random):
+def fresh_redeal(position: GapsPosition, rng: random.Random) -> GapsPosition:
     """The engine's redeal (``N``) under a shuffle key drawn from ``rng`` instead of the deal's,
     so that no search from the position could have known how it falls."""
     return replace(position, deal=f"{position.deal} player {rng.getrandbits(64):016x}").apply("N")

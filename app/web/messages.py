@@ -84,7 +84,7 @@ def message(key: str | None, **params: object) -> str:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
     reason = params.get("reason")
-    if reason and reason[0] in REASONS:
+    if isinstance(reason, tuple) and reason[0] in REASONS:
         return Markup('{} <span class="detail">({})</span>').format(text, _reason(*reason))
     detail = params.get("detail")
     if not detail:
