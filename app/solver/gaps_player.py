@@ -87,7 +87,9 @@ def play_deal(position: GapsPosition, rng: random.Random, nodes: int = 100_000) 
     while True:
         line = _round_win(position, nodes)
         if line:
-            won = _play(position, line)
+            won = _play(position, line)  # the engine replays every fill: an illegal one raises
+            if won.status != "won":
+                raise AssertionError(f"the solver's line does not win: {line}")
             return PlayerResult(True, position.round, won.simple_score, False)
         if not position.can_redeal():
             return PlayerResult(False, position.round, position.simple_score, line is None)
