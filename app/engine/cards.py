@@ -75,21 +75,25 @@ def parse_deal(text: str, copies: int = 1) -> tuple[Card, ...]:
         try:
             c = parse_card(token)
         except NotationError:
-            raise InvalidDealError(f"token {position} {token!r} is not a card code") from None
+            raise InvalidDealError(f"token {position} {token!r} is not a card code",
+                                   "not_a_card", number=position + 1, token=token) from None
         seen[c] += 1
         if seen[c] > copies:
             what = "a duplicate" if copies == 1 else f"more than {copies} copies of"
-            raise InvalidDealError(f"token {position} {token!r} is {what} card {c.code}")
+            raise InvalidDealError(f"token {position} {token!r} is {what} card {c.code}",
+                                   "too_many_copies", number=position + 1, token=token, copies=copies)
         if position >= expected:
             raise InvalidDealError(
-                f"token {position} {token!r} is one card too many: a deal has {expected} cards"
+                f"token {position} {token!r} is one card too many: a deal has {expected} cards",
+                "too_many_cards", number=position + 1, token=token, expected=expected,
             )
         cards.append(c)
     if len(cards) < expected:
         missing = [c.code for c in DECK for _ in range(copies - seen[c])]
+        shown = f"{' '.join(missing[:5])}{' …' if len(missing) > 5 else ''}"
         raise InvalidDealError(
-            f"the deal has {len(cards)} cards, expected {expected}"
-            f" (missing {' '.join(missing[:5])}{' …' if len(missing) > 5 else ''})"
+            f"the deal has {len(cards)} cards, expected {expected} (missing {shown})",
+            "too_few_cards", count=len(cards), expected=expected, missing=shown,
         )
     return tuple(cards)
 

@@ -6,7 +6,15 @@ class NotationError(ValueError):
 
 
 class InvalidDealError(NotationError):
-    """A deal string that is not a full, valid deck for its game."""
+    """A deal string that is not a full, valid deck for its game.
+
+    The message is English for scripts; ``reason`` names the fault and ``params`` its parts
+    (numbers and card codes), so that a page can word it in its own language."""
+
+    def __init__(self, message: str, reason: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 class InvalidMoveError(NotationError):

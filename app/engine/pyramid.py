@@ -354,8 +354,12 @@ class PyramidPosition:
 
     @property
     def cards_left(self) -> int:
-        """Cards still in the pyramid(s)."""
-        return len(self.layout) - self.removed.bit_count()
+        """Cards still to go before the game is won: the pyramid(s)' cards, and where every
+        card must go (``goal all``) also the stock's, the waste's and the reserves'."""
+        left = len(self.layout) - self.removed.bit_count()
+        if self.rules.goal == "all":
+            left += len(self.stock) + len(self.waste) + sum(len(pile) for pile in self.reserves)
+        return left
 
     def cleared_rows(self) -> list[int]:
         """Rows (0 = apex) that are empty, once per pyramid."""

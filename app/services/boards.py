@@ -49,8 +49,8 @@ class PyramidBoard:
 
     @property
     def cleared(self) -> bool:
-        """No card left in any pyramid."""
-        return self.cards_left == 0
+        """No card left in any pyramid (``cards_left`` also counts the stock where all must go)."""
+        return all(s.card is None for pyramid in self.pyramids for row in pyramid for s in row)
 
     @property
     def has_stock(self) -> bool:

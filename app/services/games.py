@@ -77,7 +77,7 @@ def parse_deal_text(preset: Preset, text: str) -> tuple:
     try:
         return get_game(preset.game).parse_deal(text)
     except InvalidDealError as exc:
-        raise InputError(str(exc), "bad_deal", detail=str(exc)) from None
+        raise InputError(str(exc), "bad_deal", detail=str(exc), reason=(exc.reason, exc.params)) from None
 
 
 # ---------------------------------------------------------------- queries

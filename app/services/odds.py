@@ -1,8 +1,11 @@
 """The odds page: Tretten's own survey (docs/survey/results.json) beside published figures.
 
 The survey file is a list of the objects ``tretten survey GAME [options] --json`` prints, each
-with a ``preset`` key (bench/survey_all.py writes it). Published figures are quoted below with
-their source and sample size, for the same rules only; where none was found, the page says so.
+with a ``preset`` key (bench/survey_all.py writes it). A preset may also have a figure for a
+player who does not know what the solver knows (``docs/survey/gaps-player.json``, written by
+bench/gaps_player.py: Gaps played round by round without knowing the redeals). Published
+figures are quoted below with their source and sample size, for the same rules only; where
+none was found, the page says so.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from app.i18n import N_
 from app.settings import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "docs" / "survey" / "results.json"
+# A strong player who does not know how the redeals fall (bench/gaps_player.py), per preset
+PLAYER_RESULTS = PROJECT_ROOT / "docs" / "survey" / "gaps-player.json"
 
 SOLITAIRE_WIN_RATES = "https://solitairewinrates.com/Pyramid.html"
 GAPS_TECHNICAL = "https://solitairewinrates.com/GapsTechnicalDetails.html"
@@ -82,6 +87,7 @@ class Row:
     options: dict
     measured: dict | None                 # the survey's object, or None if not surveyed yet
     published: list[Published] = field(default_factory=list)
+    player: dict | None = None            # a player without the solver's knowledge, where measured
 
 
 @lru_cache(maxsize=4)
@@ -105,10 +111,11 @@ def _measured(slug: str, rows: tuple[dict, ...]) -> dict | None:
     return next((row for row in rows if row.get("preset") == slug), None)
 
 
-def rows(language: str, path: Path = RESULTS) -> list[Row]:
+def rows(language: str, path: Path = RESULTS, player_path: Path = PLAYER_RESULTS) -> list[Row]:
     data = survey_rows(path)
+    players = survey_rows(player_path)
     return [Row(slug, preset.name(language), preset.summary.get(language, preset.summary["en"]), preset.game,
-                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []))
+                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []), _measured(slug, players))
             for slug, preset in PRESETS.items()]
 
 

@@ -163,7 +163,7 @@ def _checked(preset_slug: str, deal_text: str, language: str) -> tuple[str, str]
     try:
         return preset.slug, format_deal(preset.variant.parse_deal(deal_text))
     except InvalidDealError as exc:
-        raise InputError(str(exc), "bad_deal", detail=str(exc)) from None
+        raise InputError(str(exc), "bad_deal", detail=str(exc), reason=(exc.reason, exc.params)) from None
 
 
 # ---------------------------------------------------------------- the image

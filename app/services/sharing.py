@@ -1,6 +1,6 @@
 """The result to share from a finished game's end screen: a few lines of plain text.
 
-    Tretten · Pyramid · Deal 123
+    Tretten · Pyramid · Seed 123
     Won in 35 moves, 2:41 · 2 undos, no hints
     (the pyramid's rows as squares: 🟩 a card cleared, ⬜ a card left)
     https://…/deal/pyramid/123?from=GAMEID
@@ -60,13 +60,13 @@ def _title(game: Game, language: str) -> str:
 
 
 def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | None:
-    """"Deal 123", or for a daily deal "Daily deal 1 December 2026" (its seed is 20 digits
+    """"Seed 123", or for a daily deal "Daily deal 1 December 2026" (its seed is 20 digits
     long); None for a deal without a seed."""
     _ = translations_for(language).gettext
     if daily_on is not None:
         return _("Daily deal %(day)s") % {"day": day_text(daily_on, language)}
     if seed is not None:
-        return _("Deal %(seed)s") % {"seed": seed}
+        return _("Seed %(seed)s") % {"seed": seed}
     return None
 
 
@@ -111,7 +111,7 @@ def day_text(day: date, language: str) -> str:
 
 def link_title(preset_slug: str, language: str, *, seed: int | None = None,
                daily_on: date | None = None) -> str:
-    """``og:title`` of a deal, game, replay or daily deal page: "Pyramid · Deal 123 · Tretten"."""
+    """``og:title`` of a deal, game, replay or daily deal page: "Pyramid · Seed 123 · Tretten"."""
     _check_language(language)
     deal = deal_name(seed, daily_on, language)
     return " · ".join([_preset(preset_slug).name(language)] + ([deal] if deal else []) + ["Tretten"])

@@ -67,7 +67,7 @@ def rolling_line(values: list[float]) -> Line | None:
     span = W - LEFT - RIGHT
     xs = [LEFT + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
     pts = [(round(x, 1), round(_y(v, 100), 1)) for x, v in zip(xs, values, strict=True)]
-    grid = [(round(_y(v, 100), 1), f"{v} %") for v in (0, 50, 100)]
+    grid = [(round(_y(v, 100), 1), f"{v}\u00a0%") for v in (0, 50, 100)]
     return Line(" ".join(f"{x},{y}" for x, y in pts), [(pts[-1][0], pts[-1][1], values[-1])], grid, n)
 
 

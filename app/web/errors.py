@@ -57,11 +57,14 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-def error_response(request: Request, status: int, key: str, english: str, **params):
+def error_response(request: Request, status: int, key: str, english: str, reason=None, **params):
+    """``reason``: the engine's (key, parts) of a fault, which a page words in its language."""
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
     # worded by the template, in the request's language (render sets it)
     visitor_page(request, request.app.state.settings)
+    if reason is not None:
+        params = {**params, "reason": reason}
     return render(request, "error.html", {"status": status, "key": key, "params": params}, status_code=status)
 
 
@@ -70,7 +73,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_service_error(request: Request, exc: ServiceError):
         detail = exc.params.get("detail")
         params = {"detail": detail} if detail else {}
-        response = error_response(request, status_of(exc), exc.key, exc.message, **params)
+        response = error_response(request, status_of(exc), exc.key, exc.message, exc.params.get("reason"), **params)
         response.headers.update(headers_of(exc))
         return response
 

@@ -25,7 +25,7 @@ def number(value) -> str:
 
 
 def percent(value) -> str:
-    return "–" if value is None else f"{number(value)} %"
+    return "–" if value is None else f"{number(value)}\u00a0%"  # a no-break space: "%" never starts a line
 
 
 def share(fraction: float, decimals: int = 1) -> str:

@@ -2,7 +2,7 @@
 (templates/_link_meta.html, in base.html's ``meta`` block).
 
 Share links, game pages, deal pages and replays name a deal; their preview is that deal's:
-"Pyramid · Deal 123 · Tretten", the rules in words and how many players won it, and the deal
+"Pyramid · Seed 123 · Tretten", the rules in words and how many players won it, and the deal
 as it is dealt (app.services.previews). Every URL is absolute, from the public base URL.
 """
 

@@ -3,7 +3,9 @@
 Services raise errors and return notes by key (they stay free of gettext); the web
 layer words them here, while a page renders (only then is the player's language set: see
 `templating.render`). `detail` carries the engine's exact reason (in English, in notation
-terms) where it helps, e.g. which token of an imported deal is wrong: it is marked as English.
+terms) where it helps, e.g. which move could not be read: it is marked as English. An imported
+deal's fault comes as `reason`, a key and its parts (`REASONS`), and is worded in the page's
+language.
 """
 
 from __future__ import annotations
@@ -60,10 +62,31 @@ TEXTS = {
 }
 
 
+# The engine's faults of an imported deal (``InvalidDealError.reason``), worded with its parts
+REASONS = {
+    "not_a_card": N_("card {number}, {token}, is not a card code"),
+    "too_many_copies": N_("card {number}, {token}, is there more than {copies} times"),
+    "too_many_cards": N_("card {number}, {token}, is one too many: a deal has {expected} cards"),
+    "too_few_cards": N_("the deal has {count} cards, not {expected}; missing: {missing}"),
+}
+TWICE = N_("card {number}, {token}, is there twice")
+
+
+def _reason(key: str, params: dict) -> Markup:
+    """An imported deal's fault in the page's language; card codes stay notation (<code>)."""
+    parts = {name: Markup("<code>{}</code>").format(value) if name in ("token", "missing") else value
+             for name, value in params.items()}
+    text = TWICE if key == "too_many_copies" and params.get("copies") == 1 else REASONS[key]
+    return Markup(gettext(text)).format(**parts)
+
+
 def message(key: str | None, **params: object) -> str:
     if key is None:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
+    reason = params.get("reason")
+    if isinstance(reason, tuple) and reason[0] in REASONS:
+        return Markup('{} <span class="detail">({})</span>').format(text, _reason(*reason))
     detail = params.get("detail")
     if not detail:
         return text

@@ -43,7 +43,7 @@ def test_share_result_on_a_phone_uses_the_share_sheet_then_the_clipboard(server,
     try:
         text = _win(page, server)
         lines = text.split("\n")
-        assert lines[0] == f"Tretten · Pyramide · Kabale nr. {WIN_SEED}"
+        assert lines[0] == f"Tretten · Pyramide · Spilnummer {WIN_SEED}"
         assert lines[1].startswith(f"Vundet på {len(WIN_LINE)} træk, ")
         game_id = page.get_attribute("#board", "data-game-id")
         assert lines[-1] == f"{server}/deal/pyramid/{WIN_SEED}?from={game_id}"

@@ -128,6 +128,18 @@ def test_goal_all_needs_the_stock_empty_too():
     position = record.position
     assert position.removed == position.full_mask
     assert (position.stock or position.waste) and position.status != "won"
+    # what is left to go is what is left in the stock and the waste, not an empty pyramid's 0
+    assert position.cards_left == len(position.stock) + len(position.waste) > 0
+
+
+@pytest.mark.parametrize(("game", "options", "left"), [
+    ("pyramid", {"goal": "pyramid"}, 28), ("pyramid", {"goal": "all"}, 52), ("giza", {"goal": "all"}, 52),
+    ("double-pyramid", {"goal": "pyramid"}, 56),
+])
+def test_cards_left_counts_every_card_the_goal_needs_gone(game, options, left):
+    variant = get_game(game)
+    position = variant.new_position(deal_for_seed(game, 3), variant.parse_rules(options))
+    assert position.cards_left == left
 
 
 def test_giza_reserve_tops_are_the_last_of_each_three():

@@ -62,9 +62,9 @@ def _share(record: GameRecord, language: str, **fields) -> str:
 # ---------------------------------------------------------------- the wording
 
 @pytest.mark.parametrize(("language", "title", "result"), [
-    ("en", "Tretten · Pyramid · Deal 18", "Won in 38 moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Kabale nr. 18", "Vundet på 38 træk, 2:41 · 2 fortryd, ingen tip"),
-    ("sv", "Tretten · Pyramid · Giv nr 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, inga ledtrådar"),
+    ("en", "Tretten · Pyramid · Seed 18", "Won in 38 moves, 2:41 · 2 undos, no hints"),
+    ("da", "Tretten · Pyramide · Spilnummer 18", "Vundet på 38 træk, 2:41 · fortrudt 2 gange, ingen tip"),
+    ("sv", "Tretten · Pyramid · Spelnummer 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_game(language, title, result):
     record = _played(WIN)
@@ -74,7 +74,7 @@ def test_a_won_game(language, title, result):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after 30 moves, 12:05 · no undos, 3 hints"),
-    ("da", "Tabt efter 30 træk, 12:05 · ingen fortryd, 3 tip"),
+    ("da", "Tabt efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
     ("sv", "Förlorat efter 30 drag, 12:05 · inga ångringar, 3 ledtrådar"),
 ])
 def test_a_lost_game(language, result):
@@ -87,7 +87,7 @@ def test_a_lost_game(language, result):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Won in 38 moves, 1:00:05 · 1 undo, 1 hint, auto-finished"),
-    ("da", "Vundet på 38 træk, 1:00:05 · 1 fortryd, 1 tip, afsluttet af løseren"),
+    ("da", "Vundet på 38 træk, 1:00:05 · fortrudt 1 gang, 1 tip, afsluttet af løseren"),
     ("sv", "Vunnet på 38 drag, 1:00:05 · 1 ångring, 1 ledtråd, avslutat av lösaren"),
 ])
 def test_one_undo_one_hint_an_hour_and_the_solvers_finish(language, result):
@@ -108,7 +108,7 @@ def test_the_daily_deal_says_which_day(language, title):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves (left unfinished) · no undos, no hints"),
-    ("da", "Tabt efter {n} træk (afbrudt) · ingen fortryd, ingen tip"),
+    ("da", "Tabt efter {n} træk (afbrudt) · uden at fortryde, ingen tip"),
     ("sv", "Förlorat efter {n} drag (avbrutet) · inga ångringar, inga ledtrådar"),
 ])
 def test_a_game_left_unfinished_is_lost_as_the_statistics_count_it(language, result):
@@ -135,7 +135,7 @@ def test_a_deal_without_a_seed_has_no_number():
 
 def test_the_preset_names_the_game():
     record = _played(WIN)
-    assert _share(record, "da", preset="pyramid-3").split("\n")[0] == "Tretten · Pyramide, 3 gennemgange · Kabale nr. 18"
+    assert _share(record, "da", preset="pyramid-3").split("\n")[0] == "Tretten · Pyramide, 3 gennemgange · Spilnummer 18"
 
 
 def test_a_game_in_play_has_no_result_to_share():
@@ -222,17 +222,17 @@ def test_a_gaps_share_text_under_the_danish_rule():
     game = _game(record, preset="gaps-danish", seed=3, status="lost", cursor=2, seconds=30)
     text = sharing.share_text(game, record.position, "da", "https://tretten.example/deal/gaps-danish/3?from=g2")
     lines = text.split("\n")
-    assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Kabale nr. 3"
-    assert lines[1] == "Tabt efter 2 træk, 0:30 · ingen fortryd, ingen tip"
+    assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Spilnummer 3"
+    assert lines[1] == "Tabt efter 2 træk, 0:30 · uden at fortryde, ingen tip"
     assert len(lines) == 2 + 4 + 1 and lines[-1].endswith("?from=g2")
 
 
 # ---------------------------------------------------------------- link previews
 
 @pytest.mark.parametrize(("language", "seeded", "daily"), [
-    ("en", "Pyramid · Deal 123 · Tretten", "Gaps (Montana) · Daily deal 1 December 2026 · Tretten"),
-    ("da", "Pyramide · Kabale nr. 123 · Tretten", "13-kabalen (Gaps) · Dagens kabale 1. december 2026 · Tretten"),
-    ("sv", "Pyramid · Giv nr 123 · Tretten", "Gaps (Montana) · Dagens giv 1 december 2026 · Tretten"),
+    ("en", "Pyramid · Seed 123 · Tretten", "Gaps (Montana) · Daily deal 1 December 2026 · Tretten"),
+    ("da", "Pyramide · Spilnummer 123 · Tretten", "13-kabalen (Gaps) · Dagens kabale 1. december 2026 · Tretten"),
+    ("sv", "Pyramid · Spelnummer 123 · Tretten", "Gaps (Montana) · Dagens giv 1 december 2026 · Tretten"),
 ])
 def test_a_link_title_names_the_game_and_the_deal_or_its_day(language, seeded, daily):
     assert sharing.link_title("pyramid", language, seed=123) == seeded
@@ -243,7 +243,7 @@ def test_a_link_title_names_the_game_and_the_deal_or_its_day(language, seeded, d
 @pytest.mark.parametrize(("language", "played", "once"), [
     ("en", "Played by 12 players, won by 3.", "Played by 1 player, won by 0."),
     ("da", "Spillet af 12 spillere, vundet af 3.", "Spillet af 1 spiller, vundet af 0."),
-    ("sv", "Spelat av 12 spelare, vunnet av 3.", "Spelat av 1 spelare, vunnet av 0."),
+    ("sv", "Spelad av 12 spelare, vunnen av 3.", "Spelad av 1 spelare, vunnen av 0."),
 ])
 def test_a_link_description_gives_the_rules_and_who_won(language, played, once):
     rules = get_preset("pyramid").summary[language]

@@ -136,6 +136,7 @@ PAGE_KINDS = [
     *(f"rules-{game}" for game in ("pyramid", "giza", "double-pyramid", "gaps")),
     "daily", "deal", "deal-challenge", "replay-start", "replay-move", "replay-won", "replay-lost",
     "error-404", "error-bad-seed", "error-no-game", "error-unknown-preset", "error-bad-deal", "error-csrf",
+    "error-deal-twice", "error-deal-short", "error-deal-long",
 ]
 FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "hint", "confirm-redeal"}
 
@@ -204,6 +205,10 @@ def _pages_in(app, language: str) -> dict[str, tuple[int, str]]:
         get("error-no-game", "/games/does-not-exist")
         get("error-unknown-preset", "/play/nope/1")
         get("error-bad-deal", "/play/pyramid?deal=ZZ+4D")
+        deck = [f"{rank}{suit}" for suit in "CDHS" for rank in "A23456789TJQK"]
+        get("error-deal-twice", "/play/pyramid?deal=" + "+".join(["4D", *deck]))
+        get("error-deal-short", "/play/pyramid?deal=" + "+".join(deck[:-3]))
+        get("error-deal-long", "/play/pyramid?deal=" + "+".join([*deck, "4D"]))
         csrf = client.post("/prefs", data={"zen": "true"})
         pages["error-csrf"] = (csrf.status_code, csrf.text)
     return pages
@@ -256,3 +261,38 @@ def test_a_text_used_in_two_senses_is_worded_for_each(pages):
     assert re.search(r'<a href="/g/[\w-]+/replay">Spela upp</a>', sv["stats"])  # the link: watch it
     assert '<legend>Poängräkning</legend>' in sv["lobby"] and '<dt>Poäng</dt>' in sv["game-pyramid"]
     assert '<option value="">Alla patienser</option>' in sv["stats"] and 'aria-label="Alla spel"' in sv["stats"]
+
+
+@pytest.mark.parametrize(("kind", "words"), [
+    ("error-bad-deal", {"en": "card 1, ZZ, is not a card code", "da": "kort nr. 1, ZZ, er ikke en kortkode",
+                        "sv": "kort nr 1, ZZ, är ingen kortkod"}),
+    ("error-deal-twice", {"en": "card 18, 4D, is there twice", "da": "kort nr. 18, 4D, er med to gange",
+                          "sv": "kort nr 18, 4D, finns med två gånger"}),
+    ("error-deal-short", {"en": "the deal has 49 cards, not 52; missing: JS QS KS",
+                          "da": "kabalen har 49 kort, ikke 52; der mangler: JS QS KS",
+                          "sv": "given har 49 kort, inte 52; det saknas: JS QS KS"}),
+    ("error-deal-long", {"en": "card 53, 4D, is there twice", "da": "kort nr. 53, 4D, er med to gange",
+                         "sv": "kort nr 53, 4D, finns med två gånger"}),
+])
+def test_an_imported_deal_s_fault_is_said_in_the_page_s_language(pages, kind, words):
+    """The engine names the fault by a key and its parts; the page words it (no English reason)."""
+    for language, expected in words.items():
+        status, html = pages[language][kind]
+        assert status == 422  # InputError (app/web/errors.py)
+        reason = re.search(r'<span class="detail">\((.*?)\)</span>', html)
+        assert reason, f"{kind} ({language}) gives no reason"
+        assert re.sub(r"</?code>", "", reason.group(1)) == expected
+        assert '<span class="detail" lang="en">' not in html
+
+
+def test_the_odds_page_gives_the_gaps_player_s_figure_in_every_language(pages):
+    """Beside the solver's, the figure of a player who does not know the redeals, in words."""
+    words = {"en": "for a strong player who does not know how the redeals fall",
+             "da": "for en stærk spiller, der ikke ved, hvordan omlægningerne falder",
+             "sv": "för en stark spelare som inte vet hur omläggningarna faller ut"}
+    for language, text in words.items():
+        html = pages[language]["odds"][1]
+        for preset in ("gaps", "gaps-danish"):
+            row = html.split(f'data-preset="{preset}"', 1)[1].split("</tr>", 1)[0]
+            assert "data-player-rate" in row and text in row, (language, preset)
+            assert re.search(r"<strong>\d+[.,]\d(\u00a0|&nbsp;)%</strong>", row), (language, preset)

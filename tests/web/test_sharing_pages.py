@@ -74,12 +74,12 @@ def _page_kinds(client, app) -> dict[str, tuple[str, str]]:
     daily_seed = _daily_seed(app, "giza")
     deal = format_deal(deal_for_seed(PRESETS["giza"].game, 9))
     return {
-        "share link": (f"/play/pyramid/123", "Pyramid · Deal 123 · Tretten"),
+        "share link": (f"/play/pyramid/123", "Pyramid · Seed 123 · Tretten"),
         "imported deal": (f"/play/giza?deal={quote(deal)}", "Giza · Tretten"),
-        "game page": (f"/games/{won['id']}", f"Pyramid, 3 passes · Deal {WIN_SEED} · Tretten"),
-        "deal page": ("/deal/gaps/5", "Gaps (Montana) · Deal 5 · Tretten"),
+        "game page": (f"/games/{won['id']}", f"Pyramid, 3 passes · Seed {WIN_SEED} · Tretten"),
+        "deal page": ("/deal/gaps/5", "Gaps (Montana) · Seed 5 · Tretten"),
         "daily deal": ("/daily/giza", f"Giza · Daily deal {daily.utc_today().day} "),
-        "replay": (f"/g/{won['id']}/replay", f"Pyramid, 3 passes · Deal {WIN_SEED} · Tretten"),
+        "replay": (f"/g/{won['id']}/replay", f"Pyramid, 3 passes · Seed {WIN_SEED} · Tretten"),
         "daily seed": (f"/play/giza/{daily_seed}", "Giza · Daily deal "),
     }
 
@@ -120,13 +120,13 @@ def test_the_description_says_the_rules_and_how_many_won_the_deal(client, other_
 
 def test_the_tags_speak_the_pages_language(client):
     found = tags(client.get("/deal/gaps-danish/7", headers={"Accept-Language": "da"}).text)
-    assert found["og:title"] == "13-kabalen, dansk husregel · Kabale nr. 7 · Tretten"
+    assert found["og:title"] == "13-kabalen, dansk husregel · Spilnummer 7 · Tretten"
     assert found["og:locale"] == "da_DK"
     assert found["og:image"].startswith("http://testserver/preview/da/gaps-danish/7.png?v=")
-    assert found["og:image:alt"] == "13-kabalen, dansk husregel: kortene, som de bliver lagt ud"
+    assert found["og:image:alt"] == "13-kabalen, dansk husregel: kortene, som de lægges ud"
     assert "Ingen har spillet denne kabale endnu" in found["og:description"]
     sv = tags(client.get("/play/double-pyramid/7", headers={"Accept-Language": "sv"}).text)
-    assert sv["og:title"] == "Dubbelpyramid · Giv nr 7 · Tretten"
+    assert sv["og:title"] == "Dubbelpyramid · Spelnummer 7 · Tretten"
 
 
 def test_without_a_public_url_the_requests_own_address_is_used(client):
@@ -188,9 +188,9 @@ def _share_text(page: str) -> str:
 
 
 @pytest.mark.parametrize(("language", "title", "result"), [
-    ("en", "Tretten · Pyramid · Deal 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Kabale nr. 250", "Vundet på {n} træk, 2:41 · 2 fortryd, ingen tip"),
-    ("sv", "Tretten · Pyramid · Giv nr 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
+    ("en", "Tretten · Pyramid · Seed 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
+    ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, ingen tip"),
+    ("sv", "Tretten · Pyramid · Spelnummer 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, title, result):
     game_id, moves, page = _played_page(client, app, "won", language)
@@ -206,7 +206,7 @@ def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, t
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves, 12:05 · no undos, 3 hints"),
-    ("da", "Tabt efter {n} træk, 12:05 · ingen fortryd, 3 tip"),
+    ("da", "Tabt efter {n} træk, 12:05 · uden at fortryde, 3 tip"),
     ("sv", "Förlorat efter {n} drag, 12:05 · inga ångringar, 3 ledtrådar"),
 ])
 def test_a_lost_games_end_screen_has_its_result_to_share(client, app, language, result):

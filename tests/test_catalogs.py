@@ -1,0 +1,135 @@
+"""The Danish and Swedish catalogs and rules pages hold the natives' words (docs/glossary.md,
+the second language review): the points a text search can pin."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "templates" / "rules"
+NBSP = "\u00a0"
+
+
+def _catalog(language: str) -> dict[tuple[str | None, str], str | tuple[str, ...]]:
+    with (ROOT / "app" / "locale" / language / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale=language)
+    return {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id): m.string for m in catalog if m.id}
+
+
+CATALOGS = {language: _catalog(language) for language in ("da", "sv", "en")}
+
+
+def _texts(language: str) -> list[str]:
+    """Every translated text of a catalog, plural forms apart, and its rules pages."""
+    texts: list[str] = []
+    for string in CATALOGS[language].values():
+        texts.extend(string if isinstance(string, tuple) else (string,))
+    texts.extend(path.read_text() for path in sorted(RULES.glob(f"*.{language}.html")))
+    return [t for t in texts if t]
+
+
+def text(language: str, msgid: str, context: str | None = None) -> str:
+    found = CATALOGS[language][(context, msgid)]
+    return found[-1] if isinstance(found, tuple) else found
+
+
+@pytest.mark.parametrize("language", ["da", "sv"])
+def test_every_text_is_translated(language):
+    empty = [key for key, string in CATALOGS[language].items()
+             if not (all(string) if isinstance(string, tuple) else string)]
+    assert not empty
+
+
+def test_the_replacing_notice_speaks_of_the_same_kind_of_game_not_the_same_deal():
+    msgid = "Your unfinished game of this variant counts as lost once you make your first move here."
+    assert "af samme slags" in text("da", msgid) and "kabale" not in text("da", msgid)
+    assert "av samma slag" in text("sv", msgid) and "patiens" not in text("sv", msgid)
+
+
+def test_the_colour_theme_is_a_theme_not_the_suits():
+    assert (text("da", "Theme"), text("da", "Light"), text("da", "Dark")) == ("Tema", "Lyst", "Mørkt")
+    assert (text("sv", "Theme"), text("sv", "Light"), text("sv", "Dark")) == ("Tema", "Ljust", "Mörkt")
+    assert (None, "Colours") not in CATALOGS["sv"]
+
+
+@pytest.mark.parametrize(("language", "hard", "one_in_twenty"), [
+    ("en", "calls the game hard", "about one win in twenty"),
+    ("da", "kalder kabalen svær", "omkring én sejr ud af tyve"),
+    ("sv", "kallar patiensen svår", "ungefär en vinst av tjugo"),
+])
+def test_the_gaps_rules_say_what_a_player_can_expect_apart_from_the_solver(language, hard, one_in_twenty):
+    page = (RULES / f"gaps.{language}.html").read_text()
+    odds = page.split("<h2>")[-1]
+    assert hard in odds and one_in_twenty in odds
+    assert not re.search(r"<p>(Often|Tit|Ofta)\.", odds)  # the old "it comes out often"
+    assert re.search(r"\d\u00a0%; 95\u00a0%", odds)  # the measured player's figure and its interval
+
+
+def test_the_odds_page_quotes_the_natives_estimate_for_gaps():
+    msgid = ("The solver, which knows every redeal in advance, wins more. Practised players win far fewer: "
+             "a Danish rules text says about one deal in twenty.")
+    assert "ud af tyve" in text("da", msgid) and "av tjugo" in text("sv", msgid)
+
+
+@pytest.mark.parametrize(("language", "without", "and_"), [("da", "uden", "og"), ("sv", "utan", "och")])
+def test_a_list_after_without_ends_with_or(language, without, and_):
+    # "uden fortryd, tip eller »Spil færdig«", not "… tip og »Spil færdig«"
+    wrong = re.compile(rf"\b{without} [^.;:()]*?, [^.;:()]*? {and_} ")
+    assert not [t for t in _texts(language) if wrong.search(t)]
+    clean = "uden fortryd, tip eller »Spil færdig«" if language == "da" else \
+        "utan ångringar, ledtrådar eller ”Spela klart”"
+    assert sum(clean in t for t in _texts(language)) >= 3  # the statistics, the Pyramid and Gaps rules
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("da", ("makker", "frie kort", "ligger frit", "fra dets første træk", "de flest point", "Kabale nr.",
+            "regelmotor", "hul forrest", "venstre kant", "bliver givet", "regnes af")),
+    ("sv", ("genomgång", "Vändningar kvar", "Giv nr", "regelmotor", "därefter gick den inte",
+            "Minst antal drag", "Försök med samma giv igen", "givsidorna", "brukar läggas i Danmark")),
+])
+def test_words_the_natives_do_not_use_are_gone(language, words):
+    for word in words:
+        assert not [t[:80] for t in _texts(language) if word in t], word
+
+
+def test_the_natives_game_words_are_used():
+    assert text("da", "No more moves: no pair or king is uncovered.") == \
+        "Ikke flere træk: Der er intet afdækket par og ingen afdækket konge."
+    assert text("da", "gap at the start of row {row}") == "hul yderst til venstre i række {row}"
+    assert (text("sv", "Pass"), text("sv", "Turnovers left")) == ("Varv", "Omgivar kvar")
+    assert text("da", "Seed %(seed)s") == "Spilnummer %(seed)s" and text("sv", "Seed %(seed)s") == "Spelnummer %(seed)s"
+    assert (text("da", "Game"), text("sv", "Game")) == ("Kabale", "Patiens")
+
+
+def test_swedish_won_agrees_with_what_was_won():
+    # a deal (en giv) is vunnen, a game (ett spel) vunnet: the same English word, two contexts
+    assert text("sv", "won", "a deal") == "vunnen" and text("sv", "lost", "a deal") == "förlorad"
+    assert text("sv", "Won", "replay end banner") == "Vunnet"
+    assert text("sv", "Won. The shortest possible win needs %(num)d move.").startswith("Vunnet.")
+    assert text("sv", "Won. The solver knows a win in %(num)d move.").startswith("Vunnet.")
+    assert "vunnen av" in text("sv", "Played by %(num)d player, won by %(won)d.")
+    assert text("sv", "Won by") == "Vunnen av"
+
+
+@pytest.mark.parametrize("language", ["da", "sv", "en"])
+def test_a_space_before_a_percent_sign_or_in_a_thousand_does_not_break(language):
+    texts = _texts(language)
+    assert not [t[:80] for t in texts if re.search(r"\d %", t) or " %%" in t]
+    if language == "sv":
+        assert not [t[:80] for t in texts if re.search(r"\b\d{1,3} \d{3}\b", t)]
+
+
+@pytest.mark.parametrize(("language", "own_rule"), [
+    ("en", "This is Tretten's own rule"), ("da", "Det er Trettens egen regel"), ("sv", "Det är Trettens egen regel"),
+])
+def test_the_rules_pages_say_the_face_up_stock_card_is_tretten_s_own_rule(language, own_rule):
+    for game in ("pyramid", "double-pyramid"):
+        assert own_rule in (RULES / f"{game}.{language}.html").read_text()
+
+
+def test_the_swedish_pages_say_what_gaps_is():
+    assert "Gaps (”luckor”) eller Montana" in (RULES / "gaps.sv.html").read_text()
