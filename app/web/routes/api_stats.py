@@ -33,7 +33,11 @@ class DealOut(BaseModel):
     best_scores: dict[str, dict[str, Any]]
     daily: list[str] = Field(description="UTC days on which this was the daily deal")
     you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
-    verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal")
+    verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal "
+                                                       "(its `moves`: the par line when there is one)")
+    par: int | None = Field(description="The deal's proven shortest win in moves (searched now within the solver's "
+                                        "budget when not yet known); null when not proven or not winnable")
+    par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
 
 
 class DeviceLinkOut(BaseModel):
