@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
-from . import par, searches
+from . import leaderboard, par, searches
 from .boards import said_moves
 from .errors import BusyError, RateLimitError, ServiceError
 from .games import get_preset_or_error, parse_seed
@@ -53,9 +53,11 @@ class DealSummary:
     viewer_finished: bool = False
     verdict: DealVerdict | None = None  # only when viewer_finished
     par: Par | None = None              # the deal's par or best known line (app.services.par)
+    games_shown: bool = True            # the best results name their games (replay links)
 
     def to_json(self) -> dict:
-        best = lambda b: None if b is None else {"value": b.value, "name": b.name, "game": b.game_id}  # noqa: E731
+        best = lambda b: None if b is None else {  # noqa: E731
+            "value": b.value, "name": b.name, "game": b.game_id if self.games_shown else None}
         out = {
             "preset": self.preset, "seed": self.seed, "players": self.players, "winners": self.winners,
             "fewest_moves": best(self.fewest_moves), "best_time": best(self.best_time),
@@ -111,6 +113,9 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
         summary.viewer_result = next((r for r in ("won", "lost", "playing") if r in mine), None)
         summary.viewer_finished = summary.viewer_result in ("won", "lost")
+    # today's daily deal: no game of it (a replay) for a viewer who has not finished it
+    summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
+                                                                               now=now)
     if summary.viewer_finished and solve_if_finished:
         summary.verdict = verdict(session, preset.slug, seed, viewer_id)
     if with_par:

@@ -21,12 +21,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, PositionVerdict, ShortestLine
-from app.engine import GameRecord, deal_for_seed
+from app.engine import GameRecord, deal_for_seed, get_preset
 from app.solver import proves_shortest
 
 from . import solver_cache
 from .errors import ServiceError
-from .games import get_preset_or_error
 
 log = logging.getLogger("tretten.par")
 
@@ -48,8 +47,8 @@ class Par:
 
 
 def start_of_deal(preset_slug: str, seed: int) -> GameRecord:
-    """The record of a seeded deal before its first move."""
-    preset = get_preset_or_error(preset_slug)
+    """The record of a seeded deal of a known preset before its first move."""
+    preset = get_preset(preset_slug)
     return GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
 
 
@@ -124,3 +123,34 @@ def prepare(session: Session, preset_slug: str, seed: int) -> Par | None:
     except ServiceError as exc:  # the solver is busy: the first player to ask searches it
         log.info("par of %s seed %s left for later: %s", preset_slug, seed, exc)
         return None
+
+
+@dataclass(frozen=True)
+class ParFigures:
+    """A player's wins against par (proven par only): how many could be measured, how many
+    were at par, and the average number of moves over it."""
+
+    measured: int = 0
+    at_par: int = 0
+    average_over: float | None = None
+
+
+def figures(session: Session, player_id: str) -> ParFigures:
+    """The statistics' par figures over the player's won games whose deal has a kept par."""
+    rows = session.execute(
+        select(Game.game, Game.rules, Game.deal, Game.cursor).where(Game.player_id == player_id, Game.status == "won")
+    ).all()
+    if not rows:
+        return ParFigures()
+    from .records import replayed
+
+    starts = [replayed(game, rules, deal, "") for game, rules, deal, _ in rows]
+    kept = known_many(session, starts)
+    overs = []
+    for start, (*_, moves) in zip(starts, rows, strict=True):
+        found = kept.get(solver_cache.key_of(start))
+        if found is not None and found.proven:
+            overs.append(found.over(moves))
+    if not overs:
+        return ParFigures()
+    return ParFigures(len(overs), sum(1 for o in overs if o <= 0), round(sum(overs) / len(overs), 1))

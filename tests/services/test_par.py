@@ -52,7 +52,7 @@ def _small_deals():
             yield f"{preset}/{seed}/-{left}", here
             position = here.position
             for _ in range(2):  # a move or two off the line: par may grow, or the deal be lost
-                legal = [m for m in position.legal_moves()]
+                legal = list(position.legal_moves())
                 if not legal:
                     break
                 here = here.play(str(rng.choice(legal)))
