@@ -124,7 +124,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         return None
     start, end = day_bounds(day)
     found = par.known(session, par.start_of_deal(preset_slug, row.seed))
-    if found is None and choose:  # prepared when the deal was chosen, unless the solver was busy then
+    if (found is None or not found.proven) and choose:  # prepared when chosen, unless the solver was busy or cut short
         try:
             found = par.par_of(session, par.start_of_deal(preset_slug, row.seed), player_id=None)
         except (BusyError, RateLimitError):

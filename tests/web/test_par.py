@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sqlalchemy import delete
 
 from app.db.models import PositionVerdict, ShortestLine
@@ -19,6 +20,12 @@ from .play import api_player, browse_as, new_game, play_line
 SEED = 18
 WIN_LINE = ("P22 P23+P24 P25+P26 P16+P18 D S+W D P17+S P27+S P20 S+W P12+S D D D D D P11+S D D P19+S "
             "P13+P21 P7+P15 P10 P6+W P8+W P14+W S+W S+W S+W S D P9+S P4+P5 P2+P3 S+W P1+W P0+S").split()
+
+
+@pytest.fixture(autouse=True)
+def _room_to_prove(monkeypatch):
+    """Pars proven whatever else the machine runs (the search's budget is on the clock)."""
+    monkeypatch.setattr(solver_cache, "SHORTEST_SECONDS", 120.0)
 
 
 def _clear(app, start) -> None:
@@ -41,6 +48,22 @@ def test_par_is_searched_once_kept_and_read_back(app):
         assert par_service.known(session, start) == found
         key = solver_cache.key_of(start)
         assert par_service.known_many(session, [start, par_service.start_of_deal("pyramid-3", 22)]) == {key: found}
+
+
+def test_an_answer_the_clock_cut_short_is_searched_again_and_a_proof_kept(app):
+    start = par_service.start_of_deal("pyramid-3", 36)
+    _clear(app, start)
+    best = shortest_win(start.position)
+    longer = " ".join(best.moves) + " D"  # a stored line that is not the shortest
+    with app.state.sessionmaker() as session:
+        session.add(ShortestLine(key=solver_cache.key_of(start), game="pyramid", winnable=True, moves=longer,
+                                 proven=False, lower_bound=3, nodes=10))
+        session.commit()
+        assert par_service.known(session, start).proven is False
+        found = par_service.par_of(session, start, player_id=None)
+    assert found.proven and found.moves == len(best.moves)
+    with app.state.sessionmaker() as session:
+        assert par_service.known(session, start) == found
 
 
 def test_gaps_has_a_best_known_line_never_a_par(app):
