@@ -184,3 +184,23 @@ def test_the_profile_chooses_whether_to_appear(client, app):
     with app.state.sessionmaker() as session:
         assert session.get(Player, player_id).on_daily_table is True
     assert client.post("/profile/daily-table", data={"on_daily_table": "on"}).status_code == 403
+
+
+def test_stats_show_wins_at_par_the_places_and_yesterdays_tables(client, app):
+    yesterday = daily.utc_today() - timedelta(days=1)
+    _day_row(app, yesterday)
+    with app.state.sessionmaker() as session:
+        seed = session.get(DailyDeal, (yesterday, "pyramid")).seed
+        found = par_service.par_of(session, par_service.start_of_deal("pyramid", seed), player_id=None)
+    auth, _ = _player(client, app, "Stats")
+    game = play_line(client, auth, new_game(client, auth, "pyramid", seed), found.line)
+    started = datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=23, minutes=59)
+    set_columns(app, game["id"], started_at=started, finished_at=started + timedelta(seconds=30), seconds=30)
+    browse_as(client, client, auth)
+    page = client.get("/stats").text
+    assert re.search(r'data-stat="wins-at-par">1<', page) and re.search(r'data-stat="average-over-par">0<', page)
+    row = re.search(rf'data-history-day="{yesterday.isoformat()}" data-history-preset="pyramid" '
+                    r'data-history-rank="(\d+)"', page)
+    assert row is not None
+    section = page.split('class="panel daily-tables"')[1]
+    assert "Stats <span class=\"muted\">(you)</span>" in section and 'class="mine"' in section
