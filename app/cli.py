@@ -28,6 +28,7 @@ USAGE_ERROR = 2
 # Pyramid and Giza are always decided exactly; the larger searches get this by default.
 DEFAULT_SOLVE_SECONDS = 20.0
 SURVEY_SECONDS = 5.0
+SHORTEST_NODES = 2_000_000  # positions A* may expand for ``solve --shortest`` (the time budget rules)
 
 
 class UsageError(Exception):
@@ -121,6 +122,8 @@ def solve(args: argparse.Namespace) -> int:
         except (InvalidMoveError, IllegalMoveError) as exc:
             return _move_error(index, exc)
     budget = args.budget
+    if args.shortest:
+        return _shortest(record.position, DEFAULT_SOLVE_SECONDS if budget is None else budget)
     if budget is None and wants_budget(record.position):
         budget = DEFAULT_SOLVE_SECONDS
     result = solve_position(record.position, budget_seconds=budget)
@@ -130,6 +133,23 @@ def solve(args: argparse.Namespace) -> int:
         _emit({"winnable": True, "moves": " ".join(result.moves)})
     else:
         _emit({"winnable": False})
+    return 0
+
+
+def _shortest(position: Position, seconds: float) -> int:
+    """``solve --shortest``: the proven shortest win where the solver proves one (the Pyramid
+    family: a deal's par), else the solver's line, never said proven."""
+    from app.solver import proves_shortest, shortest_win
+    from app.solver import solve as solve_position
+
+    if proves_shortest(position):
+        found = shortest_win(position, budget_nodes=SHORTEST_NODES, budget_seconds=seconds)
+        winnable, moves, proven = found.winnable, found.moves, found.proven
+    else:
+        result = solve_position(position, budget_seconds=seconds)
+        winnable, moves, proven = result.winnable, result.moves, result.winnable is False
+    _emit({"winnable": winnable, "moves": " ".join(moves) if winnable else None,
+           "length": len(moves) if winnable else None, "proven": proven})
     return 0
 
 
@@ -209,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=float, default=None,
                    help=f"seconds before 'unknown' (default: exact for pyramid and giza, "
                         f"{DEFAULT_SOLVE_SECONDS:g} s for gaps and double-pyramid)")
+    p.add_argument("--shortest", action="store_true",
+                   help="the shortest win: proven in the Pyramid family (the deal's par), "
+                        "else the best line found; prints winnable, moves, length, proven")
     p.set_defaults(run=solve)
 
     p = commands.add_parser("survey", help="solve many seeded deals and print the win rate")

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from app.cli import main
-from app.engine import deal_for_seed, format_deal
+from app.engine import GameRecord, deal_for_seed, format_deal, get_game, get_preset
 
 from .engine.vectors import cli_options, load
 
@@ -99,3 +99,27 @@ def test_solve_reports_a_bad_move_like_replay(capsys):
     deal = format_deal(deal_for_seed("pyramid", 1))
     status, lines, _ = run(capsys, "solve", "pyramid", "--deal", deal, "--moves", "D Q3")
     assert status == 2 and lines[-1]["at"] == 1
+
+
+def test_solve_shortest_prints_the_proven_shortest_line(capsys):
+    from app.solver import shortest_win
+
+    preset = get_preset("pyramid-3")
+    deal = format_deal(deal_for_seed("pyramid", 21))
+    status, (out,), _ = run(capsys, "solve", "pyramid", "--passes", "3", "--deal", deal, "--shortest")
+    best = shortest_win(preset.variant.new_position(deal_for_seed("pyramid", 21), preset.rules))
+    assert status == 0 and out == {"winnable": True, "moves": " ".join(best.moves), "length": len(best.moves),
+                                   "proven": True}
+    record = GameRecord.from_text("pyramid", get_game("pyramid").parse_rules({"passes": "3"}), deal)
+    for move in out["moves"].split():
+        record = record.play(move)
+    assert record.position.status == "won"
+
+
+def test_solve_shortest_on_gaps_is_a_line_never_proven_and_bad_input_exits_2(capsys):
+    deal = format_deal(deal_for_seed("gaps", 3))
+    status, (out,), _ = run(capsys, "solve", "gaps", "--deal", deal, "--shortest", "--budget", "5")
+    assert status == 0 and out["proven"] is False
+    assert out["winnable"] is None or out["length"] == len(out["moves"].split())
+    status, (out,), _ = run(capsys, "solve", "pyramid", "--deal", "xx", "--shortest")
+    assert status == 2 and "error" in out

@@ -48,6 +48,9 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # shown on deal pages beside the player's results (escaped); NULL = "anonymous"
     display_name: Mapped[str | None] = mapped_column(String(40))
+    # the player's daily wins appear on the day's table (app.services.leaderboard), under
+    # ``display_name`` or as anonymous; off, only the player sees them there
+    on_daily_table: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # "use this profile on another device": the link is an HMAC of this nonce (see
     # app.services.profiles); NULL = no link, and a new nonce revokes the old link
     device_nonce: Mapped[str | None] = mapped_column(String(32))

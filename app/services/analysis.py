@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import GameRecord
 
-from . import games, lifecycle, moves, solver_cache
+from . import games, lifecycle, moves, par, solver_cache
 from .boards import Announcement, said_moves
 from .errors import InputError
 from .records import record_of
@@ -35,6 +35,8 @@ class GameAnalysis:
     proven: bool = False        # won: no win is shorter than ``shortest``
     moves: tuple[str, ...] = ()  # the game's moves in notation (page hooks, never shown)
     said: tuple[Announcement, ...] = ()  # the same moves in words and card symbols, for the move list
+    best_line: tuple[str, ...] = ()  # won: the deal's par line (app.services.par), in notation
+    best_said: tuple[Announcement, ...] = ()  # that line in words and card symbols
 
     @property
     def retry_ply(self) -> int | None:
@@ -99,18 +101,16 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
 
 def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...],
          said: tuple[Announcement, ...], player_id: str | None) -> GameAnalysis:
-    """A won game against the shortest win: proven where the solver can prove it, else the
-    shortest line it knows (or the player's own, when that is shorter)."""
-    best = solver_cache.shortest(session, record.at(0), player_id=player_id)
-    if best is not None and best.winnable and best.moves:
-        if best.proven:
-            return GameAnalysis("won", total, shortest=len(best.moves), proven=True, moves=moves, said=said)
-        known = len(best.moves)
-    else:
-        start = solver_cache.verdict(session, record.at(0), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
-                                     seconds=solver_cache.ANALYSIS_SECONDS)
-        known = len(start.moves) if start.winnable and start.moves else total
-    return GameAnalysis("won", total, shortest=min(known, total), moves=moves, said=said)
+    """A won game against the deal's par (app.services.par): proven where the solver can prove
+    it, else the best line it knows; the same number the deal page and the share text give."""
+    found = par.par_of(session, record.at(0), player_id=player_id)
+    if found is not None:
+        line = record.at(0)
+        for token in found.line:
+            line = line.play(token)
+        return GameAnalysis("won", total, shortest=found.moves, proven=found.proven, moves=moves, said=said,
+                            best_line=found.line, best_said=said_moves(line))
+    return GameAnalysis("won", total, shortest=total, moves=moves, said=said)
 
 
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,

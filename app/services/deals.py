@@ -19,11 +19,12 @@ from sqlalchemy.orm import Session
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
-from . import searches
+from . import leaderboard, par, searches
 from .boards import said_moves
-from .errors import ServiceError
+from .errors import BusyError, RateLimitError, ServiceError
 from .games import get_preset_or_error, parse_seed
 from .lifecycle import IDLE_LIMIT, result_expression
+from .par import Par
 
 log = logging.getLogger("tretten.deals")
 
@@ -51,14 +52,17 @@ class DealSummary:
     viewer_result: str | None = None    # the viewer's best: won > lost > playing; None = not played
     viewer_finished: bool = False
     verdict: DealVerdict | None = None  # only when viewer_finished
+    par: Par | None = None              # the deal's par or best known line (app.services.par)
+    games_shown: bool = True            # the best results name their games (replay links)
 
     def to_json(self) -> dict:
         # another player's game (its replay, its analysis) tells whether the deal can be won:
-        # its id only for a viewer who has finished the deal, as the verdict
+        # the API names it only to a viewer who has finished the deal, as it gives the verdict
         def best(b: Best | None) -> dict | None:
             if b is None:
                 return None
-            return {"value": b.value, "name": b.name, "game": b.game_id if self.viewer_finished else None}
+            shown = self.games_shown and self.viewer_finished
+            return {"value": b.value, "name": b.name, "game": b.game_id if shown else None}
 
         out = {
             "preset": self.preset, "seed": self.seed, "players": self.players, "winners": self.winners,
@@ -66,15 +70,27 @@ class DealSummary:
             "best_scores": {k: best(v) for k, v in self.best_scores.items()},
             "daily": [d.isoformat() for d in self.daily_days],
             "you": self.viewer_result, "verdict": None,
+            "par": None, "par_proven": False,
         }
+        if self.par is not None:
+            out.update(par=self.par.moves if self.par.proven else None, par_proven=self.par.proven)
         if self.verdict is not None:
             out["verdict"] = {"winnable": self.verdict.winnable,
-                              "moves": self.verdict.moves if self.verdict.winnable else None}
+                              "moves": self.winning_line if self.verdict.winnable else None}
         return out
+
+    @property
+    def winning_line(self) -> str:
+        """The line the deal page and the API show a finished viewer: the par line when there
+        is one (the same number the end screen gives), else the verdict's."""
+        if self.par is not None:
+            return " ".join(self.par.line)
+        return self.verdict.moves if self.verdict is not None else ""
 
 
 def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewer_id: str | None,
-                 *, now: datetime | None = None, solve_if_finished: bool = True) -> DealSummary:
+                 *, now: datetime | None = None, solve_if_finished: bool = True,
+                 with_par: bool = True) -> DealSummary:
     preset = get_preset_or_error(preset_slug)
     seed = parse_seed(seed_text)
     now = now or utcnow()
@@ -103,8 +119,16 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
         summary.viewer_result = next((r for r in ("won", "lost", "playing") if r in mine), None)
         summary.viewer_finished = summary.viewer_result in ("won", "lost")
+    # today's daily deal: no game of it (a replay) for a viewer who has not finished it
+    summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
+                                                                               now=now)
     if summary.viewer_finished and solve_if_finished:
         summary.verdict = verdict(session, preset.slug, seed, viewer_id)
+    if with_par:
+        try:
+            summary.par = par.par_of(session, par.start_of_deal(preset.slug, seed), player_id=viewer_id)
+        except (BusyError, RateLimitError):  # the page still answers; the par comes with the next look
+            log.info("par of %s seed %s not searched now: the solver is busy", preset.slug, seed)
     return summary
 
 

@@ -26,7 +26,7 @@ def visitor(player_id: str) -> Player:
     link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""
     return Player(id=player_id, language=None, scoring="simple", zen=False, four_colour=False,
                   theme="auto", animations=True,
-                  winnable_only=False, winnable_indicator=False, session_generation=0)
+                  winnable_only=False, winnable_indicator=False, session_generation=0, on_daily_table=True)
 
 
 def stored_visitor(session: Session, player_id: str) -> Player:

@@ -29,29 +29,55 @@ from app.i18n import LANGUAGES, translations_for
 
 from .errors import InputError, NotFoundError
 from .lifecycle import idle
+from .par import Par
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
 HALF = "\u2002"         # en space: about half an emoji wide, and kept where plain spaces may not be
+MINUS = "\u2212"   # − : under par, or no result against it
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "en": "en_GB"}
 
 
-def share_text(game: Game, position: Position, language: str, url: str) -> str:
+def share_text(game: Game, position: Position, language: str, url: str, *, par: Par | None = None,
+               rank: tuple[int, int] | None = None) -> str:
     """The text to share for a finished ``game`` whose final position is ``position``.
 
     ``url`` is the absolute link to the deal with the game as its origin (the caller knows the
-    public base URL). ``InputError`` for a game still in play.
+    public base URL). With the deal's ``par`` (app.services.par) a line "Par 41: +3" ("par" at
+    par, "−" for a game not won; "Best known 41" without a proof); with ``rank`` (place,
+    places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)
     if game.status == "playing" and not _left_unfinished(game):
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
+    scored = _scored(game, translations, par, rank)
     return "\n".join((
         _title(game, language),
         _result(game, translations),
+        *([scored] if scored else []),
         picture(position),
         url,
     ))
+
+
+def over_par(over: int, translations) -> str:
+    """+3, par (at par), −2 (under a best known line)."""
+    if over == 0:
+        return translations.pgettext("golf: a result equal to par", "par")
+    return f"+{over}" if over > 0 else f"{MINUS}{-over}"
+
+
+def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | None) -> str:
+    _ = translations.gettext
+    parts = []
+    if par is not None:
+        name = (_("Par %(moves)d") if par.proven else _("Best known %(moves)d")) % {"moves": par.moves}
+        won = game.status == "won" and not _left_unfinished(game)
+        parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
+    if rank is not None:
+        parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
+    return " · ".join(parts)
 
 
 def _title(game: Game, language: str) -> str:

@@ -14,6 +14,7 @@ import json
 import logging
 from dataclasses import dataclass
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -29,7 +30,7 @@ log = logging.getLogger("tretten.solver")
 # Double Pyramid and Gaps searches are the ones these budgets cut short.
 STATUS_NODES, STATUS_SECONDS = 200_000, 1.5      # the "still winnable?" indicator, auto-finish
 ANALYSIS_NODES, ANALYSIS_SECONDS = 200_000, 1.5  # each probe of the post-game analysis
-SHORTEST_NODES, SHORTEST_SECONDS = 300_000, 5.0  # the proven shortest win of a deal (end screen)
+SHORTEST_NODES, SHORTEST_SECONDS = 300_000, 10.0  # the proven shortest win of a deal: its par (kept per deal)
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,9 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
     (Gaps: a win there is only as short as the line found)."""
     key = key_of(record)
     row = session.get(ShortestLine, key)
-    if row is not None:
+    # a proof is a fact; an answer cut short by the clock depends on the machine's load then, and
+    # is searched again until one search has spent its whole node budget on it
+    if row is not None and (row.proven or row.nodes >= SHORTEST_NODES):
         return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
     session.commit()  # no database connection waits for the search
     try:
@@ -123,8 +126,13 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
         return None
     if result is None:
         return None
-    session.add(ShortestLine(key=key, game=record.game, winnable=result.winnable, moves=" ".join(result.moves),
-                             proven=result.proven, lower_bound=result.lower_bound, nodes=result.nodes))
+    values = {"winnable": result.winnable, "moves": " ".join(result.moves), "proven": result.proven,
+              "lower_bound": result.lower_bound, "nodes": result.nodes, "solved_at": utcnow()}
+    if row is None:
+        session.add(ShortestLine(key=key, game=record.game, **values))
+    elif result.proven or (result.winnable and (not row.moves or len(result.moves) < len(row.moves.split()))):
+        session.execute(update(ShortestLine).where(ShortestLine.key == key, ShortestLine.proven.is_(False))
+                        .values(**values))
     try:
         session.commit()
     except IntegrityError:  # another request stored it first

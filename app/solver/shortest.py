@@ -39,6 +39,14 @@ unlimited passes it may use one pass more than the group has cards: a shortest r
 needs no more, as a pass that takes nothing away comes back to where it started). A move
 changes one group's relaxed position (a recycle: all of them), so a child's bound is its
 parent's with one ``d(g)`` looked up again.
+
+The same holds for relaxed games on several value groups at once (the cards of groups g1, g2,
+g3 kept, every other card free): the moves on their cards are still disjoint from the other
+games' moves, and a joint game also charges what single groups leave out (one group's cards
+covering another's, or lying between them in the stock), so its bound is at least the sum of
+its groups' and cuts far more positions. Each joint game is much larger to explore, so A*
+starts with single groups and takes groups three together only for a deal that single groups
+do not settle within ``QUICK_NODES`` positions (``_search``).
 """
 
 from __future__ import annotations
@@ -67,6 +75,8 @@ from .result import Budget, BudgetExceeded
 SHORTEST_NODES = 300_000  # positions A* may expand by default
 SHORTEST_SECONDS = 10.0
 INF = 1 << 30
+QUICK_NODES = 50_000  # positions A* expands with the cheap bound before it takes the strong one
+QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +120,7 @@ def _cached(position: PyramidPosition, budget_nodes, budget_seconds) -> Shortest
         return ShortestWin(False, (), True, 0, 0)
     if won:
         known = clean_line(position, known)
-    search = ShortestSearch(problem, budget)
-    line, lower = search.run(len(known) if won else None)
+    search, line, lower = _search(problem, budget, len(known) if won else None)
     if line is not None:
         moves = tuple(problem.move_text(m) for m in line)
         replayed = position
@@ -128,6 +137,27 @@ def _cached(position: PyramidPosition, budget_nodes, budget_seconds) -> Shortest
     return ShortestWin(None, (), False, lower, search.nodes)
 
 
+def _search(problem: PyramidProblem, budget: Budget, upper: int | None) -> tuple[ShortestSearch, list | None, int]:
+    """A* with the bound of single value groups while it is cheap; a deal it does not settle
+    within ``QUICK_NODES`` positions is searched again with the bound of groups taken three
+    together (``QUICK_GROUPS`` / ``DEEP_GROUPS``): each of its relaxed games costs far more to
+    explore, but it cuts the positions A* must expand several times over on the hard deals."""
+    quick = Budget(QUICK_NODES if budget.max_nodes is None else min(QUICK_NODES, budget.max_nodes), None)
+    quick.deadline, quick.clock = budget.deadline, budget.clock
+    search = ShortestSearch(problem, quick, QUICK_GROUPS)
+    line, lower = search.run(upper)
+    if line is not None or search.exhausted or (budget.max_nodes is not None and budget.max_nodes <= QUICK_NODES):
+        return search, line, lower
+    try:
+        budget.check(0)  # the time is shared: none left, no second search
+    except BudgetExceeded:
+        return search, line, lower
+    deep = ShortestSearch(problem, budget, DEEP_GROUPS)
+    line, deeper = deep.run(upper)
+    deep.nodes += search.nodes
+    return deep, line, max(lower, deeper) if line is None else deeper
+
+
 class _GroupGame:
     """The relaxed game on one value group (module docstring), recycles free, with the
     shortest win from each of its positions memoised. Its positions are packed like the
@@ -137,12 +167,12 @@ class _GroupGame:
     counts up to one more than the group has cards: a shortest relaxed win never needs more
     (a pass that takes no card away comes back to where it started)."""
 
-    def __init__(self, search: ShortestSearch, group: int) -> None:
+    def __init__(self, search: ShortestSearch, groups: tuple[int, ...]) -> None:
         pr = search.problem
         vals, seq = search.vals, pr.sequence
         self.search = search
-        self.group = group
-        values = (group, 13 - group)
+        self.groups = groups
+        values = {v for g in groups for v in (g, 13 - g)}
         self.lm = sum(1 << i for i in range(search.L) if vals[i] in values)
         self.lay = [i for i in range(search.L) if self.lm >> i & 1]
         self.cov = {x: search.under[x] & self.lm for x in self.lay}
@@ -282,7 +312,7 @@ class ShortestSearch:
     the mask of the sequence cards left and the pass (3 bits); in Giza, after the layout
     mask, each pile's height (2 bits a pile)."""
 
-    def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
+    def __init__(self, problem: PyramidProblem, budget: Budget | None = None, together: int = 1) -> None:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
@@ -304,7 +334,7 @@ class ShortestSearch:
         self.goal_all = problem.goal == "all"
         groups = sorted({_group(v) for v in self.vals + list(seq)
                          + [v for pile in problem.reserves for v in pile]} - {0})
-        self.games = [_GroupGame(self, g) for g in groups]
+        self.games = [_GroupGame(self, tuple(groups[i:i + together])) for i in range(0, len(groups), together)]
         # per layout card: the layout cards it could ever pair with (not in its own chain)
         kids = [_bits(c) for c in self.covers]
         self.layout_partners = [
@@ -315,7 +345,8 @@ class ShortestSearch:
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
         self.game_of: list[_GroupGame | None] = [None] * 14
         for game in self.games:
-            self.game_of[game.group] = self.game_of[13 - game.group] = game
+            for g in game.groups:
+                self.game_of[g] = self.game_of[13 - g] = game
 
     def pack(self, pm: int, p: int, am: int, pas: int) -> int:
         return pm | p << self.P | am << self.A | pas << self.S

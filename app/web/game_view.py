@@ -27,12 +27,13 @@ def share_url(request: Request, game: Game, finished: bool) -> str:
                     else share_path(game))
 
 
-def share_result(request: Request, game: Game, position, language: str) -> dict[str, str]:
+def share_result(request: Request, game: Game, position, language: str, **scored) -> dict[str, str]:
     """The end screen's result to share, and its link: the deal page with this game as its
-    origin (it leads with this result), or an imported deal's own link (it has no deal page)."""
+    origin (it leads with this result), or an imported deal's own link (it has no deal page).
+    ``scored``: the deal's par and the game's place on the day's table (sharing.share_text)."""
     path = f"/deal/{game.preset}/{game.seed}?from={game.id}" if game.seed is not None else share_path(game)
     url = absolute(request, path)
-    return {"text": sharing.share_text(game, position, language, url), "url": url}
+    return {"text": sharing.share_text(game, position, language, url, **scored), "url": url}
 
 
 def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,

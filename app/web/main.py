@@ -23,6 +23,7 @@ from .routes import (
     api,
     api_docs,
     api_stats,
+    daily_table,
     deals,
     games,
     health,
@@ -77,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
     for module in (games, lobby, prefs, rules, api, health, site, stats, profile, deals, replays, api_stats, solver,
-                   api_docs, previews):
+                   api_docs, previews, daily_table):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

@@ -59,6 +59,10 @@ TEXTS = {
     "no_hint": N_("There is no move to hint at."),
     "no_auto_finish": N_("Auto-finish is only possible when the solver has proven that the rest wins."),
     "no_retry": N_("There is no earlier point to try again from."),
+    "daily_spoiler": N_("This is a game of today's daily deal: you can watch it once you have finished the deal "
+                        "yourself, or after midnight UTC."),
+    "bad_day": N_("That is not a day (year-month-day)."),
+    "future_day": N_("That day's table is not open yet."),
 }
 
 

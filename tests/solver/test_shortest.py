@@ -110,3 +110,31 @@ def test_answers_are_cached_per_position_and_budget():
     start = _start("pyramid-3", 36)
     assert shortest_win(start) is shortest_win(start)
     assert shortest_win(start, budget_nodes=10) is not shortest_win(start)
+
+
+@pytest.mark.parametrize("together", [2, 3])
+def test_the_bound_of_groups_taken_together_keeps_the_lengths_of_breadth_first(together):
+    """The strong bound (value groups in one relaxed game, as the hard deals are searched) is
+    admissible too: the same lengths as breadth-first search, every rule variant."""
+    won = 0
+    for small, problem in _reduced_cases(120, seed=44):
+        line, lower = ShortestSearch(problem, together=together).run()
+        expected = reference.shortest(small)
+        assert (None if line is None else len(line)) == expected, small
+        if line is not None:
+            won += 1
+            assert lower == len(line)
+    assert won > 20
+
+
+def test_a_deal_the_cheap_bound_does_not_settle_is_proven_with_the_strong_one(monkeypatch):
+    from app.solver import shortest
+
+    start = _start("pyramid-3", 36)
+    cheap = shortest_win(start)
+    monkeypatch.setattr(shortest, "QUICK_NODES", 10)  # the first search stops at once
+    shortest._cached.cache_clear()
+    strong = shortest_win(start)
+    shortest._cached.cache_clear()
+    assert strong.proven and len(strong.moves) == len(cheap.moves)
+    assert strong.nodes > 10

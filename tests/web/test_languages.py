@@ -42,6 +42,7 @@ ALLOWED = {
     "Gaps (Montana)",  # the Swedish name of the game is the international one (Danish: 13-kabalen)
     "Pyramid",         # the Swedish word (and game name) is spelt as the English one
     "K",               # the king's index: K in the Danish, Swedish and English decks (docs/glossary.md)
+    "Par", "par",      # golf's word for a deal's shortest win, the same in Danish and Swedish (issue 28)
 }
 _ALLOWED_PATTERN = re.compile("|".join(sorted((re.escape(name) for name in ALLOWED), key=len, reverse=True)))
 # a move or card in the notation (docs/spec/notation.md): P22+P27, S+W, D, QS>0.9, 9D

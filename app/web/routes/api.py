@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
-from app.services import games, moves, players
+from app.services import games, leaderboard, moves, players
 from app.services.errors import ConflictError
 from app.services.records import record_of
 
@@ -128,9 +128,12 @@ def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits
     return game_json(game)
 
 
-@router.get("/games/{game_id}", response_model=GameOut, responses=errors(401, 404))
+@router.get("/games/{game_id}", response_model=GameOut, responses=errors(
+    401, 403, 404, described={403: "Another player's game of today's daily deal, which you have not finished"}))
 def get_game(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep) -> dict:
-    return game_json(games.get_game_row(session, game_id))
+    game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)  # no line of today's daily deal before you finish it
+    return game_json(game)
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, responses=CHANGE_ERRORS)

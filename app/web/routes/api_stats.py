@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
-from app.services import daily, deals, players, profiles, stats
+from app.services import daily, deals, games, leaderboard, players, profiles, stats
 
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
 from ..urls import absolute
@@ -33,7 +33,11 @@ class DealOut(BaseModel):
     best_scores: dict[str, dict[str, Any]]
     daily: list[str] = Field(description="UTC days on which this was the daily deal")
     you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
-    verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal")
+    verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal "
+                                                       "(its `moves`: the par line when there is one)")
+    par: int | None = Field(description="The deal's proven shortest win in moves (searched now within the solver's "
+                                        "budget when not yet known); null when not proven or not winnable")
+    par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
 
 
 class DeviceLinkOut(BaseModel):
@@ -61,6 +65,42 @@ def deal(preset: str, seed: str, session: SessionDep,
     """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours."""
     viewer = _optional_player(session, authorization)
     return deals.deal_summary(session, preset, seed, viewer.id if viewer else None).to_json()
+
+
+class TableEntryOut(BaseModel):
+    rank: int | None = Field(description="Place among the day's clean wins (equal moves and seconds share it); "
+                                         "null for a win with undo, hint or auto-finish, listed after them")
+    name: str | None = Field(description="The player's display name; null = anonymous")
+    moves: int
+    seconds: int | None = Field(description="From the first move to the win")
+    clean: bool = Field(description="No undo, no hint, no auto-finish")
+    over_par: int | None = Field(description="Moves over the deal's par (null without a proven par)")
+    you: bool = Field(description="Your own win (with a bearer token)")
+
+
+class DailyOut(BaseModel):
+    preset: str
+    date: str = Field(description="The UTC day")
+    seed: int
+    par: int | None = Field(description="The deal's proven shortest win in moves (computed when the deal is chosen)")
+    par_proven: bool
+    leaderboard: list[TableEntryOut] = Field(description="The day's wins, one per player: clean wins ranked by "
+                                                         "moves then seconds, the others after them")
+
+
+@router.get("/daily/{preset}", response_model=DailyOut, responses=errors(404, described={404: "No such preset"}))
+def daily_table(preset: str, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Today's (UTC) daily deal of the preset and its table. Any game of this preset and seed
+    started today, through the API or the pages, counts."""
+    slug = games.get_preset_or_error(preset).slug
+    viewer = _optional_player(session, authorization)
+    table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)
+    assert table is not None  # today's deal is chosen on demand
+    found = table.par
+    return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
+            "par": found.moves if found is not None and found.proven else None,
+            "par_proven": bool(found is not None and found.proven),
+            "leaderboard": [e.to_json() for e in table.entries]}
 
 
 @router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201, responses=errors(401))

@@ -30,8 +30,8 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
     path = f"/deal/{summary.preset}/{summary.seed}" + (f"?from={challenge.game_id}" if challenge else "")
     return render(request, "deal.html", {
         "deal": summary,
-        "verdict_said": deals.line_said(summary.preset, summary.seed, summary.verdict.moves)
-                        if summary.verdict is not None and summary.verdict.winnable and summary.verdict.moves else (),
+        "verdict_said": deals.line_said(summary.preset, summary.seed, summary.winning_line)
+                        if summary.verdict is not None and summary.verdict.winnable and summary.winning_line else (),
         "deal_preset": PRESETS[summary.preset],
         "is_today": today in summary.daily_days,
         "play_url": f"/play/{summary.preset}/{summary.seed}",

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, games, replays
+from app.services import analysis, games, leaderboard, replays
 
 from ..deps import GameIdDep, PlayerDep, SessionDep
 from ..link_meta import game_meta
@@ -23,6 +23,7 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
     # htmx asks for the frame alone; a history restore (back button, no cache) needs the page
     fragment = is_htmx(request) and request.headers.get("hx-history-restore-request") != "true"
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)
     frame = replays.frame(game, ply)
     preset = PRESETS[game.preset]
     context = {

@@ -14,13 +14,14 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, assist, games, odds, players, searches
+from app.services import analysis, assist, games, leaderboard, odds, players, searches
 from app.services.actions import ActionResult
 from app.services.assist import Hint
 from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
 
+from .. import par_view
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
 from ..errors import RefusedEarly, status_of
 from ..game_view import hinted_query, render_game, render_hinted
@@ -116,11 +117,14 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
 def game_analysis(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """The end screen's analysis (htmx: the fragment; otherwise the game page with it in place)."""
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)
     found = analysis.analyse(session, game, player.id)
+    shared = par_view.scored_share(request, session, game, player) if found is not None else None
     if is_htmx(request):
-        context = {"game": game, "analysis": found, "is_owner": player.id == game.player_id}
+        context = {"game": game, "analysis": found, "is_owner": player.id == game.player_id,
+                   "share_result": shared, "share_result_oob": shared is not None}
         return render(request, "_analysis.html", context)
-    return render_game(request, game, player, extra={"analysis": found})
+    return render_game(request, game, player, extra={"analysis": found, **({"share_result": shared} if shared else {})})
 
 
 @router.post("/games/{game_id}/retry", dependencies=[CsrfDep])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 from typing import Annotated
 from urllib.parse import urlencode
@@ -10,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS, SCORING_SYSTEMS
-from app.services import daily, daily_calendar, stats
+from app.services import daily, daily_calendar, leaderboard, par, stats
 from app.services.lifecycle import RESULTS
 
 from .. import charts, formatting
@@ -61,5 +62,8 @@ def stats_page(
     daily_figures = stats.daily_figures(session, player.id, today)
     calendar = daily_calendar.month_calendar(session, player.id, daily_calendar.parse_month(month, today), today,
                                              daily_figures.current_streak)
-    context.update(total=total, per_preset=per_preset, daily=daily_figures, calendar=calendar)
+    context.update(total=total, per_preset=per_preset, daily=daily_figures, calendar=calendar,
+                   par_figures=par.figures(session, player.id),
+                   daily_history=leaderboard.history(session, player.id, today=today),
+                   yesterday_tables=leaderboard.tables_of_day(session, today - timedelta(days=1), player.id))
     return render(request, "stats.html", context)

@@ -5,8 +5,8 @@ Rows stored before this rule (racing first moves could store several) are settle
 player's unfinished games of one preset the newest stays, the others count as lost, as a
 first move would have counted them.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-03
 """
 
@@ -14,8 +14,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0008'
-down_revision = '0007'
+revision = '0009'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 

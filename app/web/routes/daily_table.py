@@ -1,0 +1,60 @@
+"""The daily table (/daily/{preset}/table): the day's wins of a preset's daily deal, and the
+profile's choice to appear on it."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Query, Request
+from starlette.responses import Response
+
+from app.engine import PRESETS
+from app.services import daily, games, leaderboard
+from app.services.errors import InputError, NotFoundError
+
+from ..deps import CsrfDep, PlayerDep, SessionDep
+from ..redirects import safe_next, see_other
+from ..templating import render
+
+router = APIRouter(include_in_schema=False)
+
+
+def parse_day(text: str, today: date) -> date:
+    """A day of a table: today (empty) or an ISO date up to today."""
+    if not text:
+        return today
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise InputError(f"not a day (YYYY-MM-DD): {text!r}", "bad_day") from None
+    if day > today:
+        raise NotFoundError("that day's table is not open yet", "future_day")
+    return day
+
+
+@router.get("/daily/{preset}/table")
+def table_page(preset: str, request: Request, session: SessionDep, player: PlayerDep,
+               day: Annotated[str, Query(max_length=10)] = "") -> Response:
+    slug = games.get_preset_or_error(preset).slug
+    today = daily.utc_today()
+    when = parse_day(day, today)
+    # today's deal is chosen on demand; an earlier day's only if somebody asked for it then
+    found = leaderboard.table(session, slug, when, player.id, choose=when == today)
+    return render(request, "daily_table.html", {
+        "table": found,
+        "table_preset": PRESETS[slug],
+        "day": when,
+        "is_today": when == today,
+        "earlier": when - timedelta(days=1),
+        "later": when + timedelta(days=1) if when < today else None,
+        "presets": list(PRESETS.values()),
+    })
+
+
+@router.post("/profile/daily-table", dependencies=[CsrfDep])
+def set_on_table(request: Request, session: SessionDep, player: PlayerDep,
+                 on_daily_table: Annotated[str, Form(max_length=5)] = "",
+                 next: Annotated[str, Form(max_length=300)] = "/profile") -> Response:
+    leaderboard.set_on_table(session, player, on_daily_table == "on")
+    return see_other(request, safe_next(next))

@@ -1,0 +1,115 @@
+"""A deal's par (app.services.par) everywhere it is shown: one number on the end screen, the
+replay, the deal page and the API, kept per deal in the database for every instance."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import delete
+
+from app.db.models import PositionVerdict, ShortestLine
+from app.services import par as par_service
+from app.services import solver_cache
+from app.solver import shortest_win
+
+from .helpers import HX
+from .play import api_player, browse_as, new_game, play_line
+
+# Pyramid seed 18: a win in 38 moves; its par is shorter
+SEED = 18
+WIN_LINE = ("P22 P23+P24 P25+P26 P16+P18 D S+W D P17+S P27+S P20 S+W P12+S D D D D D P11+S D D P19+S "
+            "P13+P21 P7+P15 P10 P6+W P8+W P14+W S+W S+W S+W S D P9+S P4+P5 P2+P3 S+W P1+W P0+S").split()
+
+
+@pytest.fixture(autouse=True)
+def _room_to_prove(monkeypatch):
+    """Pars proven whatever else the machine runs (the search's budget is on the clock)."""
+    monkeypatch.setattr(solver_cache, "SHORTEST_SECONDS", 120.0)
+
+
+def _clear(app, start) -> None:
+    key = solver_cache.key_of(start)
+    with app.state.sessionmaker() as session:
+        session.execute(delete(ShortestLine).where(ShortestLine.key == key))
+        session.execute(delete(PositionVerdict).where(PositionVerdict.key == key))
+        session.commit()
+
+
+def test_par_is_searched_once_kept_and_read_back(app):
+    start = par_service.start_of_deal("pyramid-3", 21)
+    _clear(app, start)
+    with app.state.sessionmaker() as session:
+        assert par_service.known(session, start) is None
+        found = par_service.par_of(session, start, player_id=None)
+    best = shortest_win(start.position)
+    assert found == par_service.Par(len(best.moves), True, tuple(best.moves))
+    with app.state.sessionmaker() as session:  # another request (or instance) reads it back
+        assert par_service.known(session, start) == found
+        key = solver_cache.key_of(start)
+        assert par_service.known_many(session, [start, par_service.start_of_deal("pyramid-3", 22)]) == {key: found}
+
+
+def test_an_answer_the_clock_cut_short_is_searched_again_and_a_proof_kept(app):
+    start = par_service.start_of_deal("pyramid-3", 36)
+    _clear(app, start)
+    best = shortest_win(start.position)
+    longer = " ".join(best.moves) + " D"  # a stored line that is not the shortest
+    with app.state.sessionmaker() as session:
+        session.add(ShortestLine(key=solver_cache.key_of(start), game="pyramid", winnable=True, moves=longer,
+                                 proven=False, lower_bound=3, nodes=10))
+        session.commit()
+        assert par_service.known(session, start).proven is False
+        found = par_service.par_of(session, start, player_id=None)
+    assert found.proven and found.moves == len(best.moves)
+    with app.state.sessionmaker() as session:
+        assert par_service.known(session, start) == found
+
+
+def test_gaps_has_a_best_known_line_never_a_par(app):
+    start = par_service.start_of_deal("gaps", 3)
+    _clear(app, start)
+    with app.state.sessionmaker() as session:
+        found = par_service.par_of(session, start, player_id=None)
+        assert found is not None and found.proven is False and found.moves == len(found.line) > 0
+        assert par_service.known(session, start) == found
+    here = start
+    for move in found.line:
+        here = here.play(move)
+    assert here.position.status == "won"
+
+
+def test_one_number_on_the_end_screen_replay_deal_page_and_api(client, other_client):
+    auth = api_player(client)
+    game = play_line(client, auth, new_game(client, auth, "pyramid", SEED), WIN_LINE)
+    assert game["status"] == "won"
+    browse_as(other_client, client, auth)
+    best = shortest_win(par_service.start_of_deal("pyramid", SEED).position)
+    par, over = len(best.moves), len(WIN_LINE) - len(best.moves)
+    assert best.proven and over > 0
+    end = other_client.get(f"/games/{game['id']}/analysis", headers=HX).text
+    assert f'data-par="{par}"' in end and f'data-over="{over}"' in end
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", end))
+    assert f"Par {par} · you {len(WIN_LINE)}, +{over}" in text
+    assert f'data-par-moves="{" ".join(best.moves)}"' in end
+    replay = other_client.get(f"/g/{game['id']}/replay").text
+    assert f"The shortest possible win needs {par} moves." in replay
+    page = other_client.get(f"/deal/pyramid/{SEED}").text
+    assert re.search(rf'data-stat="par" data-par-proven="true">{par} moves<', page)
+    assert f"The shortest possible win needs {par} moves." in page and "found a win" not in page
+    assert f'data-moves="{" ".join(best.moves)}"' in page
+    api = client.get(f"/api/deals/pyramid/{SEED}", headers=auth).json()
+    assert api["par"] == par and api["par_proven"] is True
+    assert api["verdict"]["moves"] == " ".join(best.moves)
+
+
+def test_the_api_gives_par_to_anyone_and_the_line_only_after_finishing(client):
+    api = client.get("/api/deals/pyramid-3/21").json()
+    best = shortest_win(par_service.start_of_deal("pyramid-3", 21).position)
+    assert api["par"] == len(best.moves) and api["par_proven"] is True and api["verdict"] is None
+    page = client.get("/deal/pyramid-3/21").text  # the number for everyone, the line never before
+    assert 'data-stat="par"' in page and " ".join(best.moves) not in page
+    gaps = client.get("/api/deals/gaps/3").json()
+    assert gaps["par"] is None and gaps["par_proven"] is False
+    assert client.get("/api/deals/pyramid/x").status_code == 422
+    assert client.get("/api/deals/nope/1").status_code == 404
