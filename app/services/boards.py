@@ -46,6 +46,8 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
+    gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
+
 
     @property
     def cleared(self) -> bool:
@@ -99,6 +101,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         pass_number=position.pass_number,
         cards_left=position.cards_left,
         selected=selected,
+        gone=tuple(card for i, card in enumerate(layout) if position.card_at(i) is None),
     )
 
 

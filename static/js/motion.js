@@ -155,7 +155,7 @@
     // whole new deal comes
     if (!p.deal) p.gone.forEach(function (c) { leave(board, c, stepDelay(p, c.code)); });
     // on <html>: htmx puts the board's own attributes back once it settles
-    if (p.won) { root.classList.add("motion-won"); burst(); }
+    if (p.won) { root.classList.add("motion-won"); burst(); cascade(board); }
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
   });
@@ -247,6 +247,47 @@
     setTimeout(function () { box.remove(); }, 1600);
   }
 
+  // A win: the cards cascade off the table under the end panel, one after another, each in an
+  // arc that falls out of the window: a won Pyramid's removed pile (drawn, unseen, by the
+  // server) from the middle of the table, a won Gaps grid's finished rows from their places
+  // (copies: the rows stay behind). A tap ends it (skip).
+  var CASCADE_GAP = 24, CASCADE_MS = 1000;
+  function cascade(board) {
+    var cards = board.querySelectorAll("[data-cascade] .card:not(.starter)");
+    if (!cards.length || !enabled()) return;
+    var layer = document.createElement("div");
+    layer.className = "motion-cascade";
+    layer.setAttribute("aria-hidden", "true");
+    document.body.appendChild(layer);
+    var table = board.querySelector(".tableau") || board;
+    var t = table.getBoundingClientRect();
+    var fall = window.innerHeight + 40;
+    Array.prototype.forEach.call(cards, function (card, i) {
+      var r = card.getBoundingClientRect(), w = r.width || 60, h = r.height || 84;
+      var x = r.left, y = r.top;
+      if (card.closest(".win-pile")) {  // the pile: stacked at the foot of the empty pyramid
+        w = parseFloat(getComputedStyle(card).width) || w; h = parseFloat(getComputedStyle(card).height) || h;
+        x = t.left + t.width / 2 - w / 2 + (i % 4) - 2; y = t.top + t.height - h / 2 - i * 0.6;
+      }
+      var copy = card.cloneNode(true);
+      copy.className = card.className.replace(/\b(playable|selected|partner|pressed|refused|hinted|in-place)\b/g, "");
+      ["data-card", "data-loc", "data-pos", "name", "value", "id", "type", "aria-label", "aria-pressed"].forEach(function (a) { copy.removeAttribute(a); });
+      copy.setAttribute("tabindex", "-1");
+      copy.style.left = x + "px"; copy.style.top = y + "px";
+      copy.style.width = w + "px"; copy.style.height = h + "px";
+      layer.appendChild(copy);
+      var side = i % 2 ? 1 : -1, reach = (0.35 + ((i * 37) % 60) / 100) * Math.max(window.innerWidth / 2, 220);
+      var dx = side * reach, rise = 60 + ((i * 53) % 120), dy = fall - y;
+      var animation = play(copy, "motion-cascade", [
+        { transform: "translate(0, 0) rotate(0deg)", easing: "cubic-bezier(.3, .6, .5, 1)" },
+        { transform: "translate(" + dx * 0.4 + "px, " + -rise + "px) rotate(" + side * 40 + "deg)", offset: 0.25, easing: "cubic-bezier(.5, 0, .9, .6)" },
+        { transform: "translate(" + dx + "px, " + dy + "px) rotate(" + side * 160 + "deg)" }
+      ], { duration: CASCADE_MS, delay: 80 + i * CASCADE_GAP, fill: "both" });
+      var away = function () { copy.remove(); if (!layer.children.length) layer.remove(); };
+      animation.finished.then(away, away);
+    });
+  }
+
   // The next tap or key must not wait for the last one's animation: end it now (the board
   // under it is already the new one).
   function skip() {
@@ -255,7 +296,7 @@
     ending.forEach(function (animation) {
       if (animation.playState !== "finished") animation.finish();
     });
-    document.querySelectorAll(".motion-ghosts").forEach(function (layer) { layer.remove(); });
+    document.querySelectorAll(".motion-ghosts, .motion-cascade").forEach(function (layer) { layer.remove(); });
   }
   document.addEventListener("pointerdown", skip, true);
   document.addEventListener("keydown", skip, true);
