@@ -47,6 +47,11 @@
   }
   document.addEventListener("htmx:afterSwap", place);
 
+  // the keys work only with this script: their help shows with it
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".keys-help[hidden]").forEach(function (p) { p.hidden = false; });
+  });
+
   // Escape: the question over the board is answered "Cancel"
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
