@@ -244,7 +244,10 @@
     }
     banner.appendChild(box);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
-    setTimeout(function () { box.remove(); }, 1600);
+    // gone when its suits have flown (a tap ends them: skip)
+    var flights = box.getAnimations ? box.getAnimations({ subtree: true }) : [];
+    flights.forEach(function (a) { playing.push(a); });
+    Promise.all(flights.map(function (a) { return a.finished; })).then(function () { box.remove(); }, function () { box.remove(); });
   }
 
   // A win: the cards cascade off the table under the end panel, one after another, each in an

@@ -1,13 +1,17 @@
 """The table (issue 27): cards sized to the window, Gaps and Giza comfortable on a phone, a win
 laid over the table with a cascade, a refusal answered beside the finger, the daily deal naming
-itself."""
+itself, and a phone's statistics page a few screens long."""
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
+import httpx
 import pytest
 
+from app.engine import PRESETS
+
+from ..web.play import api_player, first_move
 from .conftest import shot
 from .test_motion import GAPS_NEAR_WON, near_won_pyramid, slow_animations
 from .test_play import wait_ply
@@ -174,3 +178,22 @@ def test_the_daily_deal_names_itself_with_its_day(server, new_page, language, ti
     head = page.inner_text("[data-daily-title]")
     assert head.startswith(title) and "2" in head  # the day, in the page's language
     assert page.is_visible('[data-daily-title] [data-stat="daily-streak"]')
+
+
+def test_a_phones_stats_page_stays_within_three_screens(server, new_page):
+    api = httpx.Client(base_url=server)
+    auth = api_player(api)
+    presets = list(PRESETS)[:7]
+    for seed in (11, 12):
+        for preset in presets:
+            first_move(api, auth, preset, seed)
+    link = urlsplit(api.post("/api/players/me/device-link", headers=auth).json()["url"]).path
+    page = new_page(390, 844)
+    page.goto(server + link)
+    page.click('main form button[type="submit"]')
+    page.wait_for_load_state()
+    page.goto(f"{server}/stats")
+    assert page.inner_text('[data-figures="total"] [data-stat="played"]') == "14"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 3 * 844, height
+    shot(page, "table-stats-390")
