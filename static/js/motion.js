@@ -140,11 +140,14 @@
       gather = { x: g.left + g.width / 2, y: g.top + g.height / 2 };
     }
     var index = 0, dealt = p.deal || Object.keys(p.came).length > 4;
-    cardsOf(board).forEach(function (c) {
+    var all = cardsOf(board), from = p.deal ? dealSource(board) : null;
+    all.forEach(function (c) {
       var key = c.code + "@" + c.place, was = p.moved[key];
       if (was && !p.deal) {
         var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.code);
         glide(c.el, was.rect, c.el.getBoundingClientRect(), delay, p.redeal ? gather : null);
+      } else if (from) {
+        dealIn(c.el, from, index++, all.length);
       } else if (p.deal || p.came[key]) {
         var at = index++;
         play(c.el, "motion-came", [{ opacity: 0, transform: "translateY(-14px) scale(.92)" }, { opacity: 1, transform: "none" }],
@@ -159,6 +162,29 @@
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
   });
+
+  // A new deal is dealt from the stock: each card flies from the pile to its place, one after
+  // another, all of them within DEAL_ALL_MS; where there is no stock (Giza, Gaps), from a pile
+  // in the middle of the table. A tap ends it (skip).
+  var DEAL_ALL_MS = 580, DEAL_FLY_MS = 240;
+  function dealSource(board) {
+    var pile = board.querySelector(".pile-stock .pile-cards") || board.querySelector(".tableau, .gaps-grid");
+    if (!pile) return null;
+    var r = pile.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+  function dealIn(el, from, i, total) {
+    var to = el.getBoundingClientRect();
+    var dx = from.x - (to.left + to.width / 2), dy = from.y - (to.top + to.height / 2);
+    var gap = total > 1 ? Math.min(DEAL_MS, (DEAL_ALL_MS - DEAL_FLY_MS) / (total - 1)) : 0;
+    el.classList.add("motion-moving");
+    var animation = play(el, "motion-came", [
+      { transform: "translate(" + dx + "px, " + dy + "px) scale(.9)", opacity: 1 },
+      { transform: "none", opacity: 1 }
+    ], { duration: DEAL_FLY_MS, easing: GLIDE, delay: i * gap, fill: "backwards" });
+    var clear = function () { el.classList.remove("motion-moving"); };
+    animation.finished.then(clear, clear);
+  }
 
   function stepDelay(p, code) {
     return p.steps[code] ? (p.steps[code] - 1) * STEP_MS : 0;

@@ -47,6 +47,22 @@
   }
   document.addEventListener("htmx:afterSwap", place);
 
+  // after `d` (draw or turn over) pressed with no card in focus, focus stays on the table: on the
+  // stock's edge that drew, not on the page's body
+  var drew = false;
+  document.addEventListener("keydown", function (event) {
+    drew = event.key.toLowerCase() === "d" && !event.ctrlKey && !event.metaKey && !event.altKey;
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!drew) return;
+    drew = false;
+    var el = document.activeElement;
+    if (el && el !== document.body && document.contains(el)) return;
+    var next = document.querySelector('#board [data-action="draw"]:not([disabled]), #board [data-action="recycle"]') ||
+      document.querySelector('#board .pile-stock [data-loc], #board .playable');
+    if (next) next.focus();
+  });
+
   // the keys work only with this script: their help shows with it
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".keys-help[hidden]").forEach(function (p) { p.hidden = false; });

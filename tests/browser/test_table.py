@@ -197,3 +197,109 @@ def test_a_phones_stats_page_stays_within_three_screens(server, new_page):
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 3 * 844, height
     shot(page, "table-stats-390")
+
+
+def test_the_stock_is_one_pile_with_its_count_on_it_and_the_waste_beside_it(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/5")
+    settled(page)
+    pile = page.locator("#board .piles > .pile")
+    assert pile.count() == 2  # the stock, the waste
+    stock = page.locator("#board .pile-stock")
+    assert stock.locator('.pile-cards [data-loc="S"]').count() == 1  # its face-up top card lies on it
+    assert stock.locator('.pile-cards [data-count="stock"]').inner_text() == "24"
+    count = page.evaluate(RECTS, '#board .pile-stock [data-count="stock"]')[0]
+    top = page.evaluate(RECTS, '#board [data-loc="S"]')[0]
+    assert top["x"] < count["x"] + count["w"] / 2 < top["right"] + 12 and top["y"] - 12 < count["y"] < top["bottom"]
+    draw = page.evaluate(RECTS, '#board .pile-stock [data-action="draw"]')[0]
+    assert draw["h"] >= 44 and draw["y"] >= top["bottom"] - 1  # the pile's foot draws
+    waste = page.evaluate(RECTS, "#board .pile-waste")[0]
+    assert waste["x"] > top["right"] and abs(waste["y"] - top["y"]) < 20  # beside it
+    # one pass through the stock: no pass or turnover to count
+    assert page.locator('[data-stat="passes-left"]').count() == 0
+    page.goto(f"{server}/play/pyramid-3/5")
+    assert page.inner_text('[data-stat="passes-left"]') == "2"
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    assert page.inner_text('#board [data-count="stock"]') == "23"
+
+
+def test_escape_cancels_the_new_deal_question(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/777")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    page.click('#board [data-action="new"]')
+    page.wait_for_selector('#board [data-confirm="new"]', state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector('#board [data-confirm="new"]', state="detached")
+    assert page.get_attribute("#board", "data-ply") == "1"
+
+
+def test_without_javascript_no_copy_button_and_no_keys_help(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server}/play/pyramid/5")
+    assert page.locator("[data-share]").count() == 1 and not page.is_visible("[data-share]")
+    assert not page.is_visible(".keys-help")
+    context.close()
+
+
+def test_after_d_the_focus_stays_on_the_table(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/5")
+    page.keyboard.press("d")
+    wait_ply(page, 1)
+    page.wait_for_function("() => document.activeElement && document.activeElement.closest('#board')")
+
+
+def test_a_new_deal_is_dealt_from_the_stock_quickly(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/0")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    slow_animations(page)
+    page.click('#board [data-action="new"]')
+    page.click('#board [data-action="confirm-new"]')
+    page.wait_for_selector('#board[data-ply="0"]')
+    pile = page.evaluate(RECTS, "#board .pile-stock .pile-cards")[0]
+    # where each card flies from: its place (the animation held at its end) moved by the first frame
+    flights = page.evaluate("""() => document.getAnimations().filter(a => a.id === 'motion-came').map(a => {
+        const t = a.effect.getTiming(); a.pause(); a.currentTime = t.delay + t.duration - 0.001;
+        const r = a.effect.target.getBoundingClientRect();
+        const m = /translate\\(([-\\d.]+)px, ([-\\d.]+)px\\)/.exec(a.effect.getKeyframes()[0].transform);
+        return {x: r.x + r.width / 2 + parseFloat(m[1]), y: r.y + r.height / 2 + parseFloat(m[2]),
+                end: t.delay + t.duration}; })""")
+    assert len(flights) == page.locator("#board [data-card]").count()
+    # each from the stock pile, all of them in place within 600 ms
+    x, y = pile["x"] + pile["w"] / 2, pile["y"] + pile["h"] / 2
+    assert all(abs(f["x"] - x) < 2 and abs(f["y"] - y) < 2 for f in flights)
+    assert max(f["end"] for f in flights) < 600
+    page.mouse.click(5, 795)  # a tap: dealt at once
+    assert page.evaluate("() => document.getAnimations().filter(a => a.id === 'motion-came').length") == 0
+
+
+def test_a_phone_shows_the_replacing_notice_before_the_first_tap(server, new_page):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/double-pyramid/41")
+    page.click('#board button[name="target"].playable, #board [data-action="draw"]')
+    wait_ply(page, 1)
+    page.goto(f"{server}/play/double-pyramid/42")
+    note = page.evaluate(RECTS, "#board [data-replacing]")[0]
+    assert note["y"] >= 0 and note["bottom"] <= 844
+    top = min(c["y"] for c in page.evaluate(RECTS, "#board [data-loc]"))
+    assert note["bottom"] <= top  # above the board
+
+
+def test_someone_elses_game_is_a_still_picture(server, new_page):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/pyramid/5")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    game_id = page.get_attribute("#board", "data-game-id")
+    other = new_page(390, 844)
+    other.goto(f"{server}/games/{game_id}")
+    assert other.is_visible("#board .spectator-note")
+    assert other.locator("#board button").count() == 0  # no card, gap or button to tap
+    assert other.locator("#board [data-card]").count() > 20
+    assert other.evaluate("() => getComputedStyle(document.querySelector('#board [data-card]')).cursor") == "default"
