@@ -321,13 +321,15 @@ class PyramidPosition:
 
     @property
     def end_reason(self) -> str | None:
-        """Why the game is over, as a stable key (``None`` while playing): ``won_pyramid``,
-        ``won_all``; ``lost_giza`` (no open pair or king), ``lost_stock`` (nothing pairs and
-        the stock and passes are used up), ``lost_pyramid`` (unlimited passes: no cycle of
-        the stock can bring a pair or a king)."""
+        """Why the game is over, as a stable key (``None`` while playing): ``won_pyramid``
+        (``won_pyramids`` when there are two), ``won_all``; ``lost_giza`` (no open pair or
+        king), ``lost_stock`` (nothing pairs and the stock and passes are used up),
+        ``lost_pyramid`` (unlimited passes: no cycle of the stock can bring a pair or a king)."""
         status = self.status
         if status == "won":
-            return "won_all" if self.rules.goal == "all" else "won_pyramid"
+            if self.rules.goal == "all":
+                return "won_all"
+            return "won_pyramids" if len(self.layout) > PYRAMID_SIZE else "won_pyramid"
         if status == "playing":
             return None
         if self.game == "giza":

@@ -29,6 +29,7 @@ class Slot(NamedTuple):
     playable: bool = False
     selected: bool = False
     partner: bool = False
+    covered: bool = False  # both cards below it still lie on it: only its top strip shows
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,18 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
+    gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
+
 
     @property
     def cleared(self) -> bool:
         """No card left in any pyramid (``cards_left`` also counts the stock where all must go)."""
         return all(s.card is None for pyramid in self.pyramids for row in pyramid for s in row)
+
+    @property
+    def single_pass(self) -> bool:
+        """One pass through the stock and no turnover: no pass to count."""
+        return self.pass_number == 1 and self.passes_left == 0
 
     @property
     def has_stock(self) -> bool:
@@ -74,12 +82,17 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         selected = None
     partners = {loc for locs in taken if selected in locs for loc in locs if loc != selected}
 
-    def slot(loc: str, card: Card | None) -> Slot:
-        return Slot(loc, card, loc in playable, loc == selected, loc in partners)
+    def slot(loc: str, card: Card | None, covered: bool = False) -> Slot:
+        return Slot(loc, card, loc in playable, loc == selected, loc in partners, covered)
+
+    def covered(rows, r: int, c: int) -> bool:
+        below = rows[r + 1] if r + 1 < len(rows) else ()
+        return bool(below) and all(position.card_at(i) is not None for i, _ in below[c:c + 2])
 
     layout = position.layout
     pyramids = tuple(
-        tuple(tuple(slot(loc, position.card_at(i)) for i, loc in row) for row in rows)
+        tuple(tuple(slot(loc, position.card_at(i), covered(rows, r, c)) for c, (i, loc) in enumerate(row))
+              for r, row in enumerate(rows))
         for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
     )
     reserves = tuple(
@@ -99,6 +112,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         pass_number=position.pass_number,
         cards_left=position.cards_left,
         selected=selected,
+        gone=tuple(card for i, card in enumerate(layout) if position.card_at(i) is None),
     )
 
 

@@ -208,7 +208,6 @@ def set_on_table(session: Session, player: Player, shown: bool) -> Player:
     """The player's choice: their daily wins on the day's tables (under their display name,
     or as anonymous), or left out for everyone else."""
     player.on_daily_table = shown
-    session.commit()
     return player
 
 

@@ -87,6 +87,8 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "hint": None,
         "solver_status": None,
         "analysis": None,
+        "daily_name": None,   # a daily deal's full page: its name with the day, and the streak
+        "daily_streak": None,
         "motion_steps": None,  # auto-finish: which card each of its moves took (static/js/motion.js)
         **(extra or {}),
     }

@@ -49,6 +49,7 @@ TEXTS = {
     "server_error": N_("Something went wrong on our side. Please try again."),
     "device_link_gone": N_("This device link is unknown or has been revoked."),
     "won_pyramid": N_("The pyramid is cleared."),
+    "won_pyramids": N_("Both pyramids are cleared."),
     "won_all": N_("Every card is gone."),
     "won_gaps": N_("Every row runs from 2 to king in one suit."),
     "lost_stock": N_("No more moves: the stock is empty and no passes are left."),

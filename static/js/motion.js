@@ -140,11 +140,14 @@
       gather = { x: g.left + g.width / 2, y: g.top + g.height / 2 };
     }
     var index = 0, dealt = p.deal || Object.keys(p.came).length > 4;
-    cardsOf(board).forEach(function (c) {
+    var all = cardsOf(board), from = p.deal ? dealSource(board) : null;
+    all.forEach(function (c) {
       var key = c.code + "@" + c.place, was = p.moved[key];
       if (was && !p.deal) {
         var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.code);
         glide(c.el, was.rect, c.el.getBoundingClientRect(), delay, p.redeal ? gather : null);
+      } else if (from) {
+        dealIn(c.el, from, index++, all.length);
       } else if (p.deal || p.came[key]) {
         var at = index++;
         play(c.el, "motion-came", [{ opacity: 0, transform: "translateY(-14px) scale(.92)" }, { opacity: 1, transform: "none" }],
@@ -155,10 +158,33 @@
     // whole new deal comes
     if (!p.deal) p.gone.forEach(function (c) { leave(board, c, stepDelay(p, c.code)); });
     // on <html>: htmx puts the board's own attributes back once it settles
-    if (p.won) { root.classList.add("motion-won"); burst(); }
+    if (p.won) { root.classList.add("motion-won"); burst(); cascade(board); }
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
   });
+
+  // A new deal is dealt from the stock: each card flies from the pile to its place, one after
+  // another, all of them within DEAL_ALL_MS; where there is no stock (Giza, Gaps), from a pile
+  // in the middle of the table. A tap ends it (skip).
+  var DEAL_ALL_MS = 580, DEAL_FLY_MS = 240;
+  function dealSource(board) {
+    var pile = board.querySelector(".pile-stock .pile-cards") || board.querySelector(".tableau, .gaps-grid");
+    if (!pile) return null;
+    var r = pile.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+  function dealIn(el, from, i, total) {
+    var to = el.getBoundingClientRect();
+    var dx = from.x - (to.left + to.width / 2), dy = from.y - (to.top + to.height / 2);
+    var gap = total > 1 ? Math.min(DEAL_MS, (DEAL_ALL_MS - DEAL_FLY_MS) / (total - 1)) : 0;
+    el.classList.add("motion-moving");
+    var animation = play(el, "motion-came", [
+      { transform: "translate(" + dx + "px, " + dy + "px) scale(.9)", opacity: 1 },
+      { transform: "none", opacity: 1 }
+    ], { duration: DEAL_FLY_MS, easing: GLIDE, delay: i * gap, fill: "backwards" });
+    var clear = function () { el.classList.remove("motion-moving"); };
+    animation.finished.then(clear, clear);
+  }
 
   function stepDelay(p, code) {
     return p.steps[code] ? (p.steps[code] - 1) * STEP_MS : 0;
@@ -244,7 +270,51 @@
     }
     banner.appendChild(box);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
-    setTimeout(function () { box.remove(); }, 1600);
+    // gone when its suits have flown (a tap ends them: skip)
+    var flights = box.getAnimations ? box.getAnimations({ subtree: true }) : [];
+    flights.forEach(function (a) { playing.push(a); });
+    Promise.all(flights.map(function (a) { return a.finished; })).then(function () { box.remove(); }, function () { box.remove(); });
+  }
+
+  // A win: the cards cascade off the table under the end panel, one after another, each in an
+  // arc that falls out of the window: a won Pyramid's removed pile (drawn, unseen, by the
+  // server) from the middle of the table, a won Gaps grid's finished rows from their places
+  // (copies: the rows stay behind). A tap ends it (skip).
+  var CASCADE_GAP = 24, CASCADE_MS = 1000;
+  function cascade(board) {
+    var cards = board.querySelectorAll("[data-cascade] .card:not(.starter)");
+    if (!cards.length || !enabled()) return;
+    var layer = document.createElement("div");
+    layer.className = "motion-cascade";
+    layer.setAttribute("aria-hidden", "true");
+    document.body.appendChild(layer);
+    var table = board.querySelector(".tableau") || board;
+    var t = table.getBoundingClientRect();
+    var fall = window.innerHeight + 40;
+    Array.prototype.forEach.call(cards, function (card, i) {
+      var r = card.getBoundingClientRect(), w = r.width || 60, h = r.height || 84;
+      var x = r.left, y = r.top;
+      if (card.closest(".win-pile")) {  // the pile: stacked at the foot of the empty pyramid
+        w = parseFloat(getComputedStyle(card).width) || w; h = parseFloat(getComputedStyle(card).height) || h;
+        x = t.left + t.width / 2 - w / 2 + (i % 4) - 2; y = t.top + t.height - h / 2 - i * 0.6;
+      }
+      var copy = card.cloneNode(true);
+      copy.className = card.className.replace(/\b(playable|selected|partner|pressed|refused|hinted|in-place)\b/g, "");
+      ["data-card", "data-loc", "data-pos", "name", "value", "id", "type", "aria-label", "aria-pressed"].forEach(function (a) { copy.removeAttribute(a); });
+      copy.setAttribute("tabindex", "-1");
+      copy.style.left = x + "px"; copy.style.top = y + "px";
+      copy.style.width = w + "px"; copy.style.height = h + "px";
+      layer.appendChild(copy);
+      var side = i % 2 ? 1 : -1, reach = (0.35 + ((i * 37) % 60) / 100) * Math.max(window.innerWidth / 2, 220);
+      var dx = side * reach, rise = 60 + ((i * 53) % 120), dy = fall - y;
+      var animation = play(copy, "motion-cascade", [
+        { transform: "translate(0, 0) rotate(0deg)", easing: "cubic-bezier(.3, .6, .5, 1)" },
+        { transform: "translate(" + dx * 0.4 + "px, " + -rise + "px) rotate(" + side * 40 + "deg)", offset: 0.25, easing: "cubic-bezier(.5, 0, .9, .6)" },
+        { transform: "translate(" + dx + "px, " + dy + "px) rotate(" + side * 160 + "deg)" }
+      ], { duration: CASCADE_MS, delay: 80 + i * CASCADE_GAP, fill: "both" });
+      var away = function () { copy.remove(); if (!layer.children.length) layer.remove(); };
+      animation.finished.then(away, away);
+    });
   }
 
   // The next tap or key must not wait for the last one's animation: end it now (the board
@@ -255,7 +325,7 @@
     ending.forEach(function (animation) {
       if (animation.playState !== "finished") animation.finish();
     });
-    document.querySelectorAll(".motion-ghosts").forEach(function (layer) { layer.remove(); });
+    document.querySelectorAll(".motion-ghosts, .motion-cascade").forEach(function (layer) { layer.remove(); });
   }
   document.addEventListener("pointerdown", skip, true);
   document.addEventListener("keydown", skip, true);

@@ -279,3 +279,7 @@ def test_end_reasons_name_why_the_game_ended():
     rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
     stuck = GapsPosition.from_deal("gaps", GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     assert stuck.end_reason == "lost_gaps"
+    double = get_game("double-pyramid")
+    start = PyramidPosition.from_deal("double-pyramid", double.default_rules(), deal_for_seed("double-pyramid", 1))
+    cleared = PyramidPosition("double-pyramid", start.rules, start.layout, (1 << len(start.layout)) - 1, start.stock)
+    assert cleared.status == "won" and cleared.end_reason == "won_pyramids"  # both, not "the pyramid"

@@ -87,6 +87,6 @@ def browse_as(client, api_client, auth) -> None:
 def stats_of(html: str) -> dict[str, dict[str, str]]:
     """{'total' or preset: {stat: text}} from the stats page's figure cards."""
     out = {}
-    for name, body in re.findall(r'data-figures="([\w-]+)"(.*?)</section>', html, re.S):
+    for name, body in re.findall(r'data-figures="([\w-]+)"(.*?)</(?:section|details)>', html, re.S):
         out[name] = {k: re.sub(r"<[^>]+>", "", v).strip() for k, v in re.findall(r'data-stat="([\w-]+)">(.*?)</dd>', body, re.S)}
     return out

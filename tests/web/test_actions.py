@@ -217,13 +217,17 @@ def test_the_share_link_leads_to_the_deal_page_once_the_game_ends(client):
     assert share_oob.search(html).group(1) == f"http://testserver/deal/pyramid/{WIN_SEED}"
 
 
-def test_a_cleared_pyramid_leaves_no_empty_band_after_the_game(client):
+def test_a_won_pyramid_keeps_its_table_under_the_end_panel_with_its_removed_pile(client):
     game_id, html = start_seeded(client, "pyramid", WIN_SEED)
     html = play_through_the_board(client, game_id, html, WIN_LINE[:-1])
     assert re.search(r'<div class="tableau">', html)  # while playing, the places stay
     html = play_through_the_board(client, game_id, html, WIN_LINE[-1:])
     assert board_state(html)["status"] == "won"
-    assert re.search(r'<div class="tableau" hidden>', html)
+    # the board keeps its place (the panel lies over it); the pyramid's 28 cards wait, unseen,
+    # in one pile for the win's cascade
+    assert re.search(r'<div class="tableau">', html) and 'data-banner="won"' in html
+    pile = re.search(r'<div class="win-pile" data-cascade aria-hidden="true">(.*?)</div>\n', html, re.S)
+    assert pile and pile.group(1).count('class="card ') == 28
 
 
 def test_a_tap_on_a_card_in_its_rows_correct_run_selects_it_and_says_so(client, app):

@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from app.engine import NotationError
 from app.engine.cards import parse_card
-from app.services import actions, assist, daily, games
+from app.services import actions, assist, daily, games, sharing, stats
 from app.services.actions import ActionResult
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
@@ -80,9 +80,18 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
               pair: Annotated[str, Query(max_length=5)] = "") -> Response:
     """The game page: moves without JavaScript land here (post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm, pair),
-                       extra={"link_meta": None if is_htmx(request) else game_meta(request, session, game,
-                                                                                   f"/games/{game.id}")})
+    extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
+    if not is_htmx(request) and player is not None and player.id == game.player_id:
+        extra |= _daily(request, session, player, game.daily_on)
+    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm, pair), extra=extra)
+
+
+def _daily(request: Request, session, player, day) -> dict:
+    """A daily deal's page says so: its name with the day, and the player's daily streak."""
+    if day is None:
+        return {}
+    return {"daily_name": sharing.deal_name(None, day, request.state.language),
+            "daily_streak": stats.daily_figures(session, player.id, daily.utc_today()).current_streak}
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
@@ -136,9 +145,12 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     if mine:
         return see_other(request, f"/games/{mine[0].id}")
     replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
-    meta = None if is_htmx(request) else game_meta(request, session, draft, games.share_path(draft),
-                                                   daily_on=daily.day_of_daily(session, draft.preset, seed))
-    return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": meta})
+    if is_htmx(request):
+        return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": None})
+    day = daily.day_of_daily(session, draft.preset, seed)
+    meta = game_meta(request, session, draft, games.share_path(draft), daily_on=day)
+    return render_game(request, draft, player, result, replacing=replacing,
+                       extra={"link_meta": meta} | _daily(request, session, player, day))
 
 
 def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:

@@ -1,0 +1,308 @@
+"""The table (issue 27): cards sized to the window, Gaps and Giza comfortable on a phone, a win
+laid over the table with a cascade, a refusal answered beside the finger, the daily deal naming
+itself, and a phone's statistics page a few screens long."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+import httpx
+import pytest
+
+from app.engine import PRESETS
+
+from ..web.play import api_player, first_move
+from .conftest import shot
+from .test_motion import GAPS_NEAR_WON, near_won_pyramid, slow_animations
+from .test_play import wait_ply
+
+SIZES = [(1280, 800), (390, 844)]
+CONTROLS = ", ".join(f'#board [data-action="{name}"]' for name in ("undo", "redo", "hint", "redeal"))
+
+# the boxes of what the selector finds, in the window's coordinates
+RECTS = """(sel) => [...document.querySelectorAll(sel)].map(el => { const r = el.getBoundingClientRect();
+  return {x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right,
+          what: el.dataset.pos || el.dataset.loc || el.dataset.action || el.className}; })"""
+
+
+def settled(page) -> None:
+    page.wait_for_function("() => document.getAnimations().length === 0")
+
+
+@pytest.mark.parametrize("preset", ["pyramid", "double-pyramid", "giza", "gaps"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_board_fills_the_window_without_scrolling(server, new_page, preset, size):
+    page = new_page(*size)
+    page.goto(f"{server}/play/{preset}/5")
+    settled(page)
+    cards = page.evaluate(RECTS, "#board [data-loc], #board [data-pos], " + CONTROLS)
+    assert cards and all(c["y"] >= 0 and c["bottom"] <= size[1] and c["x"] >= 0 and c["right"] <= size[0]
+                         for c in cards), preset
+    top = min(c["y"] for c in cards)
+    bottom = max(c["bottom"] for c in cards)
+    # the table uses the height it has: from the top of the cards to the foot of the window,
+    # no large empty band below
+    assert size[1] - bottom < 0.2 * size[1], (preset, size, top, bottom)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    if preset == "pyramid" and size[0] == 1280:
+        width = page.eval_on_selector("#board .prow .card", "e => e.getBoundingClientRect().width")
+        assert width >= 90  # was about 60 in half an empty window
+
+
+@pytest.mark.parametrize("preset", ["gaps", "gaps-danish"])
+def test_on_a_phone_every_gaps_cell_is_a_44_px_target_with_the_controls_on_screen(server, new_page, preset):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/{preset}/3")
+    settled(page)
+    cells = page.evaluate(RECTS, "#board [data-pos]")
+    assert len(cells) == 52
+    assert all(c["w"] >= 44 and c["h"] >= 44 and c["bottom"] <= 844 and c["right"] <= 390 for c in cells), cells
+    controls = page.evaluate(RECTS, CONTROLS)
+    assert len(controls) == 4 and all(c["bottom"] <= 844 and c["h"] >= 44 for c in controls), controls
+    # a row reads on into its second line: the first cell of the second line lies under the
+    # first of the first, after an arrow, and the next row begins clearly lower
+    rows = page.evaluate("""() => [...document.querySelectorAll('#board .grow')].map(row =>
+        [...row.querySelectorAll('[data-pos], .starter')].map(el => {
+          const r = el.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; }))""")
+    for row in rows:
+        wrapped = next(i for i, c in enumerate(row) if c[1] > row[0][1])
+        assert wrapped == 7 and row[wrapped][0] == row[0][0] and all(c[1] == row[wrapped][1] for c in row[wrapped:])
+    arrow = page.evaluate("() => getComputedStyle(document.querySelector('#board .grow'), '::before').content")
+    assert "↳" in arrow
+    assert rows[1][0][1] - rows[0][-1][1] > 50  # the next row begins clearly lower
+    shot(page, f"table-{preset}-390")
+
+
+def test_on_a_phone_giza_cards_are_44_px_targets(server, new_page):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/giza/3")
+    settled(page)
+    cards = page.evaluate(RECTS, "#board button[data-loc]")
+    assert cards and all(c["w"] >= 44 and c["h"] >= 44 and c["bottom"] <= 844 for c in cards), cards
+    reserves = page.evaluate(RECTS, "#board .reserve")
+    assert len(reserves) == 8 and len({round(r["y"]) for r in reserves}) == 1  # one row
+    assert all(c["bottom"] <= 844 for c in page.evaluate(RECTS, CONTROLS))
+
+
+def won_gaps(page, server) -> None:
+    page.goto(f"{server}/play/gaps?deal={quote(GAPS_NEAR_WON)}")
+    page.click('#board [data-card="QC"]')
+    wait_ply(page, 1)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_win_lays_its_panel_over_the_finished_table_with_a_cascade(server, new_page, size):
+    page = new_page(*size)
+    won_gaps(page, server)
+    grid = page.evaluate(RECTS, "#board .gaps-grid")[0]
+    slow_animations(page)
+    page.click('#board [data-card="KC"]')
+    page.wait_for_selector('#board[data-status="won"]')
+    # the cards cascade, copies thrown from the finished rows, under the panel
+    assert page.evaluate("() => document.getAnimations().filter(a => a.id === 'motion-cascade').length") == 48
+    # the panel where it rests once it has popped in (its pop overshoots a little)
+    page.evaluate("""() => document.getAnimations().filter(a => a.animationName === 'motion-pop')
+        .forEach(a => a.finish())""")
+    panel = page.evaluate(RECTS, '[data-banner="won"]')[0]
+    assert panel["y"] >= 0 and panel["bottom"] <= size[1] and panel["right"] <= size[0]
+    # over the cards: the board did not move, and the panel covers part of it
+    after = page.evaluate(RECTS, "#board .gaps-grid")[0]
+    assert abs(after["y"] - grid["y"]) < 1
+    assert panel["y"] < after["bottom"] and panel["bottom"] > after["y"]
+    assert page.evaluate("""() => { const p = document.querySelector('[data-banner="won"]').getBoundingClientRect();
+        const hit = document.elementFromPoint(p.x + p.width / 2, p.y + 12);
+        return !!hit.closest('[data-banner="won"]'); }""")
+    # the finished rows still show around it, and its buttons are on screen
+    assert page.locator("#board .gaps-grid [data-card]").count() == 48
+    buttons = page.evaluate(RECTS, '[data-banner="won"] .banner-actions .button')
+    assert buttons and all(b["bottom"] <= size[1] and b["y"] >= 0 for b in buttons)
+    if size[0] == 390:
+        assert all(b["y"] > size[1] / 2 for b in buttons)  # in reach of a thumb
+    shot(page, f"table-win-gaps-{size[0]}")
+    # a tap ends the cascade
+    page.mouse.click(5, size[1] - 5)
+    assert page.evaluate("() => document.querySelectorAll('.motion-cascade').length") == 0
+    assert not page.js_errors
+
+
+def test_a_won_pyramid_throws_its_removed_pile(server, new_page):
+    page = new_page(390, 844)
+    last = near_won_pyramid(server, page)
+    slow_animations(page)
+    first, second = last[0].split("+")
+    page.click(f'#board [data-loc="{first}"]')
+    page.wait_for_selector(f'#board[data-selected="{first}"]')
+    page.click(f'#board [data-loc="{second}"]')
+    page.wait_for_selector('#board[data-status="won"]')
+    assert page.evaluate("() => document.getAnimations().filter(a => a.id === 'motion-cascade').length") == 28
+    assert page.is_visible("#board .tableau")  # the (empty) table keeps its place under the panel
+    shot(page, "table-win-pyramid-390")
+    assert not page.js_errors
+
+
+def test_no_cascade_under_reduced_motion(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    won_gaps(page, server)
+    page.click('#board [data-card="KC"]')
+    page.wait_for_selector('#board[data-status="won"]')
+    assert page.evaluate("() => document.querySelectorAll('.motion-cascade').length") == 0
+    assert page.is_visible('[data-banner="won"]')
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refusal_is_answered_beside_the_tapped_card(server, new_page, size):
+    page = new_page(*size)
+    page.goto(f"{server}/play/pyramid/4242")
+    settled(page)
+    board = page.evaluate(RECTS, "#board .tableau")[0]
+    page.click('#board [data-loc="P0"]')  # the apex: covered at the start
+    page.wait_for_selector("#board .toast.at-finger", state="visible")
+    card = page.evaluate(RECTS, '#board [data-loc="P0"]')[0]
+    toast = page.evaluate(RECTS, "#board .toast")[0]
+    gap_x = max(0, card["x"] - toast["right"], toast["x"] - card["right"])
+    gap_y = max(0, card["y"] - toast["bottom"], toast["y"] - card["bottom"])
+    dx = card["x"] + card["w"] / 2 - toast["x"] - toast["w"] / 2
+    dy = card["y"] + card["h"] / 2 - toast["y"] - toast["h"] / 2
+    centres = (dx * dx + dy * dy) ** .5
+    assert gap_x <= 20 and gap_y <= 20 and centres <= 120, (card, toast)
+    assert toast["y"] > 60  # not at the top of the window
+    assert page.evaluate(RECTS, "#board .tableau")[0]["y"] == board["y"]  # nothing moved
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize("language,title", [("en", "Daily deal"), ("da", "Dagens kabale")])
+def test_the_daily_deal_names_itself_with_its_day(server, new_page, language, title):
+    page = new_page(390, 844, locale={"en": "en-GB", "da": "da-DK"}[language])
+    page.goto(f"{server}/daily/pyramid")
+    page.wait_for_selector("#board")
+    assert page.title().startswith(title)
+    head = page.inner_text("[data-daily-title]")
+    assert head.startswith(title) and "2" in head  # the day, in the page's language
+    assert page.is_visible('[data-daily-title] [data-stat="daily-streak"]')
+
+
+def test_a_phones_stats_page_stays_within_three_screens(server, new_page):
+    api = httpx.Client(base_url=server)
+    auth = api_player(api)
+    presets = list(PRESETS)[:7]
+    for seed in (11, 12):
+        for preset in presets:
+            first_move(api, auth, preset, seed)
+    link = urlsplit(api.post("/api/players/me/device-link", headers=auth).json()["url"]).path
+    page = new_page(390, 844)
+    page.goto(server + link)
+    page.click('main form button[type="submit"]')
+    page.wait_for_load_state()
+    page.goto(f"{server}/stats")
+    assert page.inner_text('[data-figures="total"] [data-stat="played"]') == "14"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 3 * 844, height
+    shot(page, "table-stats-390")
+
+
+def test_the_stock_is_one_pile_with_its_count_on_it_and_the_waste_beside_it(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/5")
+    settled(page)
+    pile = page.locator("#board .piles > .pile")
+    assert pile.count() == 2  # the stock, the waste
+    stock = page.locator("#board .pile-stock")
+    assert stock.locator('.pile-cards [data-loc="S"]').count() == 1  # its face-up top card lies on it
+    assert stock.locator('.pile-cards [data-count="stock"]').inner_text() == "24"
+    count = page.evaluate(RECTS, '#board .pile-stock [data-count="stock"]')[0]
+    top = page.evaluate(RECTS, '#board [data-loc="S"]')[0]
+    assert top["x"] < count["x"] + count["w"] / 2 < top["right"] + 12 and top["y"] - 12 < count["y"] < top["bottom"]
+    draw = page.evaluate(RECTS, '#board .pile-stock [data-action="draw"]')[0]
+    assert draw["h"] >= 44 and draw["y"] >= top["bottom"] - 1  # the pile's foot draws
+    waste = page.evaluate(RECTS, "#board .pile-waste")[0]
+    assert waste["x"] > top["right"] and abs(waste["y"] - top["y"]) < 20  # beside it
+    # one pass through the stock: no pass or turnover to count
+    assert page.locator('[data-stat="passes-left"]').count() == 0
+    page.goto(f"{server}/play/pyramid-3/5")
+    assert page.inner_text('[data-stat="passes-left"]') == "2"
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    assert page.inner_text('#board [data-count="stock"]') == "23"
+
+
+def test_escape_cancels_the_new_deal_question(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/777")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    page.click('#board [data-action="new"]')
+    page.wait_for_selector('#board [data-confirm="new"]', state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector('#board [data-confirm="new"]', state="detached")
+    assert page.get_attribute("#board", "data-ply") == "1"
+
+
+def test_without_javascript_no_copy_button_and_no_keys_help(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server}/play/pyramid/5")
+    assert page.locator("[data-share]").count() == 1 and not page.is_visible("[data-share]")
+    assert not page.is_visible(".keys-help")
+    context.close()
+
+
+def test_after_d_the_focus_stays_on_the_table(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/5")
+    page.keyboard.press("d")
+    wait_ply(page, 1)
+    page.wait_for_function("() => document.activeElement && document.activeElement.closest('#board')")
+
+
+def test_a_new_deal_is_dealt_from_the_stock_quickly(server, new_page):
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/0")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    slow_animations(page)
+    page.click('#board [data-action="new"]')
+    page.click('#board [data-action="confirm-new"]')
+    page.wait_for_selector('#board[data-ply="0"]')
+    pile = page.evaluate(RECTS, "#board .pile-stock .pile-cards")[0]
+    # where each card flies from: its place (the animation held at its end) moved by the first frame
+    flights = page.evaluate("""() => document.getAnimations().filter(a => a.id === 'motion-came').map(a => {
+        const t = a.effect.getTiming(); a.pause(); a.currentTime = t.delay + t.duration - 0.001;
+        const r = a.effect.target.getBoundingClientRect();
+        const m = /translate\\(([-\\d.]+)px, ([-\\d.]+)px\\)/.exec(a.effect.getKeyframes()[0].transform);
+        return {x: r.x + r.width / 2 + parseFloat(m[1]), y: r.y + r.height / 2 + parseFloat(m[2]),
+                end: t.delay + t.duration}; })""")
+    assert len(flights) == page.locator("#board [data-card]").count()
+    # each from the stock pile, all of them in place within 600 ms
+    x, y = pile["x"] + pile["w"] / 2, pile["y"] + pile["h"] / 2
+    assert all(abs(f["x"] - x) < 2 and abs(f["y"] - y) < 2 for f in flights)
+    assert max(f["end"] for f in flights) < 600
+    page.mouse.click(5, 795)  # a tap: dealt at once
+    assert page.evaluate("() => document.getAnimations().filter(a => a.id === 'motion-came').length") == 0
+
+
+def test_a_phone_shows_the_replacing_notice_before_the_first_tap(server, new_page):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/double-pyramid/41")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    page.goto(f"{server}/play/double-pyramid/42")
+    note = page.evaluate(RECTS, "#board [data-replacing]")[0]
+    assert note["y"] >= 0 and note["bottom"] <= 844
+    top = min(c["y"] for c in page.evaluate(RECTS, "#board [data-loc]"))
+    assert note["bottom"] <= top  # above the board
+
+
+def test_someone_elses_game_is_a_still_picture(server, new_page):
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/pyramid/5")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    game_id = page.get_attribute("#board", "data-game-id")
+    other = new_page(390, 844)
+    other.goto(f"{server}/games/{game_id}")
+    assert other.is_visible("#board .spectator-note")
+    assert other.locator("#board button").count() == 0  # no card, gap or button to tap
+    assert other.locator("#board [data-card]").count() > 20
+    assert other.evaluate("() => getComputedStyle(document.querySelector('#board [data-card]')).cursor") == "default"
