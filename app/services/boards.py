@@ -2,7 +2,10 @@
 
 The templates and the JavaScript know no rules: they draw the places these models describe
 (which card is playable, selected, a partner of the selection) and post taps back
-(app.services.taps says what a tap means). One builder per layout family, found through
+(app.services.taps says what a tap means). Each place also carries what a tap on it would do,
+decided here from the engine's legal moves, so the page can show it before the server answers:
+the places it pairs with, the move a tap alone plays, or that it is refused (tests/services/
+test_boards.py holds them to app.services.taps). One builder per layout family, found through
 ``BOARDS`` by the variant's ``family``; each family's module-level helpers know that family's
 move types, so nothing here asks which family a position is.
 """
@@ -22,13 +25,19 @@ from .taps import places, pos_text
 
 class Slot(NamedTuple):
     """One place of a Pyramid-family board. Hashable: the page keeps each drawn card and row
-    (app.web.boardcache)."""
+    (app.web.boardcache). The answers to a tap (``partners``, ``alone``, ``strangers``) are
+    those of ``app.services.taps.pyramid_tap``."""
 
     loc: str
     card: Card | None
     playable: bool = False
     selected: bool = False
     partner: bool = False
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these removes the pair
+    alone: bool = False             # a tap removes it by itself (a king)
+    # selected, a tap on one of these (a free card it does not pair with) selects that one, and
+    # says why the two make no pair: (place, card) of each
+    strangers: tuple[tuple[str, Card], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,8 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
+    draw_move: str = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
+    recycle_move: str = "W"  # a turnover: the waste's top card leaves it
 
     @property
     def cleared(self) -> bool:
@@ -72,10 +83,22 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     playable = {loc for locs in taken for loc in locs}
     if selected not in playable:
         selected = None
-    partners = {loc for locs in taken if selected in locs for loc in locs if loc != selected}
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for locs in taken:
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    partners = pairs.get(selected, set()) if selected else set()
 
     def slot(loc: str, card: Card | None) -> Slot:
-        return Slot(loc, card, loc in playable, loc == selected, loc in partners)
+        if loc not in playable:
+            return Slot(loc, card)
+        mine = pairs.get(loc, set())
+        strangers = () if loc in alone else tuple(
+            (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
+        return Slot(loc, card, True, loc == selected, loc in partners, tuple(sorted(mine)), loc in alone, strangers)
 
     layout = position.layout
     pyramids = tuple(
@@ -103,7 +126,8 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
 
 
 class Cell(NamedTuple):
-    """One cell of a Gaps board (hashable, as ``Slot``)."""
+    """One cell of a Gaps board (hashable, as ``Slot``). The answers to a tap (``partners``,
+    ``move``, ``note``) are those of ``app.services.taps.gaps_tap``."""
 
     pos: str
     row: int
@@ -115,6 +139,9 @@ class Cell(NamedTuple):
     dead: bool = False
     in_place: bool = False
     after: Card | None = None  # the card left of a gap, for its accessible name
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
+    move: str | None = None  # a tap alone fills: the place at the other end of the move
+    note: str | None = None  # a tap selects it with a word (message key): a card in place
 
 
 @dataclass(frozen=True)
@@ -146,6 +173,14 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         elif selected == pos_text(f):
             partners.add(f.card.code)
     prefixes = position.correct_prefix_lengths()
+    # the places at the other end of each card's and each gap's fills
+    gaps_of: dict[str, list[str]] = {}
+    cards_of: dict[str, list[str]] = {}
+    for f in fills:
+        at = position.grid.index(f.card)
+        card_pos = f"{at // COLUMNS}.{at % COLUMNS}"
+        gaps_of.setdefault(card_pos, []).append(pos_text(f))
+        cards_of.setdefault(pos_text(f), []).append(card_pos)
     rows = []
     for r in range(ROWS):
         row = []
@@ -153,15 +188,21 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
             card = position.grid[r * COLUMNS + c]
             pos = f"{r}.{c}"
             if card is None:
+                fits = tuple(cards_of.get(pos, ()))
                 row.append(Cell(
                     pos, r, c, None, pos in playable_gaps, pos == selected, pos in partners,
                     dead=position.is_dead_gap(r, c),
                     after=position.grid[r * COLUMNS + c - 1] if c else None,
+                    partners=fits, move=fits[0] if len(fits) == 1 else None,
                 ))
             else:
+                to = tuple(gaps_of.get(pos, ()))
+                in_place = c < prefixes[r]
                 row.append(Cell(
                     pos, r, c, card, card.code in playable_cards, card.code == selected,
-                    card.code in partners, in_place=c < prefixes[r],
+                    card.code in partners, in_place=in_place, partners=to,
+                    move=to[0] if len(to) == 1 and not in_place else None,
+                    note="in_place" if to and in_place else None,
                 ))
         rows.append(tuple(row))
     can_redeal = any(isinstance(m, Redeal) for m in legal)

@@ -53,33 +53,8 @@
     var names = KEY_ACTIONS[event.key.toLowerCase()];
     if (!names) return;
     event.preventDefault();
-    if (boardBusy()) {
-      waitingKey = { names: names, at: Date.now() };  // pressed again on the board that comes back
-      return;
-    }
+    if (window.TrettenBoard && window.TrettenBoard.keep(names)) return;  // made on the board that comes
     clickAction(names);
-  });
-
-  // While the board's request is on its way, htmx drops a second one (hx-sync="this:drop"), and
-  // the browser would then submit the form itself: a full page load. A key or a button pressed
-  // meanwhile is kept (the last one) and pressed again on the board that comes back instead.
-  var waitingKey = null;
-  function boardBusy() {
-    return !!document.querySelector("#board.htmx-request, #board .htmx-request");
-  }
-  document.addEventListener("submit", function (event) {
-    if (event.target.closest && event.target.closest("#board") && boardBusy()) event.preventDefault();
-  }, true);
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest('#board button[data-action]');
-    if (!button || !boardBusy()) return;
-    event.preventDefault();
-    waitingKey = { names: [button.getAttribute("data-action")], at: Date.now() };
-  }, true);
-  document.addEventListener("htmx:afterSettle", function () {
-    var key = waitingKey;
-    waitingKey = null;
-    if (key && Date.now() - key.at < 5000) clickAction(key.names);
   });
 
   // After a swap the old buttons are gone: put focus back on the same place (or its successor).
@@ -99,30 +74,6 @@
     if (!target && lastFocus.action) target = document.querySelector('#board [data-action="' + lastFocus.action + '"]:not([disabled])');
     if (!target) target = document.querySelector("#board .selected, #board .playable");
     if (target) target.focus();
-  });
-
-  // A tap on a card or gap while the board's last tap is still on its way (the form drops
-  // it: hx-sync="this:drop") is kept, and made again on the board that comes back if the same
-  // card (or gap) is still there: on a slow connection a quick pair of taps is not lost. The
-  // server decides what that tap means, as for any other.
-  var waitingTap = null;
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest('#board button[name="target"]');
-    if (!button || !boardBusy()) return;
-    event.preventDefault();
-    waitingTap = { value: button.value, card: button.getAttribute("data-card"), at: Date.now() };
-  }, true);
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.successful && event.target.closest && event.target.closest("#board")) waitingTap = null;
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    var tap = waitingTap;
-    waitingTap = null;
-    if (!tap || Date.now() - tap.at > 5000) return;
-    var selector = '#board button[name="target"][value="' + CSS.escape(tap.value) + '"]' +
-      (tap.card ? '[data-card="' + CSS.escape(tap.card) + '"]' : ":not([data-card])") + ":not([disabled])";
-    var again = document.querySelector(selector);
-    if (again) again.click();
   });
 
   // Share: copy the link; the plain link stays for browsers without a clipboard.
@@ -262,10 +213,273 @@
   });
 })();
 
-// The board's feel (controls): a tapped card is pressed at once, while the server's answer is on
-// its way; a tap the server turned down shakes that card (the toast says why); on a desktop a card
-// dragged onto another card or a gap is played as the two taps it stands for: the first selects,
-// and only if the server then shows it selected, the second is the drop target. No rules here.
+// The board answers at once (issue 26). Each place the server drew carries what a tap on it
+// would do (templates/_cards.html, "answers"): the page selects by itself, with no request; a
+// move shows the moment it is made and is then posted with the ply it was made on; the
+// server's board, when it comes, is laid in as the truth (with its reason, when it refused).
+// Taps, keys and buttons used while the board is on its way are kept, in order, and made on
+// the board that comes back: its answers are the fresh ones. No rules here: the page only reads
+// what the server wrote. Without this script the form posts every tap (post/redirect/get).
+(function () {
+  "use strict";
+
+  var inFlight = 0;    // requests for the board on their way (ours and htmx's own)
+  var ahead = false;   // the page shows a move whose board has not come yet
+  var later = [];      // taps and presses made meanwhile: {value, card} or {action}
+
+  function board() { return document.getElementById("board"); }
+  function waiting() { return ahead || inFlight > 0; }
+  function words(el, name) { return (el.getAttribute(name) || "").split(" ").filter(Boolean); }
+  function place(value) {
+    return value ? document.querySelector('#board button[name="target"][value="' + CSS.escape(value) + '"]') : null;
+  }
+  function current() { return document.querySelector('#board button[name="target"].selected'); }
+
+  function select(el) {
+    var b = board();
+    b.querySelectorAll('button[name="target"].selected, button[name="target"].partner').forEach(function (o) {
+      o.classList.remove("selected", "partner");
+      o.removeAttribute("aria-pressed");
+    });
+    b.setAttribute("data-selected", el ? el.value : "");
+    var sel = b.querySelector('input[name="sel"]');
+    if (sel) sel.value = el ? el.value : "";
+    if (!el) return;
+    el.classList.add("selected");
+    el.setAttribute("aria-pressed", "true");
+    words(el, "data-partners").forEach(function (v) {
+      var p = place(v);
+      if (p) p.classList.add("partner");
+    });
+  }
+
+  // the server's words for a tap, next to the card (and read out)
+  function say(el, text) {
+    document.querySelectorAll(".toast[data-near]").forEach(function (t) { t.remove(); });
+    document.querySelectorAll("#board .toast").forEach(function (t) { t.remove(); });
+    if (!text) return;
+    var toast = document.createElement("p");
+    toast.className = "toast message near";
+    toast.setAttribute("data-near", el.value || "");
+    toast.setAttribute("aria-hidden", "true");  // #announce reads it out
+    toast.textContent = text;
+    document.body.appendChild(toast);
+    var r = el.getBoundingClientRect(), w = toast.offsetWidth;
+    toast.style.left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left + r.width / 2 - w / 2)) + w / 2 + "px";
+    toast.style.top = Math.min(window.innerHeight - toast.offsetHeight - 8, r.bottom + 8) + "px";
+    var announce = document.getElementById("announce");
+    if (announce) announce.textContent = text;
+  }
+
+  function refuse(el, text) {
+    el.classList.remove("refused");
+    void el.offsetWidth;  // the shake plays again on a second refused tap
+    el.classList.add("refused");
+    el.addEventListener("animationend", function done() {
+      el.removeEventListener("animationend", done);
+      el.classList.remove("refused");
+    });
+    say(el, text);
+  }
+
+  // What a move looks like before its board comes: a card that leaves gives way to an empty
+  // place; a card that goes somewhere (into a gap, onto the waste) takes that place. The
+  // server's board then lays in the same cards, so nothing moves twice.
+  function empty(el, loc) {
+    var slot = document.createElement("span");
+    if (el.parentElement && el.parentElement.hasAttribute("data-pile")) {
+      slot.className = "slot empty";
+    } else {
+      slot.className = "slot removed";
+      slot.setAttribute("data-loc", loc);
+      slot.setAttribute("data-removed", "");
+    }
+    slot.setAttribute("aria-hidden", "true");
+    return slot;
+  }
+  function quiet(el) {  // a card whose answers are old now
+    el.classList.remove("selected", "partner", "playable", "pressed", "hinted", "refused");
+    el.removeAttribute("aria-pressed");
+    ["data-partners", "data-move", "data-note", "data-refusal", "data-nopair"].forEach(function (a) { el.removeAttribute(a); });
+  }
+  function leave(el, shown) {
+    shown.gone.push({ el: el, rect: el.getBoundingClientRect() });
+    var loc = el.getAttribute("data-loc") || el.getAttribute("data-pos");
+    el.replaceWith(empty(el, loc));
+  }
+  function goTo(el, to, shown) {
+    var rect = el.getBoundingClientRect(), loc = to.getAttribute("data-loc") || to.getAttribute("data-pos");
+    if (to.hasAttribute("data-pile")) {  // an empty pile: the card lies in it
+      to = to.querySelector(".slot") || to.appendChild(document.createElement("span"));
+      loc = to.parentElement.getAttribute("data-pile");
+    }
+    var from = el.getAttribute("data-loc") || el.getAttribute("data-pos");
+    var attr = el.hasAttribute("data-loc") ? "data-loc" : "data-pos";
+    quiet(el);
+    if (to.hasAttribute("data-gap")) {  // the gap takes the card's old place
+      quiet(to);
+      to.classList.remove("dead");
+      to.setAttribute("data-gap", "open");
+      to.innerHTML = "";
+      to.value = from;
+      to.setAttribute("data-pos", from);
+      el.replaceWith(to.cloneNode(true));
+      to.replaceWith(el);
+    } else {
+      if (to.hasAttribute("data-card")) shown.gone.push({ el: to, rect: to.getBoundingClientRect(), covered: true });
+      el.replaceWith(empty(el, from));
+      to.replaceWith(el);
+    }
+    el.value = loc;
+    el.setAttribute(attr, loc);
+    shown.moved.push({ el: el, rect: rect });
+  }
+  function show(spec, extra) {
+    var shown = { gone: [], moved: [] };
+    spec.split(" ").filter(Boolean).concat(extra || []).forEach(function (part) {
+      var ends = part.split(">");
+      var el = place(ends[0]);
+      if (!el) return;
+      if (ends.length < 2) { leave(el, shown); return; }
+      var to = place(ends[1]) || document.querySelector('#board [data-loc="' + CSS.escape(ends[1]) + '"], #board [data-pile="' + CSS.escape(ends[1]) + '"]');
+      if (to) goTo(el, to, shown);
+    });
+    if (window.TrettenMotion) window.TrettenMotion.ahead(shown);
+  }
+
+  function post(fields) {
+    var form = board().querySelector("form");
+    var values = { action: "", target: "", sel: "" };
+    Object.keys(fields).forEach(function (k) { values[k] = fields[k]; });
+    htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values });
+  }
+  function play(spec, fields) {
+    select(null);
+    show(spec);
+    ahead = true;
+    post(fields);
+  }
+
+  function tap(el) {
+    var chosen = current();
+    if (chosen === el) { select(null); return; }
+    if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
+      // a card and a gap: the card goes into the gap; two cards leave together
+      var gap = chosen.hasAttribute("data-gap") ? chosen : el.hasAttribute("data-gap") ? el : null;
+      var card = gap === chosen ? el : chosen;
+      play(gap ? card.value + ">" + gap.value : chosen.value + " " + el.value, { target: el.value, sel: chosen.value });
+      return;
+    }
+    if (el.hasAttribute("data-move")) { play(el.getAttribute("data-move"), { target: el.value }); return; }
+    if (el.hasAttribute("data-partners")) {
+      var nopair = chosen && el.getAttribute("data-nopair");
+      var text = nopair ? JSON.parse(nopair)[chosen.value] : el.getAttribute("data-note");
+      select(el);
+      if (text) say(el, text);
+      return;
+    }
+    if (el.hasAttribute("data-refusal")) { refuse(el, el.getAttribute("data-refusal")); return; }
+    ahead = true;  // a place without answers: the server says what the tap means
+    post({ target: el.value, sel: chosen ? chosen.value : "" });
+  }
+
+  // everything pressed on the board passes here first
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("#board button");
+    if (!el || el.disabled || !window.htmx) return;
+    var isTap = el.name === "target", isMove = el.hasAttribute("data-move") && el.name === "action";
+    if (waiting()) {
+      if (!isTap && !el.hasAttribute("data-action")) return;
+      event.preventDefault();
+      event.stopPropagation();
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card") } : { actions: [el.getAttribute("data-action")] });
+      return;
+    }
+    if (!isTap && !isMove) return;  // undo, hint, new deal…: htmx posts them
+    event.preventDefault();
+    event.stopPropagation();
+    if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
+  }, true);
+
+  // the kept taps, made on the board that came back, in order, until one waits for a board again
+  function drain() {
+    while (later.length && !waiting()) {
+      var next = later.shift(), el;
+      if (next.actions) {
+        el = null;
+        for (var i = 0; i < next.actions.length && !el; i++) {
+          el = document.querySelector('#board [data-action="' + CSS.escape(next.actions[i]) + '"]:not([disabled])');
+        }
+      } else {
+        el = place(next.value);
+        if (el && next.card && el.getAttribute("data-card") !== next.card) el = null;  // not the card tapped
+        if (el && el.disabled) el = null;
+      }
+      if (el) el.click();
+    }
+  }
+
+  function forBoard(event) {  // a request that brings a new board (not the solver's status within it)
+    var t = event.detail && event.detail.target;
+    return !!(t && t.id === "board");
+  }
+  document.addEventListener("htmx:beforeSend", function (event) { if (forBoard(event)) inFlight += 1; });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!forBoard(event)) return;
+    inFlight = Math.max(0, inFlight - 1);
+    var xhr = event.detail.xhr;
+    if (!event.detail.successful || !xhr || xhr.status >= 400) {
+      later = [];  // refused: what followed was made on a board that never was
+      if (ahead && (!xhr || xhr.status >= 500 || xhr.status === 0)) {
+        ahead = false;  // no board came: the page fetches the server's
+        htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" });
+        return;
+      }
+    }
+    ahead = false;
+    setTimeout(drain, 0);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });
+
+  // The solver takes one search of a player at a time: "still winnable?", the analysis and a
+  // hint, each a request of its own, wait for the one under way (a move no longer does, so
+  // they can meet) instead of being told the solver is busy.
+  var solving = null, parked = [];
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var el = event.detail.elt;
+    if (!el || !el.matches || !el.matches("#solver-status, #analysis, #board [data-action='hint']")) return;
+    if (solving) {
+      event.preventDefault();
+      parked.push(el.id ? "#" + el.id : "#board [data-action='hint']");
+      return;
+    }
+    var xhr = event.detail.xhr;
+    solving = xhr;
+    xhr.addEventListener("loadend", function () {
+      if (solving === xhr) solving = null;
+      var next = parked.shift(), again = next && document.querySelector(next);
+      if (!again) return;
+      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" });
+      else again.click();
+    });
+  });
+
+  // for tests and tools: whether the page still waits for the server's board
+  window.TrettenBoard = {
+    waiting: function () { return waiting() || later.length > 0; },
+    // a key pressed while the board is on its way (d: draw or turn over): kept, in order
+    keep: function (names) {
+      if (!waiting()) return false;
+      later.push({ actions: names });
+      return true;
+    }
+  };
+})();
+
+// The board's feel (controls): a tapped card is pressed at once; a tap the server turned down
+// shakes that card (the toast says why); on a desktop a card dragged onto another card or a gap
+// is played as the two taps it stands for: the first selects, and only if it is then selected,
+// the second is the drop target. No rules here.
 (function () {
   "use strict";
 
@@ -340,18 +554,12 @@
     var to = el.value;
     var source = document.querySelector('#board button[name="target"][value="' + CSS.escape(from) + '"]');
     if (!source) return;
-    if (document.getElementById("board").getAttribute("data-selected")) {
-      // a card already selected: the first tap would only change the selection, or deselect
-      var selected = document.querySelector("#board button.selected");
-      if (selected === source) { el.click(); return; }
-    }
-    document.addEventListener("htmx:afterSettle", function second() {
-      document.removeEventListener("htmx:afterSettle", second);
-      var board = document.getElementById("board");
-      if (!board || !board.getAttribute("data-selected")) return;  // the first tap was already a move
-      var target = board.querySelector('button[name="target"][value="' + CSS.escape(to) + '"]');
-      if (target && !target.disabled) target.click();
-    });
-    source.click();
+    // a card already selected: the first tap would only deselect it
+    if (!source.classList.contains("selected")) source.click();
+    // the page selects at once; if the first tap was a move, the board is on its way and the
+    // drop is kept for the board that comes (where that place may mean something else)
+    if (!source.classList.contains("selected")) return;
+    var target = document.querySelector('#board button[name="target"][value="' + CSS.escape(to) + '"]');
+    if (target && !target.disabled) target.click();
   });
 })();
