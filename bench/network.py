@@ -9,6 +9,9 @@ data-action, #board data-ply):
     tap selects, the second removes), draws and turnovers;
   - Gaps: cards that fit one gap, tapped (the engine, here in the bench, picks them).
 
+Each tap waits for the last one's board, or with --quick only for its answer to show (a
+player tapping on as fast as the page answers).
+
 For each tap, measured in the page (requestAnimationFrame and performance.now, from the
 pointerdown's timestamp):
   shown  - the first frame that shows the answer: the card selected (.selected), or the tapped
@@ -18,7 +21,7 @@ pointerdown's timestamp):
 After the game the page's cards, ply and status must equal a fresh load of the game.
 
   .venv/bin/python bench/network.py                  # 0/150/300 ms, both screens
-  options: --rtts 0,150 --sizes desktop,phone --gaps-fills 12 --base-url URL
+  options: --rtts 0,150 --sizes desktop,phone --gaps-fills 12 --base-url URL --quick
 
 Only 127.0.0.1 is contacted; every loop ends by itself.
 """
@@ -53,19 +56,21 @@ SIZES: dict[str, dict] = {
 # bench expects (window.__expect, set just before the tap).
 PROBE = """
 (() => {
-  window.__t0 = null;
-  document.addEventListener("pointerdown", (e) => { if (window.__expect && window.__t0 === null) window.__t0 = e.timeStamp; }, true);
+  window.__taps = [];  // {kind, place, card, ply, sel, t0, shown, laid}, in the order tapped
+  document.addEventListener("pointerdown", (e) => {
+    const x = window.__taps.find(x => x.t0 == null);
+    if (x) x.t0 = e.timeStamp;
+  }, true);
   const absent = (q) => !document.querySelector(q);
   function check() {
-    const x = window.__expect;
-    if (x && window.__t0 !== null) {
-      const now = performance.now();
-      const board = document.getElementById("board");
+    const now = performance.now(), board = document.getElementById("board");
+    for (const x of window.__taps) {
+      if (x.t0 == null || (x.shown != null && x.laid != null)) continue;
       const shown = x.kind === "select" ? !!document.querySelector(x.place + ".selected") : absent(x.place + x.card);
-      if (shown && x.shown == null) x.shown = now - window.__t0;
-      const laid = board && (x.kind === "select" ? board.getAttribute("data-selected") === x.sel
-                                                  : board.getAttribute("data-ply") === String(x.ply + 1));
-      if (laid && x.laid == null) x.laid = now - window.__t0;
+      if (shown && x.shown == null) x.shown = now - x.t0;
+      const laid = board && (x.kind === "select" ? x.shown != null && board.getAttribute("data-selected") === x.sel
+                                                  : Number(board.getAttribute("data-ply")) >= x.ply);
+      if (laid && x.laid == null) x.laid = now - x.t0;
     }
     requestAnimationFrame(check);
   }
@@ -79,8 +84,9 @@ SNAPSHOT = """() => { const b = document.getElementById('board');
 
 
 class Run:
-    def __init__(self, page, touch: bool):
-        self.page, self.touch = page, touch
+    def __init__(self, page, touch: bool, quick: bool = False):
+        self.page, self.touch, self.quick = page, touch, quick
+        self.moves = 0  # the game's ply after the moves tapped so far
         self.pending = 0
         page.on("request", self._start)
         page.on("requestfinished", self._end)
@@ -100,20 +106,27 @@ class Run:
 
     def tap(self, kind: str, selector: str, place: str, card: str = "", sel: str = "") -> None:
         """Tap ``selector`` expecting ``kind`` (select, pair, king, draw, fill): the answer shows
-        when ``place`` is selected, or no longer holds ``card``; wait for the server's board."""
-        ply = int(self.page.get_attribute("#board", "data-ply"))
-        self.page.evaluate("([kind, place, card, ply, sel]) => { window.__t0 = null; window.__expect ="
-                           " {kind, place, card, ply, sel}; }",
-                           [kind, place, f'[data-card="{card}"]' if card else "", ply, sel])
+        when ``place`` is selected, or no longer holds ``card``. Waits for the answer to show,
+        and unless ``quick``, for the server's board and an idle network too."""
+        if kind != "select":
+            self.moves += 1
+        self.page.evaluate("x => { window.__taps.push(x); }",
+                           {"kind": kind, "place": place, "card": f'[data-card="{card}"]' if card else "",
+                            "ply": self.moves, "sel": sel})
         if self.touch:
             self.page.tap(selector)
         else:
             self.page.click(selector)
-        self.page.wait_for_function("() => window.__expect.shown != null && window.__expect.laid != null")
-        found = self.page.evaluate("() => [window.__expect.shown, window.__expect.laid]")
-        self.page.evaluate("() => { window.__expect = null; }")
-        self.samples.setdefault(kind, []).append((found[0], found[1]))
+        self.page.wait_for_function("() => window.__taps[window.__taps.length - 1].shown != null")
+        if not self.quick:
+            self.finish()
+
+    def finish(self) -> None:
+        """Every answer shown and every board laid in: the samples."""
+        self.page.wait_for_function("() => window.__taps.every(x => x.shown != null && x.laid != null)")
         self.idle()
+        for x in self.page.evaluate("() => window.__taps.splice(0)"):
+            self.samples.setdefault(x["kind"], []).append((x["shown"], x["laid"]))
 
 
 def card_at(page, attr: str, place: str) -> str:
@@ -123,13 +136,17 @@ def card_at(page, attr: str, place: str) -> str:
 def play_pyramid(run: Run, base: str) -> str:
     page = run.page
     page.goto(f"{base}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    run.moves = 0
     for move in ISSUE_LINE.split():
+        places = move.split("+")
+        if run.quick and ("D" in places or "S" in places or "W" in places):
+            run.finish()  # the stock's and waste's next cards show with the server's board
         if move == "D":
             action = "recycle" if page.query_selector('#board [data-action="recycle"]') else "draw"
             place = "W" if action == "recycle" else "S"  # the card that leaves its place
-            run.tap("draw", f'#board [data-action="{action}"]', f'#board [data-loc="{place}"]', card_at(page, "loc", place))
+            run.tap("draw", f'#board [data-action="{action}"]', f'#board [data-loc="{place}"]',
+                    card_at(page, "loc", place))
             continue
-        places = move.split("+")
         first = places[0]
         code = card_at(page, "loc", first)
         if len(places) == 1:
@@ -138,6 +155,7 @@ def play_pyramid(run: Run, base: str) -> str:
         run.tap("select", f'#board [data-loc="{first}"][data-card]', f'#board [data-loc="{first}"]', sel=first)
         second = card_at(page, "loc", places[1])
         run.tap("pair", f'#board [data-loc="{places[1]}"][data-card]', f'#board [data-loc="{places[1]}"]', second)
+    run.finish()
     page.wait_for_selector('#board[data-status="won"]')
     return page.url
 
@@ -147,6 +165,7 @@ def play_gaps(run: Run, base: str, fills: int) -> str:
     preset = get_preset("gaps")
     record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, GAPS_SEED))
     page.goto(f"{base}/play/gaps/{GAPS_SEED}")
+    run.moves = 0
     for _ in range(fills):
         position = record.position
         prefix = position.correct_prefix_lengths()
@@ -159,6 +178,7 @@ def play_gaps(run: Run, base: str, fills: int) -> str:
         pos = f"{at // 13}.{at % 13}"
         run.tap("fill", f'#board [data-pos="{pos}"][data-card]', f'#board [data-pos="{pos}"]', choice.card.code)
         record = record.play(choice)
+    run.finish()
     return page.url
 
 
@@ -185,6 +205,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="desktop,phone")
     parser.add_argument("--gaps-fills", type=int, default=12)
     parser.add_argument("--base-url", default="")
+    parser.add_argument("--quick", action="store_true",
+                        help="tap again as soon as the last answer shows, not waiting for the server's board")
     args = parser.parse_args()
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if executable is None:
@@ -210,7 +232,7 @@ def main() -> int:
                         cdp.send("Network.enable")
                         cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": rtt,
                                                                       "downloadThroughput": -1, "uploadThroughput": -1})
-                        run = Run(page, touch=size == "phone")
+                        run = Run(page, touch=size == "phone", quick=args.quick)
                         equal = []
                         play_pyramid(run, base)
                         equal.append(same_as_fresh(page))

@@ -13,7 +13,7 @@ move types, so nothing here asks which family a position is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 from app.engine import Card, GameRecord, Move, Position
@@ -55,6 +55,8 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
+    # the answers of the board after each move, by what the page shows of the move (``ahead``)
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)
     draw_move: str = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
     recycle_move: str = "W"  # a turnover: the waste's top card leaves it
 
@@ -75,6 +77,57 @@ _PYRAMID_ROWS = tuple(
           for r in range(7))
     for base, letter in ((0, "P"), (PYRAMID_SIZE, "Q"))
 )
+
+
+# ---------------------------------------------------------------- one move ahead
+# A board also carries the answers of the board after each of its moves (one move ahead): the
+# page shows a move before the server's board comes, and taps on at once with these. By move,
+# as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
+# over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
+# ("" if none), a note key ("" if none)]; a place left out is refused. A card the page cannot
+# show yet (the next stock or waste card) is left out, and so is any answer naming it.
+
+
+def _pyramid_answers(position) -> tuple[dict[str, set[str]], set[str]]:
+    """The places each free card pairs with, and the cards that go alone."""
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for m in position.legal_moves():
+        locs = places(m)
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    return pairs, alone
+
+
+def _pyramid_shown(move: Move) -> str:
+    if isinstance(move, Draw):
+        return PyramidBoard.draw_move
+    if isinstance(move, Recycle):
+        return PyramidBoard.recycle_move
+    return " ".join(sorted(places(move)))
+
+
+def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    piles = tuple(f"G{k}" for k in range(len(position.reserves))) if position.reserves else ("S", "W")
+    for move in legal:
+        after = position.apply(move)
+        shown = {"W": position.card_at("S"), "S": None} if isinstance(move, Draw) else \
+            {"W": None} if isinstance(move, Recycle) else dict.fromkeys(places(move))
+        unseen = {loc for loc in piles if after.card_at(loc) is not None
+                  and after.card_at(loc) != shown.get(loc, position.card_at(loc))}
+        pairs, alone = _pyramid_answers(after)
+        answers: dict[str, list] = {
+            loc: [sorted(pairs.get(loc, set()) - unseen), loc if loc in alone else "", ""]
+            for loc in (pairs.keys() | alone) - unseen
+        }
+        answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
+                        (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
+                        if any(isinstance(m, kind) for m in after.legal_moves())})
+        out[_pyramid_shown(move)] = answers
+    return out
 
 
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
@@ -122,6 +175,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         pass_number=position.pass_number,
         cards_left=position.cards_left,
         selected=selected,
+        ahead=_pyramid_ahead(position, legal),
     )
 
 
@@ -157,6 +211,41 @@ class GapsBoard:
     selected: str | None
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)  # as PyramidBoard's
+
+
+def _gaps_ends(position, fills) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The places at the other end of each card's fills (gaps), and of each gap's (cards)."""
+    gaps_of: dict[str, list[str]] = {}
+    cards_of: dict[str, list[str]] = {}
+    for f in fills:
+        card_pos = _card_pos(position, f)
+        gaps_of.setdefault(card_pos, []).append(pos_text(f))
+        cards_of.setdefault(pos_text(f), []).append(card_pos)
+    return gaps_of, cards_of
+
+
+def _card_pos(position, fill: Fill) -> str:
+    at = position.grid.index(fill.card)
+    return f"{at // COLUMNS}.{at % COLUMNS}"
+
+
+def _gaps_ahead(position, fills) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    for move in fills:
+        after = position.apply(move)
+        later = [m for m in after.legal_moves() if isinstance(m, Fill)]
+        gaps_of, cards_of = _gaps_ends(after, later)
+        prefixes = after.correct_prefix_lengths()
+        answers: dict[str, list] = {}
+        for pos, to in gaps_of.items():
+            r, c = (int(x) for x in pos.split("."))
+            in_place = c < prefixes[r]
+            answers[pos] = [to, to[0] if len(to) == 1 and not in_place else "", "in_place" if in_place else ""]
+        for pos, fits in cards_of.items():
+            answers[pos] = [fits, fits[0] if len(fits) == 1 else "", ""]
+        out[f"{_card_pos(position, move)}>{pos_text(move)}"] = answers
+    return out
 
 
 def gaps_board(position, selected: str | None) -> GapsBoard:
@@ -173,14 +262,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         elif selected == pos_text(f):
             partners.add(f.card.code)
     prefixes = position.correct_prefix_lengths()
-    # the places at the other end of each card's and each gap's fills
-    gaps_of: dict[str, list[str]] = {}
-    cards_of: dict[str, list[str]] = {}
-    for f in fills:
-        at = position.grid.index(f.card)
-        card_pos = f"{at // COLUMNS}.{at % COLUMNS}"
-        gaps_of.setdefault(card_pos, []).append(pos_text(f))
-        cards_of.setdefault(pos_text(f), []).append(card_pos)
+    gaps_of, cards_of = _gaps_ends(position, fills)
     rows = []
     for r in range(ROWS):
         row = []
@@ -216,6 +298,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         in_place=sum(prefixes),
         places=ROWS * (COLUMNS - 1),
         selected=selected,
+        ahead=_gaps_ahead(position, fills),
     )
 
 

@@ -214,29 +214,38 @@
 })();
 
 // The board answers at once (issue 26). Each place the server drew carries what a tap on it
-// would do (templates/_cards.html, "answers"): the page selects by itself, with no request; a
-// move shows the moment it is made and is then posted with the ply it was made on; the
-// server's board, when it comes, is laid in as the truth (with its reason, when it refused).
-// Taps, keys and buttons used while the board is on its way are kept, in order, and made on
-// the board that comes back: its answers are the fresh ones. No rules here: the page only reads
-// what the server wrote. Without this script the form posts every tap (post/redirect/get).
+// would do (templates/_cards.html, "answers"), and the board what each of its moves leads to,
+// one move ahead (app/services/boards.py). The page selects by itself, with no request; a move
+// shows the moment it is made and is posted with the ply it was made on, the next one when the
+// board of the last one has come (in order: a queue); each board that comes is laid in as the
+// truth, with the moves still on their way shown on it again. A refusal (another tab moved)
+// drops those and shows the server's board and its reason. A tap the page has no answer for
+// yet (two moves ahead) is kept, in order, and made on the board that comes. No rules here: the
+// page only reads what the server wrote. Without this script the form posts every tap.
 (function () {
   "use strict";
 
-  var inFlight = 0;    // requests for the board on their way (ours and htmx's own)
-  var ahead = false;   // the page shows a move whose board has not come yet
-  var later = [];      // taps and presses made meanwhile: {value, card} or {action}
+  var queue = [];      // moves shown and not yet answered: {spec, fields}; the first is posted
+  var posted = false;  // queue[0] is on its way
+  var others = 0;      // htmx's own requests for the board on their way (undo, hint, new deal…)
+  var known = true;    // the answers on the page are those of what it shows
+  var later = [];      // taps and presses made while no answer was known: {value, card} or {actions}
 
   function board() { return document.getElementById("board"); }
-  function waiting() { return ahead || inFlight > 0; }
+  function waiting() { return !known || others > 0; }
   function words(el, name) { return (el.getAttribute(name) || "").split(" ").filter(Boolean); }
   function place(value) {
     return value ? document.querySelector('#board button[name="target"][value="' + CSS.escape(value) + '"]') : null;
   }
   function current() { return document.querySelector('#board button[name="target"].selected'); }
+  function data(name) {
+    var el = document.querySelector("#board [data-ahead]");
+    try { return el ? JSON.parse(el.getAttribute(name)) : {}; } catch (e) { return {}; }
+  }
 
   function select(el) {
     var b = board();
+    if (window.TrettenMotion) window.TrettenMotion.dealt();
     b.querySelectorAll('button[name="target"].selected, button[name="target"].partner').forEach(function (o) {
       o.classList.remove("selected", "partner");
       o.removeAttribute("aria-pressed");
@@ -297,10 +306,11 @@
     slot.setAttribute("aria-hidden", "true");
     return slot;
   }
+  var ANSWERS = ["data-partners", "data-move", "data-note", "data-refusal", "data-nopair"];
   function quiet(el) {  // a card whose answers are old now
     el.classList.remove("selected", "partner", "playable", "pressed", "hinted", "refused");
     el.removeAttribute("aria-pressed");
-    ["data-partners", "data-move", "data-note", "data-refusal", "data-nopair"].forEach(function (a) { el.removeAttribute(a); });
+    ANSWERS.forEach(function (a) { el.removeAttribute(a); });
   }
   function leave(el, shown) {
     shown.gone.push({ el: el, rect: el.getBoundingClientRect() });
@@ -334,9 +344,10 @@
     el.setAttribute(attr, loc);
     shown.moved.push({ el: el, rect: rect });
   }
-  function show(spec, extra) {
+  // spec: what the server wrote for the move ("P23", "P22 P25", "S>W", "1.11>0.1")
+  function show(spec, animate) {
     var shown = { gone: [], moved: [] };
-    spec.split(" ").filter(Boolean).concat(extra || []).forEach(function (part) {
+    spec.split(" ").forEach(function (part) {
       var ends = part.split(">");
       var el = place(ends[0]);
       if (!el) return;
@@ -344,20 +355,48 @@
       var to = place(ends[1]) || document.querySelector('#board [data-loc="' + CSS.escape(ends[1]) + '"], #board [data-pile="' + CSS.escape(ends[1]) + '"]');
       if (to) goTo(el, to, shown);
     });
-    if (window.TrettenMotion) window.TrettenMotion.ahead(shown);
+    if (window.TrettenMotion) window.TrettenMotion.ahead(animate ? shown : null);
   }
 
-  function post(fields) {
+  // the answers of the board after `spec`, as the server wrote them one move ahead, put on the
+  // page's places; none known for it (two moves ahead): the page keeps taps until a board comes
+  function answersAfter(spec) {
+    var next = data("data-ahead")[spec], said = data("data-words");
+    if (!next) { known = false; return; }
+    document.querySelectorAll('#board button[name="target"]').forEach(function (el) {
+      var a = next[el.value];
+      quiet(el);
+      if (!a) {
+        var refusal = said[el.hasAttribute("data-gap") ? "dead_gap" : "not_playable"];
+        if (refusal) el.setAttribute("data-refusal", refusal);
+        return;
+      }
+      el.classList.add("playable");
+      el.setAttribute("data-partners", a[0].join(" "));
+      if (a[1]) el.setAttribute("data-move", a[1]);
+      if (a[2] && said[a[2]]) el.setAttribute("data-note", said[a[2]]);
+    });
+    document.querySelectorAll('#board button[data-action="draw"], #board button[data-action="recycle"]').forEach(function (el) {
+      var a = next[el.value];
+      if (a) el.setAttribute("data-move", a[1]); else el.removeAttribute("data-move");
+    });
+  }
+
+  function send() {
+    if (posted || !queue.length || others) return;
     var form = board().querySelector("form");
     var values = { action: "", target: "", sel: "" };
-    Object.keys(fields).forEach(function (k) { values[k] = fields[k]; });
+    Object.keys(queue[0].fields).forEach(function (k) { values[k] = queue[0].fields[k]; });
+    posted = true;
+    // the form's ply and version: those of the board this move was made on
     htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values });
   }
   function play(spec, fields) {
     select(null);
-    show(spec);
-    ahead = true;
-    post(fields);
+    show(spec, true);
+    queue.push({ spec: spec, fields: fields });
+    if (queue.length === 1) answersAfter(spec); else known = false;
+    send();
   }
 
   function tap(el) {
@@ -367,7 +406,7 @@
       // a card and a gap: the card goes into the gap; two cards leave together
       var gap = chosen.hasAttribute("data-gap") ? chosen : el.hasAttribute("data-gap") ? el : null;
       var card = gap === chosen ? el : chosen;
-      play(gap ? card.value + ">" + gap.value : chosen.value + " " + el.value, { target: el.value, sel: chosen.value });
+      play(gap ? card.value + ">" + gap.value : [chosen.value, el.value].sort().join(" "), { target: el.value, sel: chosen.value });
       return;
     }
     if (el.hasAttribute("data-move")) { play(el.getAttribute("data-move"), { target: el.value }); return; }
@@ -379,42 +418,46 @@
       return;
     }
     if (el.hasAttribute("data-refusal")) { refuse(el, el.getAttribute("data-refusal")); return; }
-    ahead = true;  // a place without answers: the server says what the tap means
-    post({ target: el.value, sel: chosen ? chosen.value : "" });
+    // a place without answers: the server says what the tap means (its board comes as a move's)
+    known = false;
+    queue.push({ spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });
+    send();
   }
 
   // everything pressed on the board passes here first
   document.addEventListener("click", function (event) {
     var el = event.target.closest && event.target.closest("#board button");
     if (!el || el.disabled || !window.htmx) return;
-    var isTap = el.name === "target", isMove = el.hasAttribute("data-move") && el.name === "action";
-    if (waiting()) {
-      if (!isTap && !el.hasAttribute("data-action")) return;
+    var isTap = el.name === "target", action = el.getAttribute("data-action");
+    if (!isTap && !action) return;
+    var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
+    if (!now) {
       event.preventDefault();
       event.stopPropagation();
-      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card") } : { actions: [el.getAttribute("data-action")] });
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card") } : { actions: [action] });
       return;
     }
-    if (!isTap && !isMove) return;  // undo, hint, new deal…: htmx posts them
+    if (!isTap && !el.hasAttribute("data-move")) return;  // undo, hint, new deal…: htmx posts them
     event.preventDefault();
     event.stopPropagation();
     if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
   }, true);
 
-  // the kept taps, made on the board that came back, in order, until one waits for a board again
+  // the kept taps, made in order, until one needs a board that has not come
   function drain() {
     while (later.length && !waiting()) {
-      var next = later.shift(), el;
+      var next = later[0], el = null;
       if (next.actions) {
-        el = null;
         for (var i = 0; i < next.actions.length && !el; i++) {
           el = document.querySelector('#board [data-action="' + CSS.escape(next.actions[i]) + '"]:not([disabled])');
         }
+        if (el && queue.length && !el.hasAttribute("data-move")) return;  // waits for the queue
       } else {
         el = place(next.value);
         if (el && next.card && el.getAttribute("data-card") !== next.card) el = null;  // not the card tapped
         if (el && el.disabled) el = null;
       }
+      later.shift();
       if (el) el.click();
     }
   }
@@ -423,21 +466,48 @@
     var t = event.detail && event.detail.target;
     return !!(t && t.id === "board");
   }
-  document.addEventListener("htmx:beforeSend", function (event) { if (forBoard(event)) inFlight += 1; });
+  var ourXhr = null, keptSelection = null;
+  function ours(event) { return !!ourXhr && event.detail.xhr === ourXhr; }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (!forBoard(event)) return;
+    if (posted && !ourXhr && event.detail.elt && event.detail.elt.tagName === "FORM") ourXhr = event.detail.xhr;
+    else others += 1;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (forBoard(event)) keptSelection = current() ? current().value : null;
+  });
+  // a board came: the moves still on their way are shown on it again, with the answers after them
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!forBoard(event)) return;
+    var xhr = event.detail.xhr;
+    if (ours(event)) {
+      posted = false;
+      ourXhr = null;
+      queue.shift();
+    }
+    if (xhr && xhr.status >= 400) { queue = []; later = []; posted = false; keptSelection = null; }
+    queue.forEach(function (move) { if (move.spec) show(move.spec, false); });
+    known = true;
+    if (queue.length === 1 && queue[0].spec) answersAfter(queue[0].spec);
+    else if (queue.length) known = false;
+    // a card selected while the board was on its way stays selected, if it still can be
+    var kept = known && keptSelection && !current() ? place(keptSelection) : null;
+    keptSelection = null;
+    if (kept && kept.hasAttribute("data-partners")) select(kept);
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!forBoard(event)) return;
-    inFlight = Math.max(0, inFlight - 1);
-    var xhr = event.detail.xhr;
-    if (!event.detail.successful || !xhr || xhr.status >= 400) {
-      later = [];  // refused: what followed was made on a board that never was
-      if (ahead && (!xhr || xhr.status >= 500 || xhr.status === 0)) {
-        ahead = false;  // no board came: the page fetches the server's
+    var xhr = event.detail.xhr, failed = !xhr || xhr.status === 0 || xhr.status >= 500;
+    if (ours(event) || (posted && !ourXhr)) {
+      if (failed) {  // no board came: the page fetches the server's
+        queue = []; later = []; posted = false; ourXhr = null; known = true;
         htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" });
         return;
       }
+    } else if (xhr !== null) {
+      others = Math.max(0, others - 1);
     }
-    ahead = false;
-    setTimeout(drain, 0);
+    setTimeout(function () { send(); drain(); }, 0);
   });
   document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });
 
@@ -464,12 +534,15 @@
     });
   });
 
-  // for tests and tools: whether the page still waits for the server's board
+  // for tests and tools: whether the page still waits for the server
   window.TrettenBoard = {
-    waiting: function () { return waiting() || later.length > 0; },
-    // a key pressed while the board is on its way (d: draw or turn over): kept, in order
+    waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
+    // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
-      if (!waiting()) return false;
+      var ready = names.some(function (name) {
+        return !!document.querySelector('#board [data-action="' + name + '"][data-move]:not([disabled])');
+      });
+      if (!waiting() && (ready || !queue.length)) return false;
       later.push({ actions: names });
       return true;
     }

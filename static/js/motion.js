@@ -197,8 +197,13 @@
   // A move shown by the page before its board comes (static/js/app.js): ``shown.gone`` are the
   // cards it took off (already out of the board, {el, rect, covered}), ``shown.moved`` those it
   // put in a new place ({el, rect}: where they were).
+  // ``shown`` null: a move shown again on the board that came before its own (no new motion).
   window.TrettenMotion = {
+    // a selection, or a move: the deal-in is over (the card tapped is where it lies)
+    dealt: function () { root.classList.add("motion-swapped"); },
     ahead: function (shown) {
+      ahead.answering = true;
+      if (!shown) return;
       skip(false);
       ahead.answering = true;
       if (!shown.gone.length && !shown.moved.length) return;
@@ -318,10 +323,7 @@
       if (animation.playState !== "finished") animation.finish();
     });
     document.querySelectorAll(swapping === true ? ".motion-ghosts:not(.motion-ahead)" : ".motion-ghosts").forEach(function (layer) { layer.remove(); });
-    if (swapping !== true) {
-      ahead.layer = null;
-      if (document.getElementById("board")) root.classList.add("motion-swapped");  // the deal-in too
-    }
+    if (swapping !== true) ahead.layer = null;
   }
   document.addEventListener("pointerdown", skip, true);
   document.addEventListener("keydown", skip, true);

@@ -35,6 +35,12 @@ def equals_a_fresh_load(page) -> None:
     fresh.close()
 
 
+def click_and_look(page, selector: str, look: str):
+    """Click in the page and read ``look`` (a function's body) in the same task: what the page
+    shows at once, before any answer could come."""
+    return page.evaluate(f"() => {{ document.querySelector({selector!r}).click(); {look} }}")
+
+
 def next_frame(page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
@@ -127,9 +133,9 @@ def test_a_move_refused_because_another_tab_moved_shows_the_servers_board(server
     wait_ply(other, 2)
     slow_connection(page, 150)
     page.click('#board [data-loc="P22"][data-card]')
-    page.click('#board [data-loc="P25"][data-card]')
     # shown at once: the two cards gone
-    assert page.locator('#board [data-loc="P22"][data-card]').count() == 0
+    assert click_and_look(page, '#board [data-loc="P25"][data-card]',
+                          "return document.querySelectorAll('#board [data-loc=P22][data-card]').length") == 0
     wait_ply(page, 2)  # the server's board: the other tab's draw, and the pair not made
     settled(page)
     assert page.locator('#board [data-loc="P22"][data-card]').count() == 1
@@ -159,10 +165,12 @@ def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page
     page.goto(f"{server}/play/gaps/21")
     slow_connection(page, 150)
     moved = page.eval_on_selector('#board [data-card][data-move]', "el => [el.dataset.card, el.dataset.move]")
-    page.click(f'#board [data-card="{moved[0]}"]')
     into = moved[1].split(">")[1]
     # the card is in its gap before the server answers
-    assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0] and ply(page) == 0
+    shown = click_and_look(page, f'#board [data-card="{moved[0]}"]',
+                           f"return [document.querySelector('#board [data-pos=\"{into}\"]').dataset.card, "
+                           "document.getElementById('board').dataset.ply]")
+    assert shown == [moved[0], "0"]
     wait_ply(page, 1)
     settled(page)
     assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0]

@@ -176,9 +176,10 @@ def test_a_quick_tap_is_made_on_the_card_the_page_showed(server, new_page):
     wait_ply(page, 1)
     slow_connection(page)
     coming = page.get_attribute('#board [data-loc="S"]', "data-card")
-    page.click('[data-action="draw"]')
     # the draw shows at once: the stock's card lies on the waste while the server is asked
-    assert page.get_attribute('#board [data-loc="W"]', "data-card") == coming and ply(page) == 1
+    shown = page.evaluate("""() => { document.querySelector('[data-action="draw"]').click();
+      return [document.querySelector('#board [data-loc="W"]').dataset.card, document.getElementById('board').dataset.ply]; }""")
+    assert shown == [coming, "1"]
     page.click('#board [data-loc="W"][data-card]')  # kept, and made on the board that comes
     wait_ply(page, 2)
     page.wait_for_selector('#board[data-selected="W"]')
