@@ -362,7 +362,8 @@
   // page's places; none known for it (two moves ahead): the page keeps taps until a board comes
   function answersAfter(spec) {
     var next = data("data-ahead")[spec], said = data("data-words");
-    if (!next) { known = false; return; }
+    known = !!next;
+    if (!next) return;
     document.querySelectorAll('#board button[name="target"]').forEach(function (el) {
       var a = next[el.value];
       quiet(el);
@@ -391,12 +392,24 @@
     // the form's ply and version: those of the board this move was made on
     htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values });
   }
+  // the frame that shows a move comes first; its answers and its request right after it
+  function afterFrame(work) {
+    var done = false, once = function () { if (!done) { done = true; work(); } };
+    requestAnimationFrame(function () { setTimeout(once, 0); });
+    setTimeout(once, 100);  // a page in the background draws no frames
+  }
   function play(spec, fields) {
     select(null);
     show(spec, true);
-    queue.push({ spec: spec, fields: fields });
-    if (queue.length === 1) answersAfter(spec); else known = false;
-    send();
+    var move = { spec: spec, fields: fields };
+    queue.push(move);
+    known = false;
+    afterFrame(function () {
+      if (queue.length === 1 && queue[0] === move && !move.applied) answersAfter(spec);
+      move.applied = true;
+      send();
+      drain();
+    });
   }
 
   function tap(el) {
@@ -488,7 +501,7 @@
     if (xhr && xhr.status >= 400) { queue = []; later = []; posted = false; keptSelection = null; }
     queue.forEach(function (move) { if (move.spec) show(move.spec, false); });
     known = true;
-    if (queue.length === 1 && queue[0].spec) answersAfter(queue[0].spec);
+    if (queue.length === 1 && queue[0].spec) { answersAfter(queue[0].spec); queue[0].applied = true; }
     else if (queue.length) known = false;
     // a card selected while the board was on its way stays selected, if it still can be
     var kept = known && keptSelection && !current() ? place(keptSelection) : null;

@@ -103,3 +103,46 @@ def test_a_board_marks_the_partners_of_its_selection():
     board = pyramid_board(position, chosen.loc)
     marked = {s.loc for s in slots(board) if s.partner}
     assert marked == set(chosen.partners) and board.selected == chosen.loc
+
+
+def answers_now(board) -> dict[str, list]:
+    """A board's own answers, as the board before it wrote them one move ahead."""
+    if hasattr(board, "rows"):
+        return {c.pos: [list(c.partners), c.move or "", c.note or ""] for row in board.rows for c in row if c.playable}
+    return {s.loc: [list(s.partners), s.loc if s.alone else "", ""] for s in slots(board) if s.playable}
+
+
+@pytest.mark.parametrize("preset,seed,build", [("pyramid", 2, pyramid_board), ("giza", 5, pyramid_board),
+                                                ("double-pyramid", 3, pyramid_board), ("gaps", 21, gaps_board)])
+def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
+    checked = 0
+    for position in positions(preset, seed, plies=25):
+        board = build(position, None)
+        for move in position.legal_moves():
+            if str(move) == "N":  # a redeal: its cards are the server's to show
+                continue
+            after = answers_now(build(position.apply(move), None))
+            ahead = next(v for k, v in board.ahead.items() if k == shown_as(position, move))
+            # what the page will show is answered as the next board does; a card it cannot
+            # show yet (the stock's next) is left out, and so is any answer naming it
+            for place, answer in ahead.items():
+                if place in ("draw", "recycle"):
+                    continue
+                assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
+            for place in after.keys() - ahead.keys():
+                assert place in ("S", "W") or place.startswith("G")
+            checked += 1
+    assert checked > 20
+
+
+def shown_as(position, move) -> str:
+    """How the page names a move it shows (static/js/app.js)."""
+    text = str(move)
+    if text == "D":
+        return "S>W"
+    if text == "R":
+        return "W"
+    if isinstance(move, Fill):
+        at = position.grid.index(move.card)
+        return f"{at // COLUMNS}.{at % COLUMNS}>{move.row}.{move.col}"
+    return " ".join(sorted(places(move)))
