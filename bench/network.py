@@ -117,7 +117,12 @@ class Run:
             self.page.tap(selector)
         else:
             self.page.click(selector)
-        self.page.wait_for_function("() => window.__taps[window.__taps.length - 1].shown != null")
+        try:
+            self.page.wait_for_function("() => window.__taps[window.__taps.length - 1].shown != null")
+        except Exception:
+            print("no answer shown:", selector, self.page.evaluate("""() => [window.__taps.slice(-1), window.TrettenBoard.debug && window.TrettenBoard.debug(),
+              document.querySelector('#board [data-pos=\"' + window.__taps.slice(-1)[0].place.split('\"')[1] + '\"]').outerHTML.slice(0, 300)]"""))
+            raise
         if not self.quick:
             self.finish()
 

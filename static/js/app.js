@@ -262,10 +262,12 @@
     });
   }
 
-  // the server's words for a tap, next to the card (and read out)
+  // the server's words for a tap, next to the card (and read out), until the next tap
+  function hush() {
+    document.querySelectorAll(".toast[data-near], #board .toast").forEach(function (t) { t.remove(); });
+  }
   function say(el, text) {
-    document.querySelectorAll(".toast[data-near]").forEach(function (t) { t.remove(); });
-    document.querySelectorAll("#board .toast").forEach(function (t) { t.remove(); });
+    hush();
     if (!text) return;
     var toast = document.createElement("p");
     toast.className = "toast message near";
@@ -399,6 +401,7 @@
     setTimeout(once, 100);  // a page in the background draws no frames
   }
   function play(spec, fields) {
+    hush();
     select(null);
     show(spec, true);
     var move = { spec: spec, fields: fields };
@@ -413,6 +416,7 @@
   }
 
   function tap(el) {
+    hush();
     var chosen = current();
     if (chosen === el) { select(null); return; }
     if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
@@ -550,6 +554,7 @@
   // for tests and tools: whether the page still waits for the server
   window.TrettenBoard = {
     waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
+    debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later }; },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
       var ready = names.some(function (name) {
