@@ -2,7 +2,10 @@
 
 The templates and the JavaScript know no rules: they draw the places these models describe
 (which card is playable, selected, a partner of the selection) and post taps back
-(app.services.taps says what a tap means). One builder per layout family, found through
+(app.services.taps says what a tap means). Each place also carries what a tap on it would do,
+decided here from the engine's legal moves, so the page can show it before the server answers:
+the places it pairs with, the move a tap alone plays, or that it is refused (tests/services/
+test_boards.py holds them to app.services.taps). One builder per layout family, found through
 ``BOARDS`` by the variant's ``family``; each family's module-level helpers know that family's
 move types, so nothing here asks which family a position is.
 """
@@ -10,7 +13,7 @@ move types, so nothing here asks which family a position is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 from app.engine import Card, GameRecord, Move, Position
@@ -22,7 +25,8 @@ from .taps import places, pos_text
 
 class Slot(NamedTuple):
     """One place of a Pyramid-family board. Hashable: the page keeps each drawn card and row
-    (app.web.boardcache)."""
+    (app.web.boardcache). The answers to a tap (``partners``, ``alone``, ``strangers``) are
+    those of ``app.services.taps.pyramid_tap``."""
 
     loc: str
     card: Card | None
@@ -30,6 +34,11 @@ class Slot(NamedTuple):
     selected: bool = False
     partner: bool = False
     covered: bool = False  # both cards below it still lie on it: only its top strip shows
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these removes the pair
+    alone: bool = False             # a tap removes it by itself (a king)
+    # selected, a tap on one of these (a free card it does not pair with) selects that one, and
+    # says why the two make no pair: (place, card) of each
+    strangers: tuple[tuple[str, Card], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,7 +57,10 @@ class PyramidBoard:
     selected: str | None
     family: str = "pyramid"
     gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
-
+    # the answers of the board after each move, by what the page shows of the move (``ahead``)
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)
+    draw_move: str = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
+    recycle_move: str = "W"  # a turnover: the waste's top card leaves it
 
     @property
     def cleared(self) -> bool:
@@ -74,16 +86,80 @@ _PYRAMID_ROWS = tuple(
 )
 
 
+# ---------------------------------------------------------------- one move ahead
+# A board also carries the answers of the board after each of its moves (one move ahead): the
+# page shows a move before the server's board comes, and taps on at once with these. By move,
+# as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
+# over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
+# ("" if none), a note key ("" if none)]; a place left out is refused. A card the page cannot
+# show yet (the next stock or waste card) is left out, and so is any answer naming it.
+
+
+def _pyramid_answers(position) -> tuple[dict[str, set[str]], set[str]]:
+    """The places each free card pairs with, and the cards that go alone."""
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for m in position.legal_moves():
+        locs = places(m)
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    return pairs, alone
+
+
+def _pyramid_shown(move: Move) -> str:
+    if isinstance(move, Draw):
+        return PyramidBoard.draw_move
+    if isinstance(move, Recycle):
+        return PyramidBoard.recycle_move
+    return " ".join(sorted(places(move)))
+
+
+def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    piles = tuple(f"G{k}" for k in range(len(position.reserves))) if position.reserves else ("S", "W")
+    for move in legal:
+        after = position.apply(move)
+        shown = {"W": position.card_at("S"), "S": None} if isinstance(move, Draw) else \
+            {"W": None} if isinstance(move, Recycle) else dict.fromkeys(places(move))
+        unseen = {loc for loc in piles if after.card_at(loc) is not None
+                  and after.card_at(loc) != shown.get(loc, position.card_at(loc))}
+        pairs, alone = _pyramid_answers(after)
+        answers: dict[str, list] = {
+            loc: [sorted(pairs.get(loc, set()) - unseen), loc if loc in alone else "", ""]
+            for loc in (pairs.keys() | alone) - unseen
+        }
+        answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
+                        (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
+                        if any(isinstance(m, kind) for m in after.legal_moves())})
+        out[_pyramid_shown(move)] = answers
+    return out
+
+
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
     legal = position.legal_moves()
     taken = [places(m) for m in legal]
     playable = {loc for locs in taken for loc in locs}
     if selected not in playable:
         selected = None
-    partners = {loc for locs in taken if selected in locs for loc in locs if loc != selected}
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for locs in taken:
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    partners = pairs.get(selected, set()) if selected else set()
 
     def slot(loc: str, card: Card | None, covered: bool = False) -> Slot:
-        return Slot(loc, card, loc in playable, loc == selected, loc in partners, covered)
+        if loc not in playable:
+            return Slot(loc, card, covered=covered)
+        mine = pairs.get(loc, set())
+        strangers = () if loc in alone else tuple(
+            (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
+        return Slot(loc, card, True, loc == selected, loc in partners, covered=covered, partners=tuple(sorted(mine)),
+                    alone=loc in alone, strangers=strangers)
 
     def covered(rows, r: int, c: int) -> bool:
         below = rows[r + 1] if r + 1 < len(rows) else ()
@@ -113,11 +189,13 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         cards_left=position.cards_left,
         selected=selected,
         gone=tuple(card for i, card in enumerate(layout) if position.card_at(i) is None),
+        ahead=_pyramid_ahead(position, legal),
     )
 
 
 class Cell(NamedTuple):
-    """One cell of a Gaps board (hashable, as ``Slot``)."""
+    """One cell of a Gaps board (hashable, as ``Slot``). The answers to a tap (``partners``,
+    ``move``, ``note``) are those of ``app.services.taps.gaps_tap``."""
 
     pos: str
     row: int
@@ -129,6 +207,9 @@ class Cell(NamedTuple):
     dead: bool = False
     in_place: bool = False
     after: Card | None = None  # the card left of a gap, for its accessible name
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
+    move: str | None = None  # a tap alone fills: the place at the other end of the move
+    note: str | None = None  # a tap selects it with a word (message key): a card in place
 
 
 @dataclass(frozen=True)
@@ -144,6 +225,41 @@ class GapsBoard:
     selected: str | None
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)  # as PyramidBoard's
+
+
+def _gaps_ends(position, fills) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The places at the other end of each card's fills (gaps), and of each gap's (cards)."""
+    gaps_of: dict[str, list[str]] = {}
+    cards_of: dict[str, list[str]] = {}
+    for f in fills:
+        card_pos = _card_pos(position, f)
+        gaps_of.setdefault(card_pos, []).append(pos_text(f))
+        cards_of.setdefault(pos_text(f), []).append(card_pos)
+    return gaps_of, cards_of
+
+
+def _card_pos(position, fill: Fill) -> str:
+    at = position.grid.index(fill.card)
+    return f"{at // COLUMNS}.{at % COLUMNS}"
+
+
+def _gaps_ahead(position, fills) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    for move in fills:
+        after = position.apply(move)
+        later = [m for m in after.legal_moves() if isinstance(m, Fill)]
+        gaps_of, cards_of = _gaps_ends(after, later)
+        prefixes = after.correct_prefix_lengths()
+        answers: dict[str, list] = {}
+        for pos, to in gaps_of.items():
+            r, c = (int(x) for x in pos.split("."))
+            in_place = c < prefixes[r]
+            answers[pos] = [to, to[0] if len(to) == 1 and not in_place else "", "in_place" if in_place else ""]
+        for pos, fits in cards_of.items():
+            answers[pos] = [fits, fits[0] if len(fits) == 1 else "", ""]
+        out[f"{_card_pos(position, move)}>{pos_text(move)}"] = answers
+    return out
 
 
 def gaps_board(position, selected: str | None) -> GapsBoard:
@@ -160,6 +276,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         elif selected == pos_text(f):
             partners.add(f.card.code)
     prefixes = position.correct_prefix_lengths()
+    gaps_of, cards_of = _gaps_ends(position, fills)
     rows = []
     for r in range(ROWS):
         row = []
@@ -167,15 +284,21 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
             card = position.grid[r * COLUMNS + c]
             pos = f"{r}.{c}"
             if card is None:
+                fits = tuple(cards_of.get(pos, ()))
                 row.append(Cell(
                     pos, r, c, None, pos in playable_gaps, pos == selected, pos in partners,
                     dead=position.is_dead_gap(r, c),
                     after=position.grid[r * COLUMNS + c - 1] if c else None,
+                    partners=fits, move=fits[0] if len(fits) == 1 else None,
                 ))
             else:
+                to = tuple(gaps_of.get(pos, ()))
+                in_place = c < prefixes[r]
                 row.append(Cell(
                     pos, r, c, card, card.code in playable_cards, card.code == selected,
-                    card.code in partners, in_place=c < prefixes[r],
+                    card.code in partners, in_place=in_place, partners=to,
+                    move=to[0] if len(to) == 1 and not in_place else None,
+                    note="in_place" if to and in_place else None,
                 ))
         rows.append(tuple(row))
     can_redeal = any(isinstance(m, Redeal) for m in legal)
@@ -189,6 +312,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         in_place=sum(prefixes),
         places=ROWS * (COLUMNS - 1),
         selected=selected,
+        ahead=_gaps_ahead(position, fills),
     )
 
 

@@ -84,12 +84,17 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
     """Tap a card that fits one gap to move it there; a card that fits several (a 2), or a gap
     that takes several cards, is selected first, and the second tap picks. A card already in
     its row's correct run (a 2 in column 0 with what follows it) is only selected, with a word:
-    one tap never takes a finished part of a row apart; the gap tapped next moves it."""
+    one tap never takes a finished part of a row apart; the gap tapped next moves it. The
+    selection is a card (its code, or its place) or a gap (its place)."""
     where = parse_pos(pos)
     if where is None:
         raise InvalidMoveError(f"{pos[:8]!r} is not a position: use row.column, e.g. 2.5")
     r, c = where
     card = position.grid[r * COLUMNS + c]
+    # a selected card may be named by its place, as the page's script names it
+    held = parse_pos(selected) if selected else None
+    if held is not None and position.grid[held[0] * COLUMNS + held[1]] is not None:
+        selected = position.grid[held[0] * COLUMNS + held[1]].code
     if card is None:
         fills = position.moves_into(r, c)
         chosen = [f for f in fills if f.card.code == selected]

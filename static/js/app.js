@@ -53,33 +53,8 @@
     var names = KEY_ACTIONS[event.key.toLowerCase()];
     if (!names) return;
     event.preventDefault();
-    if (boardBusy()) {
-      waitingKey = { names: names, at: Date.now() };  // pressed again on the board that comes back
-      return;
-    }
+    if (window.TrettenBoard && window.TrettenBoard.keep(names)) return;  // made on the board that comes
     clickAction(names);
-  });
-
-  // While the board's request is on its way, htmx drops a second one (hx-sync="this:drop"), and
-  // the browser would then submit the form itself: a full page load. A key or a button pressed
-  // meanwhile is kept (the last one) and pressed again on the board that comes back instead.
-  var waitingKey = null;
-  function boardBusy() {
-    return !!document.querySelector("#board.htmx-request, #board .htmx-request");
-  }
-  document.addEventListener("submit", function (event) {
-    if (event.target.closest && event.target.closest("#board") && boardBusy()) event.preventDefault();
-  }, true);
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest('#board button[data-action]');
-    if (!button || !boardBusy()) return;
-    event.preventDefault();
-    waitingKey = { names: [button.getAttribute("data-action")], at: Date.now() };
-  }, true);
-  document.addEventListener("htmx:afterSettle", function () {
-    var key = waitingKey;
-    waitingKey = null;
-    if (key && Date.now() - key.at < 5000) clickAction(key.names);
   });
 
   // After a swap the old buttons are gone: put focus back on the same place (or its successor).
@@ -99,30 +74,6 @@
     if (!target && lastFocus.action) target = document.querySelector('#board [data-action="' + lastFocus.action + '"]:not([disabled])');
     if (!target) target = document.querySelector("#board .selected, #board .playable");
     if (target) target.focus();
-  });
-
-  // A tap on a card or gap while the board's last tap is still on its way (the form drops
-  // it: hx-sync="this:drop") is kept, and made again on the board that comes back if the same
-  // card (or gap) is still there: on a slow connection a quick pair of taps is not lost. The
-  // server decides what that tap means, as for any other.
-  var waitingTap = null;
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest('#board button[name="target"]');
-    if (!button || !boardBusy()) return;
-    event.preventDefault();
-    waitingTap = { value: button.value, card: button.getAttribute("data-card"), at: Date.now() };
-  }, true);
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.successful && event.target.closest && event.target.closest("#board")) waitingTap = null;
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    var tap = waitingTap;
-    waitingTap = null;
-    if (!tap || Date.now() - tap.at > 5000) return;
-    var selector = '#board button[name="target"][value="' + CSS.escape(tap.value) + '"]' +
-      (tap.card ? '[data-card="' + CSS.escape(tap.card) + '"]' : ":not([data-card])") + ":not([disabled])";
-    var again = document.querySelector(selector);
-    if (again) again.click();
   });
 
   // Share: copy the link; the plain link stays for browsers without a clipboard.
@@ -262,10 +213,364 @@
   });
 })();
 
-// The board's feel (controls): a tapped card is pressed at once, while the server's answer is on
-// its way; a tap the server turned down shakes that card (the toast says why); on a desktop a card
-// dragged onto another card or a gap is played as the two taps it stands for: the first selects,
-// and only if the server then shows it selected, the second is the drop target. No rules here.
+// The board answers at once (issue 26). Each place the server drew carries what a tap on it
+// would do (templates/_cards.html, "answers"), and the board what each of its moves leads to,
+// one move ahead (app/services/boards.py). The page selects by itself, with no request; a move
+// shows the moment it is made and is posted with the ply it was made on, the next one when the
+// board of the last one has come (in order: a queue); each board that comes is laid in as the
+// truth, with the moves still on their way shown on it again. A refusal (another tab moved)
+// drops those and shows the server's board and its reason. A tap the page has no answer for
+// yet (two moves ahead) is kept, in order, and made on the board that comes. No rules here: the
+// page only reads what the server wrote. Without this script the form posts every tap.
+(function () {
+  "use strict";
+
+  var queue = [];      // moves shown and not yet answered: {spec, fields}; the first is posted
+  var posted = false;  // queue[0] is on its way
+  var others = 0;      // htmx's own requests for the board on their way (undo, hint, new deal…)
+  var known = true;    // the answers on the page are those of what it shows
+  var later = [];      // taps and presses made while no answer was known: {value, card} or {actions}
+
+  function board() { return document.getElementById("board"); }
+  function waiting() { return !known || others > 0; }
+  function words(el, name) { return (el.getAttribute(name) || "").split(" ").filter(Boolean); }
+  function place(value) {
+    return value ? document.querySelector('#board button[name="target"][value="' + CSS.escape(value) + '"]') : null;
+  }
+  function current() { return document.querySelector('#board button[name="target"].selected'); }
+  function data(name) {
+    var el = document.querySelector("#board [data-ahead]");
+    try { return el ? JSON.parse(el.getAttribute(name)) : {}; } catch (e) { return {}; }
+  }
+
+  function select(el) {
+    var b = board();
+    if (window.TrettenMotion) window.TrettenMotion.dealt();
+    b.querySelectorAll('button[name="target"].selected, button[name="target"].partner').forEach(function (o) {
+      o.classList.remove("selected", "partner");
+      o.removeAttribute("aria-pressed");
+    });
+    b.setAttribute("data-selected", el ? el.value : "");
+    var sel = b.querySelector('input[name="sel"]');
+    if (sel) sel.value = el ? el.value : "";
+    if (!el) return;
+    el.classList.add("selected");
+    el.setAttribute("aria-pressed", "true");
+    words(el, "data-partners").forEach(function (v) {
+      var p = place(v);
+      if (p) p.classList.add("partner");
+    });
+  }
+
+  // the server's words for a tap, next to the card (and read out), until the next tap
+  function hush() {
+    document.querySelectorAll(".toast[data-near], #board .toast").forEach(function (t) { t.remove(); });
+  }
+  function say(el, text) {
+    hush();
+    if (!text) return;
+    var toast = document.createElement("p");
+    toast.className = "toast message near";
+    toast.setAttribute("data-near", el.value || "");
+    toast.setAttribute("aria-hidden", "true");  // #announce reads it out
+    toast.textContent = text;
+    document.body.appendChild(toast);
+    var r = el.getBoundingClientRect(), w = toast.offsetWidth;
+    toast.style.left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left + r.width / 2 - w / 2)) + w / 2 + "px";
+    toast.style.top = Math.min(window.innerHeight - toast.offsetHeight - 8, r.bottom + 8) + "px";
+    var announce = document.getElementById("announce");
+    if (announce) announce.textContent = text;
+  }
+
+  function refuse(el, text) {
+    el.classList.remove("refused");
+    void el.offsetWidth;  // the shake plays again on a second refused tap
+    el.classList.add("refused");
+    el.addEventListener("animationend", function done() {
+      el.removeEventListener("animationend", done);
+      el.classList.remove("refused");
+    });
+    say(el, text);
+  }
+
+  // What a move looks like before its board comes: a card that leaves gives way to an empty
+  // place; a card that goes somewhere (into a gap, onto the waste) takes that place. The
+  // server's board then lays in the same cards, so nothing moves twice.
+  function empty(el, loc) {
+    var slot = document.createElement("span");
+    if (el.parentElement && el.parentElement.hasAttribute("data-pile")) {
+      slot.className = "slot empty";
+    } else {
+      slot.className = "slot removed";
+      slot.setAttribute("data-loc", loc);
+      slot.setAttribute("data-removed", "");
+    }
+    slot.setAttribute("aria-hidden", "true");
+    return slot;
+  }
+  var ANSWERS = ["data-partners", "data-move", "data-note", "data-refusal", "data-nopair"];
+  function quiet(el) {  // a card whose answers are old now
+    el.classList.remove("selected", "partner", "playable", "pressed", "hinted", "refused");
+    el.removeAttribute("aria-pressed");
+    ANSWERS.forEach(function (a) { el.removeAttribute(a); });
+  }
+  function leave(el, shown) {
+    shown.gone.push({ el: el, rect: el.getBoundingClientRect() });
+    var loc = el.getAttribute("data-loc") || el.getAttribute("data-pos");
+    el.replaceWith(empty(el, loc));
+  }
+  function goTo(el, to, shown) {
+    var rect = el.getBoundingClientRect(), loc = to.getAttribute("data-loc") || to.getAttribute("data-pos");
+    if (to.hasAttribute("data-pile")) {  // an empty pile: the card lies in it
+      to = to.querySelector(".slot") || to.appendChild(document.createElement("span"));
+      loc = to.parentElement.getAttribute("data-pile");
+    }
+    var from = el.getAttribute("data-loc") || el.getAttribute("data-pos");
+    var attr = el.hasAttribute("data-loc") ? "data-loc" : "data-pos";
+    quiet(el);
+    if (to.hasAttribute("data-gap")) {  // the gap takes the card's old place
+      quiet(to);
+      to.classList.remove("dead");
+      to.setAttribute("data-gap", "open");
+      to.innerHTML = "";
+      to.value = from;
+      to.setAttribute("data-pos", from);
+      el.replaceWith(to.cloneNode(true));
+      to.replaceWith(el);
+    } else {
+      if (to.hasAttribute("data-card")) shown.gone.push({ el: to, rect: to.getBoundingClientRect(), covered: true });
+      el.replaceWith(empty(el, from));
+      to.replaceWith(el);
+    }
+    el.value = loc;
+    el.setAttribute(attr, loc);
+    shown.moved.push({ el: el, rect: rect });
+  }
+  // spec: what the server wrote for the move ("P23", "P22 P25", "S>W", "1.11>0.1")
+  function show(spec, animate) {
+    var shown = { gone: [], moved: [] };
+    spec.split(" ").forEach(function (part) {
+      var ends = part.split(">");
+      var el = place(ends[0]);
+      if (!el) return;
+      if (ends.length < 2) { leave(el, shown); return; }
+      var to = place(ends[1]) || document.querySelector('#board [data-loc="' + CSS.escape(ends[1]) + '"], #board [data-pile="' + CSS.escape(ends[1]) + '"]');
+      if (to) goTo(el, to, shown);
+    });
+    if (window.TrettenMotion) window.TrettenMotion.ahead(animate ? shown : null);
+  }
+
+  // the answers of the board after `spec`, as the server wrote them one move ahead, put on the
+  // page's places; none known for it (two moves ahead): the page keeps taps until a board comes
+  function answersAfter(spec) {
+    var next = data("data-ahead")[spec], said = data("data-words");
+    known = !!next;
+    if (!next) return;
+    document.querySelectorAll('#board button[name="target"]').forEach(function (el) {
+      var a = next[el.value];
+      quiet(el);
+      if (!a) {
+        var refusal = said[el.hasAttribute("data-gap") ? "dead_gap" : "not_playable"];
+        if (refusal) el.setAttribute("data-refusal", refusal);
+        return;
+      }
+      el.classList.add("playable");
+      el.setAttribute("data-partners", a[0].join(" "));
+      if (a[1]) el.setAttribute("data-move", a[1]);
+      if (a[2] && said[a[2]]) el.setAttribute("data-note", said[a[2]]);
+    });
+    document.querySelectorAll('#board button[data-action="draw"], #board button[data-action="recycle"]').forEach(function (el) {
+      var a = next[el.value];
+      if (a) el.setAttribute("data-move", a[1]); else el.removeAttribute("data-move");
+    });
+  }
+
+  function send() {
+    if (posted || !queue.length || others) return;
+    var form = board().querySelector("form");
+    var values = { action: "", target: "", sel: "" };
+    Object.keys(queue[0].fields).forEach(function (k) { values[k] = queue[0].fields[k]; });
+    posted = true;
+    // the form's ply and version: those of the board this move was made on
+    htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values });
+  }
+  // the frame that shows a move comes first; its answers and its request right after it
+  function afterFrame(work) {
+    var done = false, once = function () { if (!done) { done = true; work(); } };
+    requestAnimationFrame(function () { setTimeout(once, 0); });
+    setTimeout(once, 100);  // a page in the background draws no frames
+  }
+  function play(spec, fields) {
+    hush();
+    select(null);
+    show(spec, true);
+    var move = { spec: spec, fields: fields };
+    queue.push(move);
+    known = false;
+    afterFrame(function () {
+      if (queue.length === 1 && queue[0] === move && !move.applied) answersAfter(spec);
+      move.applied = true;
+      send();
+      drain();
+    });
+  }
+
+  function tap(el) {
+    hush();
+    var chosen = current();
+    if (chosen === el) { select(null); return; }
+    if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
+      // a card and a gap: the card goes into the gap; two cards leave together
+      var gap = chosen.hasAttribute("data-gap") ? chosen : el.hasAttribute("data-gap") ? el : null;
+      var card = gap === chosen ? el : chosen;
+      play(gap ? card.value + ">" + gap.value : [chosen.value, el.value].sort().join(" "), { target: el.value, sel: chosen.value });
+      return;
+    }
+    if (el.hasAttribute("data-move")) { play(el.getAttribute("data-move"), { target: el.value }); return; }
+    if (el.hasAttribute("data-partners")) {
+      var nopair = chosen && el.getAttribute("data-nopair");
+      var text = nopair ? JSON.parse(nopair)[chosen.value] : el.getAttribute("data-note");
+      select(el);
+      if (text) say(el, text);
+      return;
+    }
+    if (el.hasAttribute("data-refusal")) { refuse(el, el.getAttribute("data-refusal")); return; }
+    // a place without answers: the server says what the tap means (its board comes as a move's)
+    known = false;
+    queue.push({ spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });
+    send();
+  }
+
+  // everything pressed on the board passes here first
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("#board button");
+    if (!el || el.disabled || !window.htmx) return;
+    var isTap = el.name === "target", action = el.getAttribute("data-action");
+    if (!isTap && !action) return;
+    var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
+    if (!now) {
+      event.preventDefault();
+      event.stopPropagation();
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card") } : { actions: [action] });
+      return;
+    }
+    if (!isTap && !el.hasAttribute("data-move")) return;  // undo, hint, new deal…: htmx posts them
+    event.preventDefault();
+    event.stopPropagation();
+    if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
+  }, true);
+
+  // the kept taps, made in order, until one needs a board that has not come
+  function drain() {
+    while (later.length && !waiting()) {
+      var next = later[0], el = null;
+      if (next.actions) {
+        for (var i = 0; i < next.actions.length && !el; i++) {
+          el = document.querySelector('#board [data-action="' + CSS.escape(next.actions[i]) + '"]:not([disabled])');
+        }
+        if (el && queue.length && !el.hasAttribute("data-move")) return;  // waits for the queue
+      } else {
+        el = place(next.value);
+        if (el && next.card && el.getAttribute("data-card") !== next.card) el = null;  // not the card tapped
+        if (el && el.disabled) el = null;
+      }
+      later.shift();
+      if (el) el.click();
+    }
+  }
+
+  function forBoard(event) {  // a request that brings a new board (not the solver's status within it)
+    var t = event.detail && event.detail.target;
+    return !!(t && t.id === "board");
+  }
+  var ourXhr = null, keptSelection = null;
+  function ours(event) { return !!ourXhr && event.detail.xhr === ourXhr; }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (!forBoard(event)) return;
+    if (posted && !ourXhr && event.detail.elt && event.detail.elt.tagName === "FORM") ourXhr = event.detail.xhr;
+    else others += 1;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (forBoard(event)) keptSelection = current() ? current().value : null;
+  });
+  // a board came: the moves still on their way are shown on it again, with the answers after them
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!forBoard(event)) return;
+    var xhr = event.detail.xhr;
+    if (ours(event)) {
+      posted = false;
+      ourXhr = null;
+      queue.shift();
+    }
+    if (xhr && xhr.status >= 400) { queue = []; later = []; posted = false; keptSelection = null; }
+    queue.forEach(function (move) { if (move.spec) show(move.spec, false); });
+    known = true;
+    if (queue.length === 1 && queue[0].spec) { answersAfter(queue[0].spec); queue[0].applied = true; }
+    else if (queue.length) known = false;
+    // a card selected while the board was on its way stays selected, if it still can be
+    var kept = known && keptSelection && !current() ? place(keptSelection) : null;
+    keptSelection = null;
+    if (kept && kept.hasAttribute("data-partners")) select(kept);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!forBoard(event)) return;
+    var xhr = event.detail.xhr, failed = !xhr || xhr.status === 0 || xhr.status >= 500;
+    if (ours(event) || (posted && !ourXhr)) {
+      if (failed) {  // no board came: the page fetches the server's
+        queue = []; later = []; posted = false; ourXhr = null; known = true;
+        htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" });
+        return;
+      }
+    } else if (xhr !== null) {
+      others = Math.max(0, others - 1);
+    }
+    setTimeout(function () { send(); drain(); }, 0);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });
+
+  // The solver takes one search of a player at a time: "still winnable?", the analysis and a
+  // hint, each a request of its own, wait for the one under way (a move no longer does, so
+  // they can meet) instead of being told the solver is busy.
+  var solving = null, parked = [];
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var el = event.detail.elt;
+    if (!el || !el.matches || !el.matches("#solver-status, #analysis, #board [data-action='hint']")) return;
+    if (solving) {
+      event.preventDefault();
+      parked.push(el.id ? "#" + el.id : "#board [data-action='hint']");
+      return;
+    }
+    var xhr = event.detail.xhr;
+    solving = xhr;
+    xhr.addEventListener("loadend", function () {
+      if (solving === xhr) solving = null;
+      var next = parked.shift(), again = next && document.querySelector(next);
+      if (!again) return;
+      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" });
+      else again.click();
+    });
+  });
+
+  // for tests and tools: whether the page still waits for the server
+  window.TrettenBoard = {
+    waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
+    debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later }; },
+    // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
+    keep: function (names) {
+      var ready = names.some(function (name) {
+        return !!document.querySelector('#board [data-action="' + name + '"][data-move]:not([disabled])');
+      });
+      if (!waiting() && (ready || !queue.length)) return false;
+      later.push({ actions: names });
+      return true;
+    }
+  };
+})();
+
+// The board's feel (controls): a tapped card is pressed at once; a tap the server turned down
+// shakes that card (the toast says why); on a desktop a card dragged onto another card or a gap
+// is played as the two taps it stands for: the first selects, and only if it is then selected,
+// the second is the drop target. No rules here.
 (function () {
   "use strict";
 
@@ -340,18 +645,12 @@
     var to = el.value;
     var source = document.querySelector('#board button[name="target"][value="' + CSS.escape(from) + '"]');
     if (!source) return;
-    if (document.getElementById("board").getAttribute("data-selected")) {
-      // a card already selected: the first tap would only change the selection, or deselect
-      var selected = document.querySelector("#board button.selected");
-      if (selected === source) { el.click(); return; }
-    }
-    document.addEventListener("htmx:afterSettle", function second() {
-      document.removeEventListener("htmx:afterSettle", second);
-      var board = document.getElementById("board");
-      if (!board || !board.getAttribute("data-selected")) return;  // the first tap was already a move
-      var target = board.querySelector('button[name="target"][value="' + CSS.escape(to) + '"]');
-      if (target && !target.disabled) target.click();
-    });
-    source.click();
+    // a card already selected: the first tap would only deselect it
+    if (!source.classList.contains("selected")) source.click();
+    // the page selects at once; if the first tap was a move, the board is on its way and the
+    // drop is kept for the board that comes (where that place may mean something else)
+    if (!source.classList.contains("selected")) return;
+    var target = document.querySelector('#board button[name="target"][value="' + CSS.escape(to) + '"]');
+    if (target && !target.disabled) target.click();
   });
 })();

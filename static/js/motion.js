@@ -75,11 +75,25 @@
 
   var plan = null;      // the swap under way: what moved, left and came
   var playing = [];     // the animations of the last swap, ended by the next tap
+  // A move the page showed before its board came (static/js/app.js, "answers"): its animations
+  // go on while that board is laid in, which then changes nothing more.
+  var ahead = { playing: [], layer: null, answering: false, carry: [], kind: "move" };
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || !BOARDS[target.id]) return;
-    skip();
+    skip(true);
+    var answering = ahead.answering;
+    ahead.answering = false;
+    // where the cards still gliding are now: the new board's cards go on from there
+    ahead.carry = [];
+    ahead.playing.forEach(function (animation) {
+      var el = animation.effect && animation.effect.target;
+      if (animation.id !== "motion-moved" || animation.playState !== "running" || !el || !target.contains(el)) return;
+      ahead.carry.push({ code: el.getAttribute("data-card"), place: el.getAttribute("data-loc") || el.getAttribute("data-pos"),
+        rect: el.getBoundingClientRect(), left: Math.max(0, MOVE_MS - (animation.currentTime || 0)) });
+    });
+    if (ahead.layer) ahead.layer.remove();  // kept, and laid over the new board
     root.classList.add("motion-swapped");  // the page's deal-in is over once the board changes
     root.classList.remove("motion-won");
     plan = null;
@@ -103,7 +117,8 @@
       redeal: target.id === "board" && stat(html, "round") !== null &&
         stat(html, "round") !== (target.querySelector('[data-stat="round"]') || {}).textContent,
       won: target.getAttribute("data-status") !== "won" && attr(html, "data-status") === "won",
-      kind: "move"
+      kind: "move",
+      answering: answering
     };
     var movedInto = {}, left = {};
     changed.moved.forEach(function (c) {
@@ -121,7 +136,7 @@
     changed.came.forEach(function (c) { if (!left[c.place]) next.came[c.code + "@" + c.place] = c; });
     // what the page saw, for tests and style: "remove", "move", "redeal", "steps", "deal", and "win"
     next.kind = (next.won ? "win " : "") + (next.deal ? "deal" : next.redeal ? "redeal" : Object.keys(steps).length > 1 ? "steps" :
-      changed.moved.length ? "move" : changed.gone.length ? "remove" : "deal");
+      changed.moved.length ? "move" : changed.gone.length ? "remove" : answering ? ahead.kind : "deal");
     if (!next.count && !next.won) return;
     plan = next;
   });
@@ -129,6 +144,8 @@
   // the new board is in: each card that changed plays from where it was to where it is
   document.addEventListener("htmx:afterSwap", function (event) {
     var p = plan;
+    var into = event.detail.target && document.getElementById(event.detail.target.id);
+    if (into && into.id === "board") carryOn(into);
     if (!p || !event.detail.target || event.detail.target.id !== p.target) return;
     plan = null;
     var board = document.getElementById(p.target);
@@ -159,6 +176,8 @@
     if (!p.deal) p.gone.forEach(function (c) { leave(board, c, stepDelay(p, c.code)); });
     // on <html>: htmx puts the board's own attributes back once it settles
     if (p.won) { root.classList.add("motion-won"); burst(); cascade(board); }
+    // the board of a move already shown: only the cards it turned up (the waste's next) came
+    if (p.answering && !p.won && !p.deal && !p.redeal && !p.gone.length && !Object.keys(p.moved).length) return;
     root.setAttribute("data-motion", p.kind);
     root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
   });
@@ -186,6 +205,45 @@
     animation.finished.then(clear, clear);
   }
 
+  // the board of a move shown ahead is in: its leaving cards stay over it, its gliding cards
+  // glide on from where they are to where the board has them
+  function carryOn(board) {
+    if (ahead.layer && ahead.layer.children.length) board.appendChild(ahead.layer);
+    var carry = ahead.carry;
+    ahead.carry = [];
+    if (!enabled()) return;
+    carry.forEach(function (c) {
+      if (!c.code || !c.left) return;
+      var attr = /^\d+\.\d+$/.test(c.place) ? "data-pos" : "data-loc";
+      var el = board.querySelector("[data-card=\"" + CSS.escape(c.code) + "\"][" + attr + "=\"" + CSS.escape(c.place) + "\"]");
+      if (el) glide(el, c.rect, el.getBoundingClientRect(), 0, null, ahead.playing, c.left);
+    });
+  }
+
+  // A move shown by the page before its board comes (static/js/app.js): ``shown.gone`` are the
+  // cards it took off (already out of the board, {el, rect, covered}), ``shown.moved`` those it
+  // put in a new place ({el, rect}: where they were).
+  // ``shown`` null: a move shown again on the board that came before its own (no new motion).
+  window.TrettenMotion = {
+    // a selection, or a move: the deal-in is over (the card tapped is where it lies)
+    dealt: function () { root.classList.add("motion-swapped"); },
+    ahead: function (shown) {
+      ahead.answering = true;
+      if (!shown) return;
+      skip(false);
+      ahead.answering = true;
+      if (!shown.gone.length && !shown.moved.length) return;
+      root.classList.add("motion-swapped");
+      var board = document.getElementById("board");
+      if (!enabled() || !board) return;
+      shown.moved.forEach(function (c) { glide(c.el, c.rect, c.el.getBoundingClientRect(), 0, null, ahead.playing); });
+      shown.gone.forEach(function (c) { leave(board, c, 0, true); });
+      ahead.kind = shown.moved.length ? "move" : "remove";
+      root.setAttribute("data-motion", ahead.kind);
+      root.setAttribute("data-motion-runs", String((parseInt(root.getAttribute("data-motion-runs"), 10) || 0) + 1));
+    }
+  };
+
   function stepDelay(p, code) {
     return p.steps[code] ? (p.steps[code] - 1) * STEP_MS : 0;
   }
@@ -194,21 +252,21 @@
     return parseInt(pos[0], 10) * 13 + parseInt(pos[1], 10);
   }
 
-  function play(el, id, frames, timing) {
+  function play(el, id, frames, timing, list) {
     var animation = el.animate(frames, timing);
     animation.id = id;
-    playing.push(animation);
+    (list || playing).push(animation);
     return animation;
   }
 
   // invert: the card is drawn where it was, then plays to its place (for a redeal, through the
   // pile in the middle of the grid); above the cards that stay
-  function glide(el, from, to, delay, gather) {
+  function glide(el, from, to, delay, gather, list, duration) {
     var dx = from.left - to.left, dy = from.top - to.top;
     var sx = to.width ? from.width / to.width : 1, sy = to.height ? from.height / to.height : 1;
     if (!dx && !dy && sx === 1 && sy === 1) return;
     var frames = [{ transform: "translate(" + dx + "px, " + dy + "px) scale(" + sx + ", " + sy + ")" }, { transform: "none" }];
-    var timing = { duration: MOVE_MS, easing: GLIDE, delay: delay, fill: "backwards" };
+    var timing = { duration: duration || MOVE_MS, easing: GLIDE, delay: delay, fill: "backwards" };
     if (gather) {
       var mid = "translate(" + (gather.x - to.left - to.width / 2) + "px, " + (gather.y - to.top - to.height / 2) + "px)";
       frames = [{ transform: frames[0].transform, easing: "ease-in" }, { transform: mid, offset: 0.45, easing: "ease-out" },
@@ -216,21 +274,22 @@
       timing = { duration: REDEAL_MS, delay: delay, fill: "backwards" };
     }
     el.classList.add("motion-moving");
-    var animation = play(el, "motion-moved", frames, timing);
+    var animation = play(el, "motion-moved", frames, timing, list);
     var clear = function () { el.classList.remove("motion-moving"); };
     animation.finished.then(clear, clear);
   }
 
   // a card taken off the board: the old card itself, laid over the window where it was (in a
   // layer of the new board's, gone with the next swap), never tappable nor read out
-  function leave(board, c, delay) {
-    var layer = board.querySelector(":scope > .motion-ghosts");
+  function leave(board, c, delay, early) {
+    var layer = early ? ahead.layer : board.querySelector(":scope > .motion-ghosts:not(.motion-ahead)");
     if (!layer) {
       layer = document.createElement("div");
-      layer.className = "motion-ghosts";
+      layer.className = early ? "motion-ghosts motion-ahead" : "motion-ghosts";
       layer.setAttribute("aria-hidden", "true");
-      board.appendChild(layer);
+      if (early) ahead.layer = layer;
     }
+    if (!layer.parentElement) board.appendChild(layer);
     var ghost = c.el;
     ["id", "name", "value", "data-card", "data-loc", "data-pos"].forEach(function (a) { ghost.removeAttribute(a); });
     ghost.classList.remove("pressed");  // its place was measured pressed already
@@ -243,8 +302,11 @@
     var frames = c.covered ? [{ opacity: 1 }, { opacity: 0 }]
       : [{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-28px) scale(1.08)" }];
     var animation = play(ghost, c.covered ? "motion-covered" : "motion-gone", frames,
-      { duration: MOVE_MS, easing: c.covered ? "linear" : "ease-in", delay: delay, fill: "both" });
-    var away = function () { ghost.remove(); if (!layer.children.length) layer.remove(); };
+      { duration: MOVE_MS, easing: c.covered ? "linear" : "ease-in", delay: delay, fill: "both" }, early ? ahead.playing : null);
+    var away = function () {
+      ghost.remove();
+      if (!layer.children.length) { layer.remove(); if (layer === ahead.layer) ahead.layer = null; }
+    };
     animation.finished.then(away, away);
   }
 
@@ -318,14 +380,20 @@
   }
 
   // The next tap or key must not wait for the last one's animation: end it now (the board
-  // under it is already the new one).
-  function skip() {
+  // under it is already the new one). A swap ends the last swap's; a move shown ahead goes on
+  // until the next tap.
+  function skip(swapping) {
     var ending = playing;
     playing = [];
+    if (swapping !== true) {
+      ending = ending.concat(ahead.playing);
+      ahead.playing = [];
+    }
     ending.forEach(function (animation) {
       if (animation.playState !== "finished") animation.finish();
     });
-    document.querySelectorAll(".motion-ghosts, .motion-cascade").forEach(function (layer) { layer.remove(); });
+    document.querySelectorAll(swapping === true ? ".motion-ghosts:not(.motion-ahead), .motion-cascade" : ".motion-ghosts, .motion-cascade").forEach(function (layer) { layer.remove(); });
+    if (swapping !== true) ahead.layer = null;
   }
   document.addEventListener("pointerdown", skip, true);
   document.addEventListener("keydown", skip, true);

@@ -233,6 +233,7 @@ def test_reduced_motion_means_no_motion(server, new_page):
 def test_a_tap_during_an_animation_plays_at_once(server, new_page):
     page = new_page(width=390, height=844)
     page.goto(f"{server}/play/pyramid/0")
+    page.wait_for_function("() => document.getAnimations().length === 0")  # dealt in
     slow_animations(page, 0.01)  # the removal would now take 22 s
     draw = page.locator('[data-action="draw"]').bounding_box()
     remove_first_pair(page)

@@ -1,0 +1,178 @@
+"""The board answers at once: the page shows what the server's board said a tap would do, posts
+each move in order, and ends equal to the server's board (issue 26)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from .conftest import shot
+from .test_play import ply, slow_connection, wait_ply
+
+# issue 26's deal and its winning line: after P8+W, the pair P7+W tapped at once must be made
+ISSUE_DEAL = ("KD TD KH 2C JD 5C QH QD 6S AD 8S 3S 9D 7D 3D 2H 4C AH 7H 4D 6H 8D TC KC 9S 3H 2S 4H 2D TH "
+              "4S 3C 7C 9H 5H AS 7S AC 6D TS JS QS KS 6C JC 5S JH 9C 8H 5D QC 8C")
+ISSUE_LINE = ("P23 P22+P25 P16+P24 D D D D D P27+S P21+S D D D P18+S D P15+S P17+S S P11+W D P26+S "
+              "P12+P19 P10+S P13+W P6+W P8+W P7+W P3+P4 P20+W P1+P14 D D D S+W P9+S P5+S P2 P0").split()
+
+# the page's cards, ply and status, for comparing with a fresh load of the game
+SNAPSHOT = """() => { const b = document.getElementById('board');
+  const cards = [...b.querySelectorAll('[data-card]')]
+    .map(e => (e.dataset.loc || e.dataset.pos) + '=' + e.dataset.card).sort();
+  return {ply: b.dataset.ply, status: b.dataset.status, cards: cards.join(' ')}; }"""
+
+
+def settled(page) -> None:
+    """Every tap made and answered: the page waits for nothing, and the network is idle."""
+    page.wait_for_function("() => window.TrettenBoard && !window.TrettenBoard.waiting()")
+    page.wait_for_load_state("networkidle")
+
+
+def equals_a_fresh_load(page) -> None:
+    mine = page.evaluate(SNAPSHOT)
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    assert fresh.evaluate(SNAPSHOT) == mine
+    fresh.close()
+
+
+def click_and_look(page, selector: str, look: str):
+    """Click in the page and read ``look`` (a function's body) in the same task: what the page
+    shows at once, before any answer could come."""
+    return page.evaluate(f"() => {{ document.querySelector({selector!r}).click(); {look} }}")
+
+
+def next_frame(page) -> None:
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def taps(move: str) -> list[str]:
+    """The clicks (selectors) of one move in notation."""
+    if move == "D":
+        return ['#board [data-action="draw"], #board [data-action="recycle"]']
+    return [f'#board [data-loc="{loc}"][data-card]' for loc in move.split("+")]
+
+
+def play(page, moves: list[str]) -> None:
+    """Moves made one after another, each waited for."""
+    for move in moves:
+        before = ply(page)
+        for selector in taps(move):
+            page.click(selector)
+        wait_ply(page, before + 1)
+        settled(page)
+
+
+def test_a_selection_is_the_pages_own_and_makes_no_request(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    requests = []
+    page.on("request", lambda request: requests.append(request.url)
+            if request.resource_type in ("xhr", "fetch", "document") else None)
+    page.click('#board [data-loc="P22"][data-card]')
+    next_frame(page)
+    chosen = page.locator('#board [data-loc="P22"]')
+    assert "selected" in chosen.get_attribute("class") and chosen.get_attribute("aria-pressed") == "true"
+    assert page.get_attribute("#board", "data-selected") == "P22"
+    partners = page.eval_on_selector_all("#board .partner", "els => els.map(e => e.dataset.loc)")
+    assert partners == ["P25"]  # the server wrote it on the card: 10 + 3
+    # another free card that makes no pair: it is selected, and the server's words say why
+    page.click('#board [data-loc="P24"][data-card]')
+    next_frame(page)
+    assert page.get_attribute("#board", "data-selected") == "P24"
+    assert "not 13" in page.inner_text(".toast[data-near]")
+    # a covered card: refused at once, with the server's words next to it
+    page.click('#board [data-loc="P0"][data-card]')
+    next_frame(page)
+    assert "refused" in page.get_attribute('#board [data-loc="P0"]', "class")
+    assert "cannot be played" in page.inner_text(".toast[data-near]")
+    page.click('#board [data-loc="P24"][data-card]')  # the selected card again: none selected
+    next_frame(page)
+    assert page.get_attribute("#board", "data-selected") == "" and page.locator("#board .selected").count() == 0
+    assert requests == [] and ply(page) == 0
+    shot(page, "answers-refused-390")
+    assert not page.js_errors
+
+
+def test_d_d_d_at_machine_speed_is_three_draws(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/31")
+    slow_connection(page, 150)
+    stock = int(page.inner_text('[data-count="stock"]'))
+    for _ in range(3):
+        page.keyboard.press("d")
+    wait_ply(page, 3)
+    settled(page)
+    assert ply(page) == 3 and int(page.inner_text('[data-count="stock"]')) == stock - 3
+    equals_a_fresh_load(page)
+    assert not page.js_errors
+
+
+def test_the_issues_pair_tapped_without_a_pause_is_made(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    at = ISSUE_LINE.index("P8+W")
+    play(page, ISSUE_LINE[:at])
+    slow_connection(page, 150)
+    for selector in taps("P8+W") + taps("P7+W"):  # no pause after the removal
+        page.click(selector)
+    wait_ply(page, at + 2)
+    settled(page)
+    assert ply(page) == at + 2 and page.get_attribute("#board", "data-selected") == ""
+    assert page.locator('#board [data-loc="P7"][data-removed]').count() == 1
+    equals_a_fresh_load(page)
+    assert not page.js_errors
+
+
+def test_a_move_refused_because_another_tab_moved_shows_the_servers_board(server, new_page):
+    page = new_page()
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    play(page, ["P23"])
+    other = page.context.new_page()  # the same player in a second tab
+    other.goto(page.url)
+    other.click('[data-action="draw"]')
+    wait_ply(other, 2)
+    slow_connection(page, 150)
+    page.click('#board [data-loc="P22"][data-card]')
+    # shown at once: the two cards gone
+    assert click_and_look(page, '#board [data-loc="P25"][data-card]',
+                          "return document.querySelectorAll('#board [data-loc=P22][data-card]').length") == 0
+    wait_ply(page, 2)  # the server's board: the other tab's draw, and the pair not made
+    settled(page)
+    assert page.locator('#board [data-loc="P22"][data-card]').count() == 1
+    assert page.get_attribute("[data-error]", "data-error") == "stale"
+    assert "another tab" in page.inner_text("[data-error]")
+    equals_a_fresh_load(page)
+    assert all("409 (Conflict)" in error for error in page.js_errors)  # the refusal itself
+
+
+def test_a_burst_of_ten_taps_on_a_slow_connection_ends_as_the_server_has_it(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    slow_connection(page, 300)
+    burst = [selector for move in ISSUE_LINE[:8] for selector in taps(move)]
+    assert len(burst) == 10
+    for selector in burst:
+        page.click(selector)
+    settled(page)
+    assert ply(page) == 8
+    equals_a_fresh_load(page)
+    shot(page, "answers-burst-390")
+    assert not page.js_errors
+
+
+def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/21")
+    slow_connection(page, 150)
+    moved = page.eval_on_selector('#board [data-card][data-move]', "el => [el.dataset.card, el.dataset.move]")
+    into = moved[1].split(">")[1]
+    # the card is in its gap before the server answers
+    shown = click_and_look(page, f'#board [data-card="{moved[0]}"]',
+                           f"return [document.querySelector('#board [data-pos=\"{into}\"]').dataset.card, "
+                           "document.getElementById('board').dataset.ply]")
+    assert shown == [moved[0], "0"]
+    wait_ply(page, 1)
+    settled(page)
+    assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0]
+    equals_a_fresh_load(page)
+    assert not page.js_errors
