@@ -33,6 +33,12 @@ class Variant:
     rules_class: type[PyramidRules] | type[GapsRules]
     move_parser: Callable[[str, str], Move]       # (text, game name) -> move
     decks: int = 1
+    # what the solver's users may spend on it: auto-finish is offered with at most this many
+    # cards left (or out of place), and a winnable-only new deal and a daily deal try at most
+    # this many candidate seeds
+    near_end_cards: int = 10
+    winnable_candidates: int = 200
+    daily_candidates: int = 200
 
     @property
     def deal_size(self) -> int:
@@ -64,7 +70,8 @@ GAMES: dict[str, Variant] = {
         Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
         Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
         Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2),
-        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text)),
+        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text),
+                near_end_cards=12, winnable_candidates=12, daily_candidates=25),
     )
 }
 

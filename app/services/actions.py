@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, InvalidMoveError, Move, get_game
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, InvalidMoveError, Move
 
-from . import games, lifecycle, moves
+from . import games, lifecycle, moves, taps
 from .boards import Announcement, describe
 from .errors import InputError, ServiceError
 from .records import record_of
-from .taps import TAPS
 
 ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap")
 MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
@@ -62,14 +61,12 @@ def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
     return False
 
 
-def _move_of(
-    record: GameRecord, family: str, action: str, target: str, selected: str
-) -> tuple[Move | None, ActionResult | None]:
+def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
     """The move an action or tap means here, or the result of a tap that only selects."""
     if action in MOVE_OF_ACTION:
         return MOVE_OF_ACTION[action], None
     try:
-        tap = TAPS[family](record.position, selected or None, target)
+        tap = taps.tap(record.position, selected or None, target)
     except InvalidMoveError as exc:
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     if tap.move is None:
@@ -110,7 +107,7 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
             raise InputError("there is nothing to redo", "nothing_to_redo")
         after = moves.store(session, game, record.redo(), "redo")
         return ActionResult(after, announcement=_last_move(after))
-    move, selection = _move_of(record, get_game(game.game).family, action, target, selected)
+    move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
         return selection
@@ -132,7 +129,7 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
     record = record_of(draft)
     if not confirm and _asks_first(action, record, None):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    move, selection = _move_of(record, get_game(draft.game).family, action, target, selected)
+    move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
         return selection

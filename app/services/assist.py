@@ -23,9 +23,6 @@ from .records import record_of
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
 SCORE_NODES = 8_000                       # the best-score fallback when no win is known
 ALTERNATIVES = 3                          # first moves tried when the line leads back
-# auto-finish is offered near the end only (the offer itself says "still winnable"): at most
-# this many cards left in the pyramid(s), or out of place in Gaps
-NEAR_END_CARDS = {"pyramid": 10, "gaps": 12}
 
 
 @dataclass(frozen=True)
@@ -128,7 +125,8 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
 
 def near_end(record: GameRecord) -> bool:
     """Few enough cards left that an auto-finish offer is no great spoiler."""
-    return record.position.cards_left <= NEAR_END_CARDS[get_game(record.game).family]
+    # the offer itself says "still winnable": near the end only (the variant says how near)
+    return record.position.cards_left <= get_game(record.game).near_end_cards
 
 
 def wants_status(game: Game, player: Player | None, record: GameRecord) -> bool:

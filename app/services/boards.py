@@ -5,15 +5,15 @@ The templates and the JavaScript know no rules: they draw the places these model
 (app.services.taps says what a tap means). Each place also carries what a tap on it would do,
 decided here from the engine's legal moves, so the page can show it before the server answers:
 the places it pairs with, the move a tap alone plays, or that it is refused (tests/services/
-test_boards.py holds them to app.services.taps). One builder per layout family, found through
-``BOARDS`` by the variant's ``family``; each family's module-level helpers know that family's
-move types, so nothing here asks which family a position is.
+test_boards.py holds them to app.services.taps). One builder per kind of position, registered
+with ``board_of`` (functools.singledispatch); each family's module-level helpers know that
+family's move types, so nothing here asks which game a position is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import singledispatch
 from typing import NamedTuple, cast
 
 from app.engine import Card, GameRecord, Move, Position
@@ -71,6 +71,11 @@ class PyramidBoard:
     def single_pass(self) -> bool:
         """One pass through the stock and no turnover: no pass to count."""
         return self.pass_number == 1 and self.passes_left == 0
+
+    @property
+    def counts_passes(self) -> bool:
+        """Passes through a stock to count: a stock, and more than one pass."""
+        return self.has_stock and not self.single_pass
 
     @property
     def has_stock(self) -> bool:
@@ -316,10 +321,14 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
     )
 
 
-BOARDS: dict[str, Callable[[Position, str | None], PyramidBoard | GapsBoard]] = {
-    "pyramid": pyramid_board,
-    "gaps": gaps_board,
-}
+@singledispatch
+def board_of(position: Position, selected: str | None) -> PyramidBoard | GapsBoard:
+    """The board's view model of a position: each kind of position registers its builder."""
+    raise TypeError(f"no board for {type(position).__name__}")
+
+
+board_of.register(PyramidPosition, pyramid_board)
+board_of.register(GapsPosition, gaps_board)
 
 
 # ---------------------------------------------------------------- a move in words

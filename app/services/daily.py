@@ -28,9 +28,8 @@ from . import par, searches
 log = logging.getLogger("tretten.daily")
 
 NODE_BUDGET = 20_000      # positions per candidate: a hard deal is skipped, not waited for
-# Pyramid family: 1-pass "all cards" needs the most (up to ~30 seen); Gaps: each candidate may
-# spend its whole budget
-MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 25}
+# candidates per day: the variant's daily_candidates (Pyramid family: 1-pass "all cards" needs
+# the most, up to ~30 seen; Gaps: each candidate may spend its whole budget)
 
 
 def utc_today() -> date:
@@ -63,7 +62,7 @@ def _solve(preset_slug: str, seed: int):
 def choose(day: date, preset_slug: str) -> Choice:
     """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable
     if none within the limit is proven winnable (a safety net: not seen with the current solver)."""
-    limit = MAX_CANDIDATES_BY_FAMILY[get_game(get_preset(preset_slug).game).family]
+    limit = get_game(get_preset(preset_slug).game).daily_candidates
     fallback: Choice | None = None
     for k in range(limit):
         seed = candidate_seed(day, preset_slug, k)

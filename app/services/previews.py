@@ -21,13 +21,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, singledispatch
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from app.engine import DECK, PRESETS, Card, GameRecord, InvalidDealError, deal_for_seed, format_deal
+from app.engine import DECK, PRESETS, Card, GameRecord, InvalidDealError, Position, deal_for_seed, format_deal
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
-from app.engine.pyramid import PYRAMID_SIZE, ROWS
+from app.engine.gaps import GapsPosition
+from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
 
 from .errors import BusyError, InputError, NotFoundError
@@ -221,12 +222,7 @@ def _draw(preset_slug: str, deal_text: str, language: str) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     _header(image, preset.name(language))
     labels = RANK_LABELS[language]
-    if preset.game == "gaps":
-        _gaps(image, position, labels)
-    elif preset.game == "giza":
-        _giza(image, position, labels)
-    else:
-        _pyramids(image, position, labels)
+    _layout(position, image, labels)
     out = io.BytesIO()
     # felt, paper, the inks and their antialiased edges fit a palette of 128 colours: a third
     # of the bytes of full colour, and quantizing and encoding it beats encoding full colour
@@ -265,6 +261,20 @@ def _pyramid_extent(w: int) -> tuple[int, int]:
 def _fit(width_in_cards: float, height_in_cards: float) -> int:
     """The largest card width whose layout fits the board area."""
     return int(min((WIDTH - 2 * SIDE) / width_in_cards, (BOARD_BOTTOM - BOARD_TOP) / height_in_cards))
+
+
+@singledispatch
+def _layout(position: Position, image: Image.Image, labels: dict) -> None:
+    """The start position drawn on the image: each kind of position registers its own."""
+    raise TypeError(f"no preview for {type(position).__name__}")
+
+
+@_layout.register
+def _pyramid_family(position: PyramidPosition, image: Image.Image, labels: dict) -> None:
+    if position.reserves:
+        _giza(image, position, labels)
+    else:
+        _pyramids(image, position, labels)
 
 
 def _pyramids(image: Image.Image, position, labels: dict) -> None:
@@ -308,7 +318,8 @@ def _giza(image: Image.Image, position, labels: dict) -> None:
             _paste_card(image, c, px, py + i * fan, w, h, labels, pip=i == len(pile) - 1)
 
 
-def _gaps(image: Image.Image, position, labels: dict) -> None:
+@_layout.register
+def _gaps(position: GapsPosition, image: Image.Image, labels: dict) -> None:
     """Gaps: four rows of thirteen with a gap where each ace lay; under the Danish house rule
     the aces stand before the rows as their starters."""
     w, h, starter_at, cell_at = gaps_layout(bool(position.starters))

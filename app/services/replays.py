@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.db.models import Game
-from app.engine import Position, get_game
+from app.engine import Position
 
-from .boards import BOARDS, Announcement, GapsBoard, PyramidBoard, said_moves
+from .boards import Announcement, GapsBoard, PyramidBoard, board_of, said_moves
 from .records import record_of
 
 
@@ -33,5 +33,5 @@ def frame(game: Game, ply: int | None) -> Frame:
     ply = total if ply is None else min(max(0, ply), total)
     said = said_moves(record)
     position = record.positions()[ply]
-    return Frame(ply, total, position, BOARDS[get_game(game.game).family](position, None),
+    return Frame(ply, total, position, board_of(position, None),
                  str(record.moves[ply - 1]) if ply else None, said[ply - 1] if ply else None, said)

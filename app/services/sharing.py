@@ -18,6 +18,7 @@ and ``link_description``; the image is app.services.previews'.
 from __future__ import annotations
 
 from datetime import date
+from functools import singledispatch
 
 from babel.dates import format_date
 
@@ -171,15 +172,13 @@ def _preset(slug: str):
 
 # ---------------------------------------------------------------- the picture
 
+@singledispatch
 def picture(position: Position) -> str:
-    """The final position in squares, one line per row."""
-    if isinstance(position, GapsPosition):
-        return gaps_picture(position)
-    if isinstance(position, PyramidPosition):
-        return pyramid_picture(position)
+    """The final position in squares, one line per row: each kind of position registers its own."""
     raise TypeError(f"no picture for {type(position).__name__}")
 
 
+@picture.register
 def pyramid_picture(position: PyramidPosition) -> str:
     """One line per row, apex first, each row centred under the one above by half-square
     spaces; Double Pyramid's two pyramids side by side."""
@@ -196,6 +195,7 @@ def pyramid_picture(position: PyramidPosition) -> str:
     return "\n".join(lines)
 
 
+@picture.register
 def gaps_picture(position: GapsPosition) -> str:
     """Four lines of twelve: a square per column, green while the row's run 2, 3, 4… in its
     suit reaches it."""

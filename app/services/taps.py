@@ -1,19 +1,18 @@
 """What a tap on the board means: a move to play, or a new selection.
 
 Decided from the engine's legal moves only; the selection lives in the page (a hidden field
-or the URL), never in the database. One function per layout family, found through ``TAPS``
-by the variant's ``family``.
+or the URL), never in the database. One function per kind of position, registered with
+``tap`` (functools.singledispatch): each game's taps are found through its position's type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import singledispatch
 
 from app.engine import Card, InvalidMoveError, Move, Position
-from app.engine.gaps import COLUMNS, ROWS, Fill
-from app.engine.pyramid import Remove, location_text
+from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition
+from app.engine.pyramid import PyramidPosition, Remove, location_text
 
 
 @dataclass(frozen=True)
@@ -26,14 +25,9 @@ class Tap:
     cards: tuple[Card, ...] = ()  # "no_pair": the selected card and the tapped one, in that order
 
 
-@lru_cache(maxsize=4096)  # a board reads every legal removal's places, two or three times a tap
-def removal_places(locs: tuple[int, ...]) -> tuple[str, ...]:
-    """The places a Pyramid removal takes its cards from, as the board names them (P12, S, G3)."""
-    return tuple(location_text(loc) for loc in locs)
-
-
 def places(move: Move) -> tuple[str, ...]:
-    return removal_places(move.locs) if isinstance(move, Remove) else ()
+    """The places a Pyramid removal takes its cards from, as the board names them (P12, S, G3)."""
+    return tuple(location_text(loc) for loc in move.locs) if isinstance(move, Remove) else ()
 
 
 def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
@@ -120,4 +114,12 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
     return Tap(note="not_playable")
 
 
-TAPS: dict[str, Callable[[Position, str | None, str], Tap]] = {"pyramid": pyramid_tap, "gaps": gaps_tap}
+@singledispatch
+def tap(position: Position, selected: str | None, target: str) -> Tap:
+    """What a tap on ``target`` means in this position, with ``selected`` selected: each kind
+    of position registers its own (``pyramid_tap``, ``gaps_tap``)."""
+    raise TypeError(f"no taps for {type(position).__name__}")
+
+
+tap.register(PyramidPosition, pyramid_tap)
+tap.register(GapsPosition, gaps_tap)

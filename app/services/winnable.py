@@ -4,7 +4,7 @@ How (docs/winnable-only.md): start from a random seed s (as any new deal does) a
 s+1, s+2, … in order; each candidate is dealt with the preset's rules and solved from the start
 with a budget of ``CANDIDATE_NODES`` searched positions and ``CANDIDATE_SECONDS`` seconds. The
 first candidate proven winnable is the deal. A proven-unwinnable or undecided candidate is
-skipped, so the player only ever gets a proven deal; after ``MAX_CANDIDATES`` candidates (or
+skipped, so the player only ever gets a proven deal; after the variant's ``winnable_candidates`` (or
 ``MAX_SECONDS`` in all) without one, the random seed itself is dealt, unproven, rather than
 keep the player waiting. Each verdict found is kept in ``deal_verdicts`` (the deal page shows it
 after the game) and the winning line seeds the position cache, so a hint on the first move
@@ -31,7 +31,6 @@ CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are prove
                              # a hard deal is skipped, not waited for
 CANDIDATE_SECONDS = 0.1
 # Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
-MAX_CANDIDATES_BY_FAMILY = {"pyramid": 200, "gaps": 12}
 MAX_SECONDS = 4.0            # in all, per new deal
 
 
@@ -41,7 +40,7 @@ def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
     preset = get_preset(preset_slug)
-    limit = max_candidates or MAX_CANDIDATES_BY_FAMILY[get_game(preset.game).family]
+    limit = max_candidates or get_game(preset.game).winnable_candidates
     deadline = time.perf_counter() + max_seconds
     for k in range(limit):
         seed = (start + k) % (MAX_SEED + 1)

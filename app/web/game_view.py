@@ -11,7 +11,7 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
 from app.services import assist, lifecycle, sharing
 from app.services.actions import ActionResult
-from app.services.boards import BOARDS, Announcement, describe, hint_targets
+from app.services.boards import Announcement, board_of, describe, hint_targets
 from app.services.games import elapsed_seconds, share_path
 from app.services.records import record_of
 
@@ -68,7 +68,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "preset": preset,
         "preset_name": preset.name(language),
         "preset_summary": preset.summary.get(language, preset.summary["en"]),
-        "board": BOARDS[get_game(game.game).family](position, result.selected if can_act else None),
+        "board": board_of(position, result.selected if can_act else None),
         "status": status,
         "end_reason": ("replaced" if game.abandoned else "idle") if phase is lifecycle.Phase.ABANDONED
                       else position.end_reason,

@@ -21,7 +21,7 @@ from app.settings import PROJECT_ROOT
 
 from . import formatting
 from .assets import asset_url
-from .messages import message
+from .messages import PLAYER_ESTIMATES, message
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 # the indices each language's own decks print (docs/glossary.md): es/ess, knægt/knekt, dame/dam, konge/kung
@@ -86,6 +86,7 @@ environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by
 environment.globals.update(
     asset_url=asset_url,
     message=message,
+    PLAYER_ESTIMATES=PLAYER_ESTIMATES,
     card_name=card_name,
     card_symbol=card_symbol,
     suit_name=suit_name,
