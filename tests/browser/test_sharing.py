@@ -35,6 +35,9 @@ def _win(page, server) -> str:
     for text in WIN_LINE:
         click_move(page, text)
     page.wait_for_selector('#board[data-status="won"] [data-share-result]:not([hidden])')
+    # the analysis brings the deal's par, and with it the share text's last form
+    page.wait_for_selector('#analysis[data-analysis-kind="won"]')
+    page.wait_for_selector('#share-result [data-share-result]:not([hidden])')
     return page.inner_text("[data-share-text]")
 
 

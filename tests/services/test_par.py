@@ -44,7 +44,7 @@ def _small_deals():
     for preset, seed in (("pyramid", 250), ("pyramid-3", 21), ("pyramid", 18), ("relaxed", 0),
                          ("giza", 5), ("pyramid-3", 36)):
         record = _record(preset, seed)
-        line = shortest_win(record.position).moves
+        line = shortest_win(record.position, budget_seconds=None).moves
         for left in (3, 5, 7, 9):
             here = record
             for move in line[:len(line) - left]:
@@ -65,7 +65,7 @@ CASES = list(_small_deals())
 
 @pytest.mark.parametrize("name,record", CASES, ids=[c[0] for c in CASES])
 def test_par_is_a_winning_line_and_no_shorter_line_wins(name, record):
-    found = shortest_win(record.position)
+    found = shortest_win(record.position, budget_seconds=None)
     expected = breadth_first(record.position, 14)
     if found.winnable is False:
         assert expected is None
@@ -79,7 +79,7 @@ def test_par_is_a_winning_line_and_no_shorter_line_wins(name, record):
 
 
 def test_the_cases_reach_both_won_and_lost_positions():
-    verdicts = {shortest_win(r.position).winnable for _, r in CASES}
+    verdicts = {shortest_win(r.position, budget_seconds=None).winnable for _, r in CASES}
     assert verdicts == {True, False}
 
 

@@ -131,10 +131,10 @@ def test_a_deal_the_cheap_bound_does_not_settle_is_proven_with_the_strong_one(mo
     from app.solver import shortest
 
     start = _start("pyramid-3", 36)
-    cheap = shortest_win(start)
+    cheap = shortest_win(start, budget_seconds=None)
     monkeypatch.setattr(shortest, "QUICK_NODES", 10)  # the first search stops at once
     shortest._cached.cache_clear()
-    strong = shortest_win(start)
+    strong = shortest_win(start, budget_seconds=None)
     shortest._cached.cache_clear()
     assert strong.proven and len(strong.moves) == len(cheap.moves)
     assert strong.nodes > 10

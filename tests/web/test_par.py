@@ -42,7 +42,7 @@ def test_par_is_searched_once_kept_and_read_back(app):
     with app.state.sessionmaker() as session:
         assert par_service.known(session, start) is None
         found = par_service.par_of(session, start, player_id=None)
-    best = shortest_win(start.position)
+    best = shortest_win(start.position, budget_seconds=None)
     assert found == par_service.Par(len(best.moves), True, tuple(best.moves))
     with app.state.sessionmaker() as session:  # another request (or instance) reads it back
         assert par_service.known(session, start) == found
@@ -53,7 +53,7 @@ def test_par_is_searched_once_kept_and_read_back(app):
 def test_an_answer_the_clock_cut_short_is_searched_again_and_a_proof_kept(app):
     start = par_service.start_of_deal("pyramid-3", 36)
     _clear(app, start)
-    best = shortest_win(start.position)
+    best = shortest_win(start.position, budget_seconds=None)
     longer = " ".join(best.moves) + " D"  # a stored line that is not the shortest
     with app.state.sessionmaker() as session:
         session.add(ShortestLine(key=solver_cache.key_of(start), game="pyramid", winnable=True, moves=longer,
@@ -84,7 +84,7 @@ def test_one_number_on_the_end_screen_replay_deal_page_and_api(client, other_cli
     game = play_line(client, auth, new_game(client, auth, "pyramid", SEED), WIN_LINE)
     assert game["status"] == "won"
     browse_as(other_client, client, auth)
-    best = shortest_win(par_service.start_of_deal("pyramid", SEED).position)
+    best = shortest_win(par_service.start_of_deal("pyramid", SEED).position, budget_seconds=None)
     par, over = len(best.moves), len(WIN_LINE) - len(best.moves)
     assert best.proven and over > 0
     end = other_client.get(f"/games/{game['id']}/analysis", headers=HX).text
@@ -105,7 +105,7 @@ def test_one_number_on_the_end_screen_replay_deal_page_and_api(client, other_cli
 
 def test_the_api_gives_par_to_anyone_and_the_line_only_after_finishing(client):
     api = client.get("/api/deals/pyramid-3/21").json()
-    best = shortest_win(par_service.start_of_deal("pyramid-3", 21).position)
+    best = shortest_win(par_service.start_of_deal("pyramid-3", 21).position, budget_seconds=None)
     assert api["par"] == len(best.moves) and api["par_proven"] is True and api["verdict"] is None
     page = client.get("/deal/pyramid-3/21").text  # the number for everyone, the line never before
     assert 'data-stat="par"' in page and " ".join(best.moves) not in page
