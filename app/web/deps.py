@@ -38,6 +38,9 @@ def get_session(request: Request) -> Iterator[Session]:
             yield session
             session.commit()
         except Exception:
+            # the error page is drawn after this, from what was read (the player's settings):
+            # detached as they are, not expired by the rollback
+            session.expunge_all()
             session.rollback()
             raise
         stored = session.info.get(STORED_PLAYER)
