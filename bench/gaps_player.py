@@ -6,8 +6,8 @@ a run stopped early leaves both with about as many deals. Every deal is one line
 log (JSON), so a run can be stopped and resumed (``--resume``); ``--summary`` prints the
 figures with the Wilson 95 % interval and writes ``docs/survey/gaps-player.json``.
 
-    nice -n 10 .venv/bin/python bench/gaps_player.py --deals 1000 --nodes 20000 --log /tmp/gaps-player.jsonl
-    .venv/bin/python bench/gaps_player.py --summary --log /tmp/gaps-player.jsonl
+    nice -n 10 .venv/bin/python bench/gaps_player.py --deals 1000 --log docs/survey/gaps-player-deals.jsonl
+    .venv/bin/python bench/gaps_player.py --summary --log docs/survey/gaps-player-deals.jsonl
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def main(argv=None) -> None:
     a = p.parse_args(argv)
     if a.summary:
         command = (f"nice -n 10 .venv/bin/python bench/gaps_player.py --deals {a.deals} "
-                   f"--seed {a.seed} --nodes {a.nodes}")
+                   f"--seed {a.seed} --nodes {a.nodes} --log {a.log}")
         figures = summary(a.log, a.nodes, command)
         OUT.write_text(json.dumps(figures, indent=2) + "\n")
         print(json.dumps(figures, indent=2))

@@ -79,8 +79,12 @@ def scoring_name(system: str) -> str:
     return {"simple": _("simple"), "pairs": _("pairs"), "timed": _("timed")}.get(system, system)
 
 
-def result_name(result: str) -> str:
+def result_name(result: str, of_deal: bool = False) -> str:
+    """A game's result ("won": sv *vunnet*, ett spel), or with ``of_deal`` a deal's (sv *vunnen*, en giv)."""
     _ = i18n.gettext
+    if of_deal:
+        return {"won": i18n.pgettext("a deal", "won"), "lost": i18n.pgettext("a deal", "lost"),
+                "playing": _("in progress")}.get(result, result)
     return {"won": _("won"), "lost": _("lost"), "playing": _("in progress")}.get(result, result)
 
 

@@ -21,7 +21,9 @@ from ..databases import fresh_postgres, worker
 BACKENDS = os.environ.get("TRETTEN_TEST_BACKENDS", "sqlite,postgresql").split(",")
 
 
-@pytest.fixture(scope="session", params=[b for b in BACKENDS if b])
+# the fast tier (-m "not slow") runs the web tests on SQLite; the whole suite on both
+@pytest.fixture(scope="session", params=[pytest.param(b, marks=pytest.mark.slow) if b == "postgresql" else b
+                                         for b in BACKENDS if b])
 def settings(request, tmp_path_factory) -> Settings:
     data_dir = tmp_path_factory.mktemp(f"data-{request.param}")
     url = f"sqlite:///{data_dir / 'test.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_test_{worker()}")
