@@ -274,7 +274,7 @@
     toast.setAttribute("data-near", el.value || "");
     toast.setAttribute("aria-hidden", "true");  // #announce reads it out
     toast.textContent = text;
-    document.body.appendChild(toast);
+    board().appendChild(toast);  // fixed in the window; it goes with the board's next answer
     var r = el.getBoundingClientRect(), w = toast.offsetWidth;
     toast.style.left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left + r.width / 2 - w / 2)) + w / 2 + "px";
     toast.style.top = Math.min(window.innerHeight - toast.offsetHeight - 8, r.bottom + 8) + "px";
