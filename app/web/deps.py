@@ -18,7 +18,7 @@ from app.settings import Settings
 
 from . import csrf, identity, security
 from .clients import client_address
-from .identity import STORED_PLAYER, queue_cookie
+from .identity import STORED_PLAYER, forget_visitor, queue_cookie
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -31,8 +31,8 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 def get_session(request: Request) -> Iterator[Session]:
     """The request's unit of work: what the route and the services change is committed once,
     when the route has answered (before the answer is sent), or rolled back if it raised.
-    Services only flush. A player stored by this request (a visitor's first POST) gets its
-    cookie once it is committed, so a refused request leaves no player behind."""
+    Services only flush. A visitor stored by this request (its first POST) gets its cookie
+    once the request has succeeded; a refused one takes the visitor back."""
     with request.app.state.sessionmaker() as session:
         try:
             yield session
@@ -42,6 +42,8 @@ def get_session(request: Request) -> Iterator[Session]:
             # detached as they are, not expired by the rollback
             session.expunge_all()
             session.rollback()
+            forget_visitor(session)
+            session.commit()
             raise
         stored = session.info.get(STORED_PLAYER)
         if stored is not None:
@@ -83,10 +85,10 @@ PlayerDep = Annotated[Player, Depends(get_browser_player)]
 
 
 def discard(session: Session) -> None:
-    """A refused action's changes are rolled back (a visitor it stored included), so the page
-    drawn next shows what is stored."""
+    """A refused action's changes are rolled back (and a visitor it stored taken back), so the
+    page drawn next shows what is stored."""
     session.rollback()
-    session.info.pop(STORED_PLAYER, None)
+    forget_visitor(session)
 
 
 async def require_csrf(request: Request, settings: SettingsDep) -> None:

@@ -4,11 +4,12 @@ or the API's player from its bearer token, and the cookies a response sets for t
 from __future__ import annotations
 
 from fastapi import HTTPException, Request
+from sqlalchemy import delete, exists
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import i18n
-from app.db.models import Player, new_public_id
+from app.db.models import Game, Player, new_public_id
 from app.services import players as player_service
 from app.settings import Settings
 
@@ -74,13 +75,22 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
 
 
 def end_read(session: Session) -> None:
-    """A dependency's read ends here, and its connection goes back to the pool while the route
-    waits for a thread: connections held by requests waiting for threads would otherwise let a
-    crowd take every connection while the threads wait for one (500s after the pool's timeout;
-    bench/solver_storm.py). Only a read ends: a visitor stored by this request stays in the
-    request's transaction. The objects read stay loaded (sessions do not expire on commit)."""
-    if STORED_PLAYER not in session.info:
-        session.commit()
+    """The dependency's transaction ends here (a visitor it stored is committed with it), and
+    its connection goes back to the pool while the route waits for a thread: connections (or
+    SQLite's write lock) held by requests waiting for threads would otherwise let a crowd take
+    every connection while the threads wait for one (500s after the pool's timeout;
+    bench/solver_storm.py). A request that is then refused takes its visitor back
+    (``forget_visitor``). The objects read stay loaded (sessions do not expire on commit)."""
+    session.commit()
+
+
+def forget_visitor(session: Session) -> None:
+    """A refused request stores no player: the visitor it stored goes again, unless another
+    request of the same browser has given it a game meanwhile."""
+    stored = session.info.pop(STORED_PLAYER, None)
+    if stored is not None:
+        session.execute(delete(Player).where(Player.id == stored.id,
+                                             ~exists().where(Game.player_id == stored.id)))
 
 
 def visitor_page(request: Request, settings: Settings) -> None:
