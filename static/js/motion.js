@@ -158,13 +158,15 @@
     }
     var index = 0, dealt = p.deal || Object.keys(p.came).length > 4;
     var all = cardsOf(board), from = p.deal ? dealSource(board) : null;
+    // every place read before any card is changed: one layout, not one per card
+    if (from) all.forEach(function (c) { c.rect = c.el.getBoundingClientRect(); });
     all.forEach(function (c) {
       var key = c.code + "@" + c.place, was = p.moved[key];
       if (was && !p.deal) {
         var delay = p.redeal ? order(c.el) * 9 : stepDelay(p, c.code);
         glide(c.el, was.rect, c.el.getBoundingClientRect(), delay, p.redeal ? gather : null);
       } else if (from) {
-        dealIn(c.el, from, index++, all.length);
+        dealIn(c.el, c.rect, from, index++, all.length);
       } else if (p.deal || p.came[key]) {
         var at = index++;
         play(c.el, "motion-came", [{ opacity: 0, transform: "translateY(-14px) scale(.92)" }, { opacity: 1, transform: "none" }],
@@ -192,8 +194,7 @@
     var r = pile.getBoundingClientRect();
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
   }
-  function dealIn(el, from, i, total) {
-    var to = el.getBoundingClientRect();
+  function dealIn(el, to, from, i, total) {
     var dx = from.x - (to.left + to.width / 2), dy = from.y - (to.top + to.height / 2);
     var gap = total > 1 ? Math.min(DEAL_MS, (DEAL_ALL_MS - DEAL_FLY_MS) / (total - 1)) : 0;
     el.classList.add("motion-moving");
@@ -353,11 +354,12 @@
     var table = board.querySelector(".tableau") || board;
     var t = table.getBoundingClientRect();
     var fall = window.innerHeight + 40;
+    // every place read before the first copy is laid: one layout, not one per card
+    var rects = Array.prototype.map.call(cards, function (card) { return card.getBoundingClientRect(); });
     Array.prototype.forEach.call(cards, function (card, i) {
-      var r = card.getBoundingClientRect(), w = r.width || 60, h = r.height || 84;
+      var r = rects[i], w = r.width || 60, h = r.height || 84;
       var x = r.left, y = r.top;
       if (card.closest(".win-pile")) {  // the pile: stacked at the foot of the empty pyramid
-        w = parseFloat(getComputedStyle(card).width) || w; h = parseFloat(getComputedStyle(card).height) || h;
         x = t.left + t.width / 2 - w / 2 + (i % 4) - 2; y = t.top + t.height - h / 2 - i * 0.6;
       }
       var copy = card.cloneNode(true);
