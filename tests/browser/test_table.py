@@ -158,7 +158,7 @@ def test_a_refusal_is_answered_beside_the_tapped_card(server, new_page, size):
     settled(page)
     board = page.evaluate(RECTS, "#board .tableau")[0]
     page.click('#board [data-loc="P0"]')  # the apex: covered at the start
-    page.wait_for_selector("#board .toast.at-finger", state="visible")
+    page.wait_for_selector("#board .toast.at-finger, #board .toast.near", state="visible")  # the page's own answer, or the server's
     card = page.evaluate(RECTS, '#board [data-loc="P0"]')[0]
     toast = page.evaluate(RECTS, "#board .toast")[0]
     gap_x = max(0, card["x"] - toast["right"], toast["x"] - card["right"])
