@@ -12,7 +12,7 @@ from app.engine import GameRecord, deal_for_seed, get_preset
 
 from .conftest import shot
 
-SOLVE_VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "solve.jsonl"
+SOLVE_VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "solve.jsonl"
 
 
 def ply(page) -> int:
@@ -41,7 +41,7 @@ def click_move(page, move: str) -> None:
 
 def winnable_pyramid_deal() -> tuple[str, str]:
     if not SOLVE_VECTORS.exists():
-        pytest.fail(f"shared vectors missing: {SOLVE_VECTORS}")
+        pytest.fail(f"test vectors missing: {SOLVE_VECTORS}")
     for line in SOLVE_VECTORS.read_text().splitlines():
         vector = json.loads(line)
         if vector["game"] == "pyramid" and not vector.get("options") and vector["winnable"]:
