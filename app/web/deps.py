@@ -48,11 +48,17 @@ def get_session(request: Request) -> Iterator[Session]:
         stored = session.info.get(STORED_PLAYER)
         if stored is not None:
             settings = request.app.state.settings
+            # first: a cookie the route set (a device link's player) comes after it and wins
             queue_cookie(request, security.player_cookie_header(settings.secret_key, stored.id,
-                                                                settings.secure_cookies, stored.session_generation))
+                                                                settings.secure_cookies, stored.session_generation),
+                         first=True)
 
 
-SessionDep = Annotated[Session, Depends(get_session)]
+# scope="function": the commit runs when the route returns, before the answer is sent (with the
+# default scope FastAPI sends the answer first, and a client could act on what is not stored yet)
+# scope="function": the commit runs when the route returns, before the answer is sent (with the
+# default scope FastAPI sends the answer first, and a client could act on what is not stored yet)
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
 
 async def get_limits(request: Request, settings: SettingsDep) -> Limits:

@@ -21,9 +21,14 @@ CSRF_CHECKED = "csrf_identity"  # request state: the identity the CSRF token was
 SAFE_METHODS = ("GET", "HEAD")
 
 
-def queue_cookie(request: Request, header_value: str) -> None:
-    """Set a cookie on the response to this request (app.web.security sends queued cookies)."""
-    request.scope.setdefault("state", {}).setdefault("set_cookies", []).append(header_value)
+def queue_cookie(request: Request, header_value: str, *, first: bool = False) -> None:
+    """Set a cookie on the response to this request (app.web.middleware sends queued cookies, in
+    order: of two for one name the later wins)."""
+    queued = request.scope.setdefault("state", {}).setdefault("set_cookies", [])
+    if first:
+        queued.insert(0, header_value)
+    else:
+        queued.append(header_value)
 
 
 def cookie_identity(request: Request, settings: Settings) -> security.Identity | None:

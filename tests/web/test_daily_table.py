@@ -202,5 +202,5 @@ def test_stats_show_wins_at_par_the_places_and_yesterdays_tables(client, app):
     row = re.search(rf'data-history-day="{yesterday.isoformat()}" data-history-preset="pyramid" '
                     r'data-history-rank="(\d+)"', page)
     assert row is not None
-    section = page.split('class="panel daily-tables"')[1]
+    section = page.split('class="daily-tables fold"')[1]
     assert "Stats <span class=\"muted\">(you)</span>" in section and 'class="mine"' in section
