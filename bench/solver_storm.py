@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import BOARD, CSRF, FORM_HEADERS, Http, Player, Stats, database, start_servers  # noqa: E402
+from load import BOARD, CSRF, FORM_HEADERS, Http, Player, Stats, database, start_servers, stop_servers  # noqa: E402
 
 from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.settings import Settings  # noqa: E402
@@ -128,13 +126,7 @@ def main() -> None:
         try:
             result = asyncio.run(storm([b for _, b in servers], hinters, args.movers, args.seconds))
         finally:
-            for process, _ in servers:
-                process.send_signal(signal.SIGTERM)
-            for process, _ in servers:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            stop_servers(servers)
         logged = sum(log.read_text(errors="replace").count('"status":5') for log in data_dir.glob("server-*.log"))
         hint = result["hint_ms"]
         print(f"{hinters} players ask for a hint at once, {args.movers} others play; {args.db}, "

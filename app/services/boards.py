@@ -24,8 +24,7 @@ from .taps import places, pos_text
 
 
 class Slot(NamedTuple):
-    """One place of a Pyramid-family board. Hashable: the page keeps each drawn card and row
-    (app.web.boardcache). The answers to a tap (``partners``, ``alone``, ``strangers``) are
+    """One place of a Pyramid-family board. The answers to a tap (``partners``, ``alone``, ``strangers``) are
     those of ``app.services.taps.pyramid_tap``."""
 
     loc: str
@@ -199,7 +198,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
 
 
 class Cell(NamedTuple):
-    """One cell of a Gaps board (hashable, as ``Slot``). The answers to a tap (``partners``,
+    """One cell of a Gaps board. The answers to a tap (``partners``,
     ``move``, ``note``) are those of ``app.services.taps.gaps_tap``."""
 
     pos: str
