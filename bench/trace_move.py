@@ -78,6 +78,8 @@ def main() -> None:
     assert answer.status_code == 200 and 'data-ply="1"' in answer.text, answer.text[:500]
     print(f"files of app/ outside engine and solver entered: {len(files)}")
     print(f"calls from one of them into another: {sum(entered.values())}")
+    for path in sorted(files - set(entered)):
+        print(f"     0  {path.removeprefix(str(ROOT) + '/')}")
     for path, count in entered.most_common():
         print(f"  {count:4d}  {path.removeprefix(str(ROOT) + '/')}")
 
