@@ -39,6 +39,15 @@ class Slot(NamedTuple):
     # says why the two make no pair: (place, card) of each
     strangers: tuple[tuple[str, Card], ...] = ()
 
+    @property
+    def answers(self) -> dict[str, str]:
+        """What a tap here does, as the page's script reads it (templates/_cards.html): the places
+        it pairs with, the move a tap alone plays, or the refusal's message key."""
+        if not self.playable:
+            return {"data-refusal": "not_playable"}
+        said = {"data-partners": " ".join(self.partners)} if self.partners else {}
+        return said | {"data-move": self.loc} if self.alone else said
+
 
 @dataclass(frozen=True)
 class PyramidBoard:
@@ -214,6 +223,16 @@ class Cell(NamedTuple):
     partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
     move: str | None = None  # a tap alone fills: the place at the other end of the move
     note: str | None = None  # a tap selects it with a word (message key): a card in place
+
+    @property
+    def answers(self) -> dict[str, str]:
+        """As ``Slot.answers``; a move names the card's place, then the gap's ("1.11>0.1")."""
+        if not self.playable:
+            return {"data-refusal": "not_playable" if self.card else "dead_gap"}
+        said = {"data-partners": " ".join(self.partners)} if self.partners else {}
+        if self.move:
+            said["data-move"] = f"{self.pos}>{self.move}" if self.card else f"{self.move}>{self.pos}"
+        return said | {"data-note": self.note} if self.note else said
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from fastapi import Request
 from starlette.responses import Response
 
@@ -101,7 +99,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
 
 
 def render_hinted(request: Request, game: Game, player: Player | None, found: assist.Hint,
-                  headers: dict[str, str] | None = None) -> Response:
+                  headers: dict[str, str] | None = None, extra: dict | None = None) -> Response:
     """The board with a hinted move marked and announced (nothing marked if it is not a legal
     move now: a stale hint link)."""
     record = record_of(game)
@@ -110,17 +108,16 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
         move = get_game(game.game).parse_move(found.move)
         after = position.apply(move)
     except (InvalidMoveError, IllegalMoveError):
-        return render_game(request, game, player, headers=headers)
+        return render_game(request, game, player, headers=headers, extra=extra)
     said = describe(move, position, after)
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
     hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
             **hint_targets(move)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
-                       extra={"hint": hint}, headers=headers)
+                       extra={"hint": hint, **(extra or {})}, headers=headers)
 
 
-def hinted_query(found: assist.Hint) -> str:
-    """The hint in the address it lands on without JavaScript (post/redirect/get)."""
-    return urlencode({"move": found.move, "steps": found.steps,
-                      **({"win": "1"} if found.winning else {}), **({"lost": "1"} if found.lost else {})})
+def hinted(found: assist.Hint) -> dict:
+    """A hint as a plain form post's flash carries it to the page (post/redirect/get)."""
+    return {"move": found.move, "winning": found.winning, "steps": found.steps, "lost": found.lost}

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.sessions import SessionMiddleware
 
 from app import i18n
 from app.db.session import get_engine, session_factory
@@ -69,6 +70,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     searches.use_processes(settings.solver_processes, max_searches=settings.solver_searches)
 
     # added last = outermost: security headers wrap even compressed and error responses
+    # a plain form post's answer, for the page it redirects to (app/web/redirects.py, "flash"):
+    # a signed cookie that lives until the browser closes and is emptied by the page that reads it
+    app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="tretten_flash",
+                       max_age=None, same_site="lax", https_only=settings.secure_cookies)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(HeadAsGet)
     app.add_middleware(LanguageMiddleware)

@@ -1,4 +1,5 @@
-"""Post/redirect/get, for htmx and plain form posts alike."""
+"""Post/redirect/get, for htmx and plain form posts alike, and the flash that carries what a
+plain form post's answer showed to the page it redirects to."""
 
 from __future__ import annotations
 
@@ -13,6 +14,22 @@ def see_other(request: Request, url: str) -> Response:
     if is_htmx(request):
         return Response(status_code=200, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)
+
+
+FLASH = "flash"  # the one key of the signed session cookie (SessionMiddleware, app/web/main.py)
+
+
+def flash(request: Request, **said: object) -> None:
+    """Leave ``said`` (its non-empty parts) for the next page this browser gets."""
+    said = {k: v for k, v in said.items() if v}
+    if said:
+        request.session[FLASH] = said
+
+
+def flashed(request: Request) -> dict:
+    """What the post before this page left for it, once: it goes with this page."""
+    said = request.session.pop(FLASH, None)
+    return said if isinstance(said, dict) else {}
 
 
 def safe_next(target: str) -> str:

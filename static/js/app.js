@@ -242,6 +242,9 @@
     var el = document.querySelector("#board [data-ahead]");
     try { return el ? JSON.parse(el.getAttribute(name)) : {}; } catch (e) { return {}; }
   }
+  // a note or a refusal is named by its key (data-note, data-refusal); the board carries each
+  // key's words once, in the page's language (data-words)
+  function said(key) { return key ? data("data-words")[key] || "" : ""; }
 
   function select(el) {
     var b = board();
@@ -363,21 +366,20 @@
   // the answers of the board after `spec`, as the server wrote them one move ahead, put on the
   // page's places; none known for it (two moves ahead): the page keeps taps until a board comes
   function answersAfter(spec) {
-    var next = data("data-ahead")[spec], said = data("data-words");
+    var next = data("data-ahead")[spec];
     known = !!next;
     if (!next) return;
     document.querySelectorAll('#board button[name="target"]').forEach(function (el) {
       var a = next[el.value];
       quiet(el);
       if (!a) {
-        var refusal = said[el.hasAttribute("data-gap") ? "dead_gap" : "not_playable"];
-        if (refusal) el.setAttribute("data-refusal", refusal);
+        el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap" : "not_playable");
         return;
       }
       el.classList.add("playable");
       el.setAttribute("data-partners", a[0].join(" "));
       if (a[1]) el.setAttribute("data-move", a[1]);
-      if (a[2] && said[a[2]]) el.setAttribute("data-note", said[a[2]]);
+      if (a[2]) el.setAttribute("data-note", a[2]);
     });
     document.querySelectorAll('#board button[data-action="draw"], #board button[data-action="recycle"]').forEach(function (el) {
       var a = next[el.value];
@@ -429,12 +431,12 @@
     if (el.hasAttribute("data-move")) { play(el.getAttribute("data-move"), { target: el.value }); return; }
     if (el.hasAttribute("data-partners")) {
       var nopair = chosen && el.getAttribute("data-nopair");
-      var text = nopair ? JSON.parse(nopair)[chosen.value] : el.getAttribute("data-note");
+      var text = nopair ? JSON.parse(nopair)[chosen.value] : said(el.getAttribute("data-note"));
       select(el);
       if (text) say(el, text);
       return;
     }
-    if (el.hasAttribute("data-refusal")) { refuse(el, el.getAttribute("data-refusal")); return; }
+    if (el.hasAttribute("data-refusal")) { refuse(el, said(el.getAttribute("data-refusal"))); return; }
     // a place without answers: the server says what the tap means (its board comes as a move's)
     known = false;
     queue.push({ spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });

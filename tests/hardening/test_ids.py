@@ -9,7 +9,7 @@ import pytest
 from ..web.helpers import csrf_of, start_seeded
 
 BAD_IDS = ["%00", "abc%00def", "x" * 25, "a.b", "%E2%98%83", "a%20b", "%27%3B--"]
-GETS = ["/games/{id}", "/g/{id}/replay", "/games/{id}/solver", "/games/{id}/analysis", "/games/{id}/hinted",
+GETS = ["/games/{id}", "/g/{id}/replay", "/games/{id}/solver", "/games/{id}/analysis",
         "/api/games/{id}"]
 POSTS = ["/games/{id}/act", "/games/{id}/hint", "/games/{id}/retry", "/games/{id}/autofinish",
          "/api/games/{id}/moves", "/api/games/{id}/undo", "/api/games/{id}/redo"]

@@ -25,7 +25,9 @@ def board_state(html: str) -> dict:
     match = re.search(r'id="board"[^>]*data-status="(\w+)" data-ply="(\d+)" data-version="(\d+)" data-game-id="([\w-]+)"', html)
     assert match, "no board in the response"
     status, ply, version, game_id = match.groups()
-    return {"status": status, "ply": int(ply), "version": int(version), "id": game_id}
+    selected = re.search(r'id="board"[^>]*data-selected="([^"]*)"', html)
+    return {"status": status, "ply": int(ply), "version": int(version), "id": game_id,
+            "selected": selected.group(1) if selected else ""}
 
 
 def stored_game(client: TestClient, url: str) -> tuple[str, str]:

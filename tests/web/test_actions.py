@@ -121,8 +121,9 @@ def test_without_javascript_a_post_redirects_back_to_the_game(client):
     game_id, html = start_seeded(client, "pyramid", seed)
     selected = act(client, game_id, html, htmx=False, target=move.locations[0])
     assert selected.status_code == 303
-    assert selected.headers["location"] == f"/games/{game_id}?sel={move.locations[0]}"
+    assert selected.headers["location"] == f"/games/{game_id}"
     page = client.get(selected.headers["location"])
+    assert board_state(page.text)["selected"] == move.locations[0]  # the selection came in the flash
     played = act(client, game_id, page.text, htmx=False, target=move.locations[1], sel=move.locations[0])
     assert played.status_code == 303 and played.headers["location"] == f"/games/{game_id}"
     assert board_state(client.get(f"/games/{game_id}").text)["ply"] == 1

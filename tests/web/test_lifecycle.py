@@ -63,7 +63,8 @@ def test_a_selection_on_a_deal_ready_to_play_stores_nothing(app, client):
     assert selected.status_code == 200 and 'data-selected="P21"' in selected.text and "HX-Push-Url" not in selected.headers
     assert rows(app) == before
     plain = client.post("/play/pyramid/250", data={"csrf_token": csrf_of(page), "target": "P21"})
-    assert plain.status_code == 303 and plain.headers["location"] == "/play/pyramid/250?sel=P21"
+    assert plain.status_code == 303 and plain.headers["location"] == "/play/pyramid/250"
+    assert 'data-selected="P21"' in client.get(plain.headers["location"]).text  # the selection's flash
     assert rows(app) == before
 
 
@@ -77,7 +78,7 @@ def test_new_deal_and_restart_on_a_game_in_play_ask_first(client, htmx):
             assert asked.status_code == 200 and f'data-action="confirm-{action}"' in asked.text
             assert "counts as lost" in asked.text
         else:
-            assert asked.status_code == 303 and asked.headers["location"] == f"/games/{game_id}?confirm={action}"
+            assert asked.status_code == 303 and asked.headers["location"] == f"/games/{game_id}"
             shown = client.get(asked.headers["location"]).text
             assert f'data-action="confirm-{action}"' in shown and "counts as lost" in shown
         assert 'data-phase="playing"' in client.get(f"/games/{game_id}").text  # asking changes nothing

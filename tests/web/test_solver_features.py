@@ -95,10 +95,12 @@ def test_a_hint_without_javascript_is_post_redirect_get(client):
     game_id, html = _seeded(client)
     response = _post(client, f"/games/{game_id}/hint", html, htmx=False)
     assert response.status_code == 303
-    assert response.headers["location"].startswith(f"/games/{game_id}/hinted?move=")
+    assert response.headers["location"] == f"/games/{game_id}"  # the hint is in the flash
     page = client.get(response.headers["location"])
     assert page.status_code == 200 and "data-hint=" in page.text and "<html" in page.text
     assert _game(client, game_id).hint_count == 1
+    again = client.get(f"/games/{game_id}")  # shown once: the flash goes with the page
+    assert "data-hint=" not in again.text and _game(client, game_id).hint_count == 1
 
 
 def test_a_hint_on_a_lost_position_gives_the_best_score_move(client):

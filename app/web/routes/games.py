@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field
@@ -20,9 +20,9 @@ from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
-from ..game_view import hinted_query, render_game, render_hinted
+from ..game_view import hinted, render_game, render_hinted
 from ..link_meta import game_meta
-from ..redirects import see_other
+from ..redirects import flash, flashed, see_other
 from ..templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
@@ -42,26 +42,28 @@ class BoardForm(BaseModel):
     csrf_token: str = Field("", max_length=128)
 
 
-def _shown(result: ActionResult) -> dict[str, str]:
-    """What a plain form post carries to the page it lands on (post/redirect/get)."""
-    query = {"sel": result.selected or "", "note": result.note if result.note in PAGE_NOTES else "",
-             "confirm": result.confirm or "",
-             "pair": ".".join(c.code for c in result.announcement.cards)
-             if result.note == "no_pair" and result.announcement else ""}
-    return {k: v for k, v in query.items() if v}
+def _flash_result(request: Request, result: ActionResult) -> None:
+    """What a plain form post's board leaves for the page it redirects to: the selection, a
+    note, a question to confirm, the two cards of a refused pair."""
+    flash(request, sel=result.selected or "", note=result.note if result.note in PAGE_NOTES else "",
+          confirm=result.confirm or "",
+          pair=".".join(c.code for c in result.announcement.cards)
+          if result.note == "no_pair" and result.announcement else "")
 
 
-def _from_query(record, sel: str, note: str, confirm: str, pair: str = "") -> ActionResult:
+def shown_after(record, said: dict) -> ActionResult:
+    """The board's state a flash names, each part checked again (a flash outlives a deploy)."""
+    sel, note, confirm, pair = (str(said.get(k, ""))[:20] for k in ("sel", "note", "confirm", "pair"))
     confirm = confirm if confirm in actions.CONFIRMED else ""
-    said = None
+    announced = None
     if note == "no_pair":  # the two cards the tap tried to pair, as the board post named them
         try:
-            said = Announcement("no_pair", cards=tuple(parse_card(code) for code in pair.split(".")[:2]))
+            announced = Announcement("no_pair", cards=tuple(parse_card(code) for code in pair.split(".")[:2]))
         except NotationError:
             note = ""
-        if said is not None and len(said.cards) != 2:
-            said, note = None, ""
-    return ActionResult(record, selected=sel or None, confirm=confirm or None, announcement=said,
+        if announced is not None and len(announced.cards) != 2:
+            announced, note = None, ""
+    return ActionResult(record, selected=sel or None, confirm=confirm or None, announcement=announced,
                         note=note if note in PAGE_NOTES else (f"confirm_{confirm}" if confirm else None))
 
 
@@ -73,17 +75,21 @@ def _action(form: BoardForm) -> tuple[str, bool]:
 
 
 @router.get("/games/{game_id}")
-def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
-              sel: Annotated[str, Query(max_length=8)] = "",
-              note: Annotated[str, Query(max_length=20)] = "",
-              confirm: Annotated[str, Query(max_length=10)] = "",
-              pair: Annotated[str, Query(max_length=5)] = "") -> Response:
-    """The game page: moves without JavaScript land here (post/redirect/get)."""
+def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    """The game page: moves without JavaScript land here (post/redirect/get), with what the
+    move left in the flash (a selection, a note, a hint)."""
     game = games.get_game_row(session, game_id)
+    said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
         extra |= _daily(request, session, player, game.daily_on)
-    return render_game(request, game, player, _from_query(record_of(game), sel, note, confirm, pair), extra=extra)
+    if isinstance(said.get("hint"), dict):
+        hint = said["hint"]
+        found = assist.Hint(str(hint.get("move", ""))[:64], hint.get("winning") is True,
+                            steps=int(hint.get("steps", 0)) if str(hint.get("steps", "")).isdigit() else 0,
+                            lost=hint.get("lost") is True)
+        return render_hinted(request, game, player, found, extra=extra)
+    return render_game(request, game, player, shown_after(record_of(game), said), extra=extra)
 
 
 def _daily(request: Request, session, player, day) -> dict:
@@ -117,8 +123,8 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         return see_other(request, result.redirect)
     if is_htmx(request):
         return render_game(request, game, player, result)
-    query = _shown(result)
-    return see_other(request, f"/games/{game.id}" + (f"?{urlencode(query)}" if query else ""))
+    _flash_result(request, result)
+    return see_other(request, f"/games/{game.id}")
 
 
 # ---------------------------------------------------------------- deals ready to play (share links)
@@ -175,7 +181,8 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
             return render_game(request, draft, player, refused)
         if not is_htmx(request):
-            return see_other(request, f"/games/{game.id}/hinted?{hinted_query(found)}")
+            flash(request, hint=hinted(found))
+            return see_other(request, f"/games/{game.id}")
         return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
     try:
         result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
@@ -192,53 +199,39 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
     if result.game is None:  # a selection, or a question: nothing is stored yet
         if is_htmx(request):
             return _ready(request, session, player, preset, seed, deal, result)
-        query = _shown(result)
-        joiner = "&" if "?" in draft_url else "?"
-        return see_other(request, draft_url + (f"{joiner}{urlencode(query)}" if query else ""))
+        _flash_result(request, result)
+        return see_other(request, draft_url)
     if is_htmx(request):  # the board of the stored game; the address bar follows
         return render_game(request, result.game, player, result, headers={"HX-Push-Url": f"/games/{result.game.id}"})
     return see_other(request, f"/games/{result.game.id}")
 
 
 @router.get("/play/{preset}")
-def play_preset(preset: str, request: Request, session: SessionDep, player: PlayerDep,
-                deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None,
-                sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
-                confirm: Annotated[str, Query(max_length=10)] = "",
-                pair: Annotated[str, Query(max_length=5)] = "") -> Response:
-    """A new deal (a fresh seed, proven winnable if the player asked for those), or an imported deal."""
+@router.get("/play/{preset}/{seed}")
+def play(preset: str, request: Request, session: SessionDep, player: PlayerDep, seed: str | None = None,
+         deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
+    """A deal ready to play (stored with its first move), or the player's game of it: a share
+    link's seed, or an imported deal; with neither, a new deal (a fresh seed, proven winnable if
+    the player asked for those)."""
     slug = games.get_preset_or_error(preset).slug
-    if deal is None and is_htmx(request):  # the board in place, no redirect to follow
-        return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
-    if deal is None:
+    if seed is None and deal is None:
+        if is_htmx(request):  # the board in place, no redirect to follow
+            return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
         return see_other(request, f"/play/{slug}/{games.new_seed(session, player, slug)}")
-    draft = games.pending(player, preset, deal_text=deal)
-    return _ready(request, session, player, preset, None, deal, _from_query(record_of(draft), sel, note, confirm, pair))
+    number = games.parse_seed(seed) if seed is not None else None
+    text = deal if number is None else None
+    draft = games.pending(player, preset, seed=number, deal_text=text)
+    return _ready(request, session, player, preset, number, text, shown_after(record_of(draft), flashed(request)))
 
 
 @router.post("/play/{preset}", dependencies=[CsrfDep])
-def play_imported(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
-                  player: PlayerDep, limits: LimitsDep,
-                  deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
-    return _first_move(request, session, player, limits, preset, None, deal, form)
-
-
-@router.get("/play/{preset}/{seed}")
-def play_seed(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
-              sel: Annotated[str, Query(max_length=8)] = "", note: Annotated[str, Query(max_length=20)] = "",
-              confirm: Annotated[str, Query(max_length=10)] = "",
-              pair: Annotated[str, Query(max_length=5)] = "") -> Response:
-    """A share link: the deal ready to play (stored with its first move), or the player's game of it."""
-    number = games.parse_seed(seed)
-    draft = games.pending(player, preset, seed=number)
-    shown = _from_query(record_of(draft), sel, note, confirm, pair)
-    return _ready(request, session, player, preset, number, None, shown)
-
-
 @router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
-def play_seed_move(preset: str, seed: str, form: Annotated[BoardForm, Form()], request: Request,
-                   session: SessionDep, player: PlayerDep, limits: LimitsDep) -> Response:
-    return _first_move(request, session, player, limits, preset, games.parse_seed(seed), None, form)
+def play_first(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+               player: PlayerDep, limits: LimitsDep, seed: str | None = None,
+               deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
+    """The first move of a deal ready to play: it stores the game."""
+    number = games.parse_seed(seed) if seed is not None else None
+    return _first_move(request, session, player, limits, preset, number, deal if number is None else None, form)
 
 
 def see_other_plain(url: str) -> Response:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.services import analysis, assist, games, leaderboard, odds, players, searches
 from app.services.actions import ActionResult
-from app.services.assist import Hint
 from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.records import record_of
@@ -24,9 +23,9 @@ from app.services.records import record_of
 from .. import par_view
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
 from ..errors import RefusedEarly, status_of
-from ..game_view import hinted_query, render_game, render_hinted
+from ..game_view import hinted, render_game, render_hinted
 from ..identity import cookie_identity
-from ..redirects import safe_next, see_other
+from ..redirects import flash, safe_next, see_other
 from ..templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
@@ -69,19 +68,9 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
     if not is_htmx(request):
-        return see_other(request, f"/games/{game.id}/hinted?{hinted_query(found)}")
+        flash(request, hint=hinted(found))
+        return see_other(request, f"/games/{game.id}")
     return render_hinted(request, game, player, found)
-
-
-@router.get("/games/{game_id}/hinted")
-def hinted(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
-           move: Annotated[str, Query(max_length=64)] = "", win: Annotated[str, Query(max_length=2)] = "",
-           steps: Annotated[int, Query(ge=0, le=100_000)] = 0,
-           lost: Annotated[str, Query(max_length=2)] = "") -> Response:
-    """The page after a hint without JavaScript (post/redirect/get). Shows the hint only while
-    it is a legal move of the current position; hint_count was counted by the POST."""
-    found = Hint(move, win == "1", steps=steps, lost=lost == "1")
-    return render_hinted(request, games.get_game_row(session, game_id), player, found)
 
 
 @router.get("/games/{game_id}/solver")
