@@ -21,7 +21,8 @@ LANGUAGES = ("da", "sv", "en")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"da": "Dansk", "sv": "Svenska", "en": "English"}
 
-_current: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)
+# the language of the page being drawn (set by app.web.templating.render)
+LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)
 
 
 def ensure_compiled() -> None:
@@ -67,26 +68,26 @@ def N_(text: str) -> str:
 
 
 def set_language(language: str) -> None:
-    _current.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    LANGUAGE.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
 
 
 def current_language() -> str:
-    return _current.get()
+    return LANGUAGE.get()
 
 
 def gettext(message: str) -> str:
-    return translations_for(_current.get()).gettext(message)
+    return translations_for(LANGUAGE.get()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations_for(_current.get()).ngettext(singular, plural, n)
+    return translations_for(LANGUAGE.get()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """A text whose English is used in more than one sense ("Won" as a banner and as a
     statistic): the context, a short description of the use, tells the translations apart."""
-    return translations_for(_current.get()).pgettext(context, message)
+    return translations_for(LANGUAGE.get()).pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return translations_for(_current.get()).npgettext(context, singular, plural, n)
+    return translations_for(LANGUAGE.get()).npgettext(context, singular, plural, n)

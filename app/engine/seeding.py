@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
-MAX_SEED = MASK64  # the largest seed; every seed from 0 to it deals (stored as text: app.db.types)
+MAX_SEED = MASK64  # the largest seed; every seed from 0 to it deals (stored as text: app.db.models.SeedType)
 _TWO_64 = 1 << 64
 T = TypeVar("T")
 

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, InvalidMoveError, Move
 
-from . import games, lifecycle, moves, taps
+from . import boards, games, lifecycle, moves
 from .boards import Announcement, describe
 from .errors import InputError, ServiceError
-from .records import record_of
+from .games import record_of
 
 ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap")
 MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
@@ -66,7 +66,7 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
     if action in MOVE_OF_ACTION:
         return MOVE_OF_ACTION[action], None
     try:
-        tap = taps.tap(record.position, selected or None, target)
+        tap = boards.tap(record.position, selected or None, target)
     except InvalidMoveError as exc:
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     if tap.move is None:

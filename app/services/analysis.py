@@ -23,7 +23,7 @@ from app.engine import GameRecord
 from . import games, lifecycle, moves, par, solver_cache
 from .boards import Announcement, said_moves
 from .errors import InputError
-from .records import record_of
+from .games import record_of
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from app.solver import line_from
 
 from . import games, lifecycle, moves, searches, solver_cache
 from .errors import ConflictError, InputError
-from .records import record_of
+from .games import record_of
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
 SCORE_NODES = 8_000                       # the best-score fallback when no win is known

@@ -1,8 +1,8 @@
 """Games: starting one (a seed, a deal, or a fresh random seed), finding one, the checks every
 change of a game makes first, and the game's derived figures (time, score).
 
-How a stored game is replayed is app.services.records; how a change is stored is
-app.services.moves.
+A stored game is its GameRecord replayed from the row's text (``record_of``): a row is never
+trusted further than the rules allow. How a change is stored is app.services.moves.
 """
 
 from __future__ import annotations
@@ -32,7 +32,17 @@ from app.engine import (
 from . import daily, lifecycle, winnable
 from .errors import InputError, NotFoundError, RateLimitError
 from .ratelimit import Arrivals
-from .records import record_of
+
+
+def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None = None) -> GameRecord:
+    """The record of a stored game: the canonical deal, the whole move list (redo tail
+    included) and the cursor, every move checked again by the engine; raises the engine's
+    errors if the text does not replay."""
+    return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, moves, cursor)
+
+
+def record_of(game: Game) -> GameRecord:
+    return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
 

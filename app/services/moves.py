@@ -23,8 +23,7 @@ from app.engine import GameRecord, IllegalMoveError, InvalidMoveError, Move
 
 from . import lifecycle
 from .errors import ConflictError, InputError
-from .games import Limits, current_score
-from .records import record_of
+from .games import Limits, current_score, record_of
 
 move_log = logging.getLogger("tretten.move")
 

@@ -54,7 +54,7 @@ def start_of_deal(preset_slug: str, seed: int) -> GameRecord:
 
 def start_of_game(game: Game) -> GameRecord:
     """The record of a stored game's deal before its first move (no replay of its moves)."""
-    from .records import replayed
+    from .games import replayed
 
     return replayed(game.game, game.rules, game.deal, "")
 
@@ -142,7 +142,7 @@ def figures(session: Session, player_id: str) -> ParFigures:
     ).all()
     if not rows:
         return ParFigures()
-    from .records import replayed
+    from .games import replayed
 
     starts = [replayed(game, rules, deal, "") for game, rules, deal, _ in rows]
     kept = known_many(session, starts)

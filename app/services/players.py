@@ -17,10 +17,6 @@ LANGUAGES = ("da", "sv", "en")
 THEMES = ("auto", "light", "dark")
 
 
-def get_player(session: Session, player_id: str | None) -> Player | None:
-    return session.get(Player, player_id) if player_id else None
-
-
 def visitor(player_id: str) -> Player:
     """A browser's player before it has done anything: not stored (a GET stores nothing, so a
     link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""

@@ -13,7 +13,7 @@ from app.db.models import Game
 from app.engine import Position
 
 from .boards import Announcement, GapsBoard, PyramidBoard, board_of, said_moves
-from .records import record_of
+from .games import record_of
 
 
 @dataclass(frozen=True)

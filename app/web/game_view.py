@@ -10,8 +10,7 @@ from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
 from app.services import assist, lifecycle, sharing
 from app.services.actions import ActionResult
 from app.services.boards import Announcement, board_of, describe, hint_targets
-from app.services.games import elapsed_seconds, share_path
-from app.services.records import record_of
+from app.services.games import elapsed_seconds, record_of, share_path
 
 from .templating import is_htmx, render
 from .urls import absolute

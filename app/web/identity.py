@@ -48,7 +48,7 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
     gone (deleted, pruned) or of an older session generation (its device was logged out) counts
     as no cookie; a POST with it is refused (403), as its CSRF token was made for that player."""
     identity = cookie_identity(request, settings)
-    player = player_service.get_player(session, identity[0]) if identity else None
+    player = session.get(Player, identity[0]) if identity else None
     if identity is not None and player is not None and max(identity[1], 0) != player.session_generation:
         player, identity = None, None  # logged out: a revoked device link, or "log out other devices"
     elif identity is not None and player is None and identity[1] != security.VISITOR:
@@ -66,7 +66,7 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
                 session.info[STORED_PLAYER] = player
             except IntegrityError:  # two first requests of one browser at once: the other stored it
                 session.rollback()
-                player = player_service.get_player(session, identity[0]) or player
+                player = session.get(Player, identity[0]) or player
     if player.language:
         request.state.language = player.language
     generation = player.session_generation or 0

@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.services import leaderboard, lifecycle, par
-from app.services.records import record_of
+from app.services.games import record_of
 
 from .game_view import share_result
 

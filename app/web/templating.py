@@ -35,7 +35,7 @@ RANK_LABELS = {
 def rank_label(card_or_rank: Card | int) -> str:
     """The corner index in the player's language: "D" for a Danish or Swedish queen."""
     rank = card_or_rank if isinstance(card_or_rank, int) else card_or_rank.rank
-    return RANK_LABELS[i18n.current_language()].get(rank, str(rank))
+    return RANK_LABELS[i18n.LANGUAGE.get()].get(rank, str(rank))
 
 
 def suit_symbol(card_or_suit: Card | str) -> str:
@@ -44,12 +44,12 @@ def suit_symbol(card_or_suit: Card | str) -> str:
 
 
 def suit_name(suit: str) -> str:
-    return _suit_name(i18n.current_language(), suit)
+    return _suit_name(i18n.LANGUAGE.get(), suit)
 
 
 def card_name(card: Card) -> str:
     """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
-    return _card_name(i18n.current_language(), card)
+    return _card_name(i18n.LANGUAGE.get(), card)
 
 
 # a board names its cards in its words (labels, announcements): 52 names a language, kept

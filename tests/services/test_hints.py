@@ -11,7 +11,7 @@ from app.db.models import Player
 from app.db.session import session_factory
 from app.engine import PRESETS
 from app.services import assist, games, moves, searches, solver_cache, winnable
-from app.services.records import record_of
+from app.services.games import record_of
 from app.settings import Settings
 
 DEALS = 10

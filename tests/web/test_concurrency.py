@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
 from app.services import games, moves
-from app.services.records import record_of
 from app.services.errors import ConflictError, RateLimitError
+from app.services.games import record_of
 
 
 def test_simultaneous_moves_on_one_ply_land_once(app):

@@ -31,7 +31,7 @@ def test_every_preset_has_a_playable_page(client):
     for slug in PRESETS:
         game_id, html = start_seeded(client, slug, 11)
         state = board_state(html)
-        assert state == {"status": "playing", "ply": 0, "version": state["version"], "id": game_id}
+        assert state == {"status": "playing", "ply": 0, "version": state["version"], "id": game_id, "selected": ""}
         assert ("data-loc=" in html) or ("data-pos=" in html)
 
 

@@ -15,9 +15,8 @@ from sqlalchemy import delete, func, select
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services import games as game_service
-from app.services import moves
-from app.services import searches, solver_cache, winnable
-from app.services.records import record_of
+from app.services import moves, searches, solver_cache, winnable
+from app.services.games import record_of
 from app.solver import SolveResult, solve
 
 from .helpers import HX, board_state, csrf_of, stored_game

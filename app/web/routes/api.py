@@ -15,7 +15,7 @@ from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
 from app.services import games, leaderboard, moves, players
 from app.services.errors import ConflictError
-from app.services.records import record_of
+from app.services.games import record_of
 
 from ..clients import check_new_player
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard

@@ -15,8 +15,8 @@ from app.services import actions, assist, daily, games, sharing, stats
 from app.services.actions import ActionResult
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
+from app.services.games import record_of
 from app.services.moves import RacedError
-from app.services.records import record_of
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of

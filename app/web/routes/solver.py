@@ -18,7 +18,7 @@ from app.services import analysis, assist, games, leaderboard, odds, players, se
 from app.services.actions import ActionResult
 from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
-from app.services.records import record_of
+from app.services.games import record_of
 
 from .. import par_view
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
