@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, PositionVerdict, ShortestLine
-from app.engine import GameRecord, deal_for_seed, get_preset
+from app.engine import GameRecord, deal_for_seed, get_game, get_preset
 from app.solver import proves_shortest
 
 from . import solver_cache
@@ -54,9 +54,11 @@ def start_of_deal(preset_slug: str, seed: int) -> GameRecord:
 
 def start_of_game(game: Game) -> GameRecord:
     """The record of a stored game's deal before its first move (no replay of its moves)."""
-    from .games import replayed
+    return _start(game.game, game.rules, game.deal)
 
-    return replayed(game.game, game.rules, game.deal, "")
+
+def _start(game: str, rules: dict, deal: str) -> GameRecord:
+    return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, "")
 
 
 def _from_rows(shortest: ShortestLine | None, verdict: PositionVerdict | None) -> Par | None:
@@ -142,9 +144,7 @@ def figures(session: Session, player_id: str) -> ParFigures:
     ).all()
     if not rows:
         return ParFigures()
-    from .games import replayed
-
-    starts = [replayed(game, rules, deal, "") for game, rules, deal, _ in rows]
+    starts = [_start(game, rules, deal) for game, rules, deal, _ in rows]
     kept = known_many(session, starts)
     overs = []
     for start, (*_, moves) in zip(starts, rows, strict=True):
