@@ -3,14 +3,20 @@ tests/browser/test_cards.py."""
 
 from __future__ import annotations
 
+import gzip
+import json
+import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 
 import pytest
 
 from app import i18n
 from app.engine import Card
+from app.settings import PROJECT_ROOT
+from app.web.assets import asset_url, file_for
 from app.web.templating import RANK_LABELS, environment
-
 
 
 class _Tree(HTMLParser):
@@ -72,10 +78,14 @@ def test_every_face_has_both_corners_and_its_middle(in_language):
             elif rank <= 10:
                 assert art[1] == {"art", f"n{rank}"} and len(pips) == rank
             else:
-                halves = _elements(art)
-                assert art[1] == {"art", "court"} and len(halves) == 2
-                assert [_elements(half)[0][3].get("data-r") for half in halves] == [label, label]
-                assert [_text(half) for half in halves] == ["", ""]
+                # the figure: the symbol in the card's own hashed file, named by the card's code
+                [fig] = _elements(art)
+                assert art[1] == {"art", "court"} and fig[0] == "svg" and fig[1] == {"fig"}
+                [use] = _elements(fig)
+                code = Card(rank, suit).code
+                assert use[0] == "use" and use[3]["href"] == f"{asset_url(f'cards/{code}.svg')}#{code}"
+                assert "?v=" in use[3]["href"] and "missing" not in use[3]["href"]
+                assert _text(fig) == ""
 
 
 def test_a_seven_has_seven_pips():
@@ -91,3 +101,32 @@ def test_the_stylesheet_draws_every_suit_and_places_ten_pips():
     for suit in "CDHS":
         assert f'.suit-{suit} {{ --suit: url("data:image/svg+xml,' in css
     assert ".n10 > i:nth-child(10)" in css
+
+
+def test_the_court_figures_are_built_from_the_pinned_deck():
+    # static/cards/*.svg are scripts/court_figures.mjs's output from the package in package.json
+    # (npm ci installs it): a changed package or script means rebuilding the files
+    node = shutil.which("node")
+    assert node, "node is needed to check static/cards/ against its package"
+    assert (PROJECT_ROOT / "node_modules" / "@letele" / "playing-cards").is_dir(), "run npm ci"
+    built = json.loads(subprocess.run([node, str(PROJECT_ROOT / "scripts" / "court_figures.mjs"), "--stdout"],
+                                      capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert sorted(built) == sorted(f"{r}{s}.svg" for r in "JQK" for s in "CDHS")
+    for name, text in built.items():
+        assert text == file_for(f"cards/{name}").read_text(), f"rebuild {name}: node scripts/court_figures.mjs"
+
+
+def test_each_court_figure_is_one_symbol_with_nothing_the_csp_refuses():
+    sizes = []
+    for rank in "JQK":
+        for suit in "CDHS":
+            code = rank + suit
+            svg = file_for(f"cards/{code}.svg").read_text()
+            assert re.findall(r'<symbol id="([JQK][CDHS])"', svg) == [code]
+            assert "<script" not in svg and "style" not in svg
+            assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing from elsewhere
+            # the suit's own pips in the drawing: the card's colour, so the four-colour deck applies
+            assert svg.count('fill="currentColor"') == 1
+            sizes.append(len(gzip.compress(svg.encode())))
+    # a board loads the figures it shows: a few KB each as sent
+    assert max(sizes) < 10_000, sizes
