@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Builds static/cards/KH.svg and the others, the court figures (J, Q, K of each suit) the card faces show,
-// from Adrian Kennard's public-domain deck as packaged by @letele/playing-cards (CC0-1.0, a
-// devDependency pinned in package.json). The package ships React components; this reads them
-// with a stand-in for React whose createElement returns a tree, and keeps only the figure in its
-// frame: our own corner indices and pips stay (static/css/cards.css), larger at small sizes.
-// One file a card, so a board loads only the figures it shows (each cached a year under its hash).
-// A file's figure is a <symbol id="KH"> (rank then suit, as the card's code) whose viewBox is the
-// frame; the suit's own pips in the drawing take the card's colour (currentColor), so the
-// four-colour deck and the dark theme's reds apply to them.
+// Builds static/cards/KH.svg and the others: the court figures (J, Q, K of each suit) the card
+// faces show, from Adrian Kennard's public-domain deck as packaged by @letele/playing-cards
+// (CC0-1.0, a devDependency pinned in package.json). The package ships React components; this
+// reads them with a stand-in for React whose createElement returns a tree, and keeps only the
+// figure in its frame: our own corner indices and pips stay (static/css/cards.css), larger at
+// small sizes.
+// A file is one figure, drawn to fill the box it is shown in (an <img> in templates/_cards.html,
+// loaded lazily, so a board fetches only the figures it shows). The suit's own pips in a drawing
+// are in the deck's colour for that suit (static/css/theme.css's light values; the dark theme dims
+// the whole figure): KD-4.svg and KC-4.svg and the like are the four-colour deck's.
 //
-//   node scripts/court_figures.mjs           writes the twelve files
+//   node scripts/court_figures.mjs           writes the eighteen files
 //   node scripts/court_figures.mjs --stdout  prints them as JSON, name to text
 //                                            (tests/web/test_card_faces.py compares)
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
@@ -132,11 +133,16 @@ function render(node, rename) {
   return inner ? `<${node.type}${attrs}>${inner}</${node.type}>` : `<${node.type}${attrs}/>`;
 }
 
+// The suits' colours, as static/css/theme.css's --red, --ink, --blue and --green (light theme);
+// tests/web/test_card_faces.py holds them to it
+const INK = { H: "#b3001b", D: "#b3001b", S: "#1b1b1b", C: "#1b1b1b" };
+const FOUR_COLOUR = { D: "#0645ad", C: "#0b6b2c" };
+
 // The frame the figure is drawn in, on Kennard's card of 240 by 336
 const FRAME = { x: -82.4, y: -130.4, width: 164.8, height: 260.8 };
 const inFrame = use => use.props.width === FRAME.width && use.props.height === FRAME.height;
 
-function figure(card, code) {
+function figure(card, code, colour) {
   const [defs] = card.children.filter(child => child.type === "defs");
   const symbols = new Map(defs.children.filter(c => c.props.id).map(c => [c.props.id, c]));
   const rename = id => `${code}-${id.replace(/^.*_svg__/, "")}`;
@@ -163,7 +169,7 @@ function figure(card, code) {
   const kept = [...symbols.values()].filter(s => used.has(s.props.id)).map(s => {
     if (s.type === "symbol" && s.props.viewBox === "-600 -600 1200 1200") {
       // the suit's pip, as the artwork holds it: the card's colour
-      return { ...s, children: s.children.map(p => ({ ...p, props: { ...p.props, fill: "currentColor" } })) };
+      return { ...s, children: s.children.map(p => ({ ...p, props: { ...p.props, fill: colour } })) };
     }
     return s;
   });
@@ -171,25 +177,24 @@ function figure(card, code) {
     ...use, props: { ...use.props, stroke: "#44F", vectorEffect: "non-scaling-stroke" },
   }));
   const art = layers.filter(inFrame);
-  return {
-    defs: kept.map(s => render(s, rename)).join(""),
-    symbol: `<symbol id="${code}" viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" preserveAspectRatio="none">`
-      + [...art, ...frame].map(use => render(use, rename)).join("") + "</symbol>",
-  };
+  return `<defs>${kept.map(s => render(s, rename)).join("")}</defs>`
+    + [...art, ...frame].map(use => render(use, rename)).join("");
 }
 
 const deck = components();
 const version = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).version;
 const files = {};
+const drawing = (code, body) => `<svg xmlns="http://www.w3.org/2000/svg" `
+  + `viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" preserveAspectRatio="none">`
+  + `<!-- ${code}: a court figure from Adrian Kennard's playing cards (public domain), as packaged by `
+  + `@letele/playing-cards ${version} (CC0-1.0); built by scripts/court_figures.mjs -->${body}</svg>\n`;
 for (const suit of "CDHS") {
   for (const rank of "JQK") {
     const name = suit + rank.toLowerCase();
     if (!deck[name]) throw new Error(`the package has no ${name}`);
     const code = rank + suit;
-    const { defs, symbol } = figure(deck[name]({}), code);
-    files[`${code}.svg`] = `<svg xmlns="http://www.w3.org/2000/svg">`
-      + `<!-- ${code}: a court figure from Adrian Kennard's playing cards (public domain), as packaged by @letele/playing-cards ${version} (CC0-1.0); built by scripts/court_figures.mjs -->`
-      + `<defs>${defs}</defs>${symbol}</svg>\n`;
+    files[`${code}.svg`] = drawing(code, figure(deck[name]({}), code, INK[suit]));
+    if (FOUR_COLOUR[suit]) files[`${code}-4.svg`] = drawing(code, figure(deck[name]({}), code, FOUR_COLOUR[suit]));
   }
 }
 if (process.argv.includes("--stdout")) process.stdout.write(JSON.stringify(files));

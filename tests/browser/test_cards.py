@@ -26,7 +26,7 @@ DRAWN = """() => [...document.querySelectorAll('#board .card[data-card]')].map(c
   const art = card.querySelector('.art');
   return {code: card.dataset.card, width: box.width, height: box.height, corners,
           art: art.className, pips: [...card.querySelectorAll('.art > i')].map(rel),
-          court: [...card.querySelectorAll('.court use')].map(use => use.getAttribute('href').split('#')[1])};
+          court: [...card.querySelectorAll('.court img')].map(img => img.getAttribute('src').split('/').pop().split('.')[0])};
 })"""
 
 
@@ -93,11 +93,12 @@ def test_the_four_colour_deck_gives_each_suit_its_colour(server, new_page):
     page.wait_for_selector("body.deck-4")
     colours = {card["code"][1]: card["corners"][0]["colour"] for card in page.evaluate(DRAWN)}
     assert len(set(colours.values())) == 4, colours
-    # a court figure's own pips (currentColor in static/cards/*.svg) take its suit's colour too
-    inks = page.eval_on_selector_all(
+    # the court figures of the four-colour deck: their own pips blue on diamonds, green on clubs
+    figures = dict(page.eval_on_selector_all(
         "#board .card[data-card] .court .fig",
-        "figs => figs.map(f => [f.closest('.card').dataset.card, getComputedStyle(f).color])")
-    assert len(inks) == 12 and all(ink == colours[code[1]] for code, ink in inks), inks
+        "figs => figs.map(f => [f.closest('.card').dataset.card, f.getAttribute('src').split('?')[0]])"))
+    assert len(figures) == 12
+    assert all(src == f"/static/cards/{code}{'-4' if code[1] in 'CD' else ''}.svg" for code, src in figures.items()), figures
     shot(page, "cards-gaps-four-colour-1280")
 
 
