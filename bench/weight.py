@@ -1,4 +1,5 @@
-"""Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS) and one move fragment,
+"""Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS + the court figures it
+shows) for a Pyramid deal and for Gaps (all twelve figures), and one move fragment,
 then a move on the boards with the most cards (Double Pyramid: 56, Gaps: 52).
 
 Run: .venv/bin/python bench/weight.py   (targets: first load <= 100 KB, move fragment <= 5 KB)
@@ -52,6 +53,11 @@ def main() -> None:
         print(f"{name:40s} {size:7d} B")
     print(f"{'first load (gzip)':40s} {sum(sizes.values()):7d} B")
     print(f"{'move fragment (gzip)':40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
+    # Gaps shows every court card on a desktop: its first load carries all twelve figures
+    gaps = client.get("/play/gaps/42")
+    gaps_assets = {url.split("?")[0]: wire_bytes(client.get(url)) for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', gaps.text)}
+    figures = sum(size for url, size in gaps_assets.items() if url.startswith("/static/cards/"))
+    print(f"{'gaps first load (gzip)':40s} {wire_bytes(gaps) + sum(gaps_assets.values()):7d} B  (court figures {figures} B)")
     for path, target in (("/play/double-pyramid/42", {"action": "draw"}), ("/play/gaps/42", None)):
         page = client.get(path)
         token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)

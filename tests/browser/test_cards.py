@@ -1,5 +1,6 @@
 """The card faces as Chromium draws them: both corners, the pips, the court and ace middles, the
-four-colour deck, and the cards' shape on a phone."""
+four-colour deck, and the cards' shape on a phone. The court figures' pixels are
+tests/browser/test_table.py's."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ DRAWN = """() => [...document.querySelectorAll('#board .card[data-card]')].map(c
   const art = card.querySelector('.art');
   return {code: card.dataset.card, width: box.width, height: box.height, corners,
           art: art.className, pips: [...card.querySelectorAll('.art > i')].map(rel),
-          court: [...card.querySelectorAll('.court b')].map(b => b.dataset.r)};
+          court: [...card.querySelectorAll('.court img')].map(img => img.getAttribute('src').split('/').pop().split('.')[0])};
 })"""
 
 
@@ -60,7 +61,7 @@ def check_face(card: dict) -> None:
     elif rank == 1:
         assert card["art"] == "art ace" and len(pips) == 1 and pips[0]["w"] > 0.4, code
     else:
-        assert card["art"] == "art court" and card["court"] == [label, label], code
+        assert card["art"] == "art court" and card["court"] == [code], code  # the card's own figure
 
 
 def test_every_card_shows_its_rank_and_suit_in_both_corners_and_its_pips(server, new_page):
@@ -92,6 +93,12 @@ def test_the_four_colour_deck_gives_each_suit_its_colour(server, new_page):
     page.wait_for_selector("body.deck-4")
     colours = {card["code"][1]: card["corners"][0]["colour"] for card in page.evaluate(DRAWN)}
     assert len(set(colours.values())) == 4, colours
+    # the court figures of the four-colour deck: their own pips blue on diamonds, green on clubs
+    figures = dict(page.eval_on_selector_all(
+        "#board .card[data-card] .court .fig",
+        "figs => figs.map(f => [f.closest('.card').dataset.card, f.getAttribute('src').split('?')[0]])"))
+    assert len(figures) == 12
+    assert all(src == f"/static/cards/{code}{'-4' if code[1] in 'CD' else ''}.svg" for code, src in figures.items()), figures
     shot(page, "cards-gaps-four-colour-1280")
 
 

@@ -1,13 +1,15 @@
 """The table (issue 27): cards sized to the window, Gaps and Giza comfortable on a phone, a win
 laid over the table with a cascade, a refusal answered beside the finger, the daily deal naming
-itself, and a phone's statistics page a few screens long."""
+itself, a phone's statistics page a few screens long, and court cards that show their figures."""
 
 from __future__ import annotations
 
+import io
 from urllib.parse import quote, urlsplit
 
 import httpx
 import pytest
+from PIL import Image
 
 from app.engine import PRESETS
 
@@ -306,3 +308,87 @@ def test_someone_elses_game_is_a_still_picture(server, new_page):
     assert other.locator("#board button").count() == 0  # no card, gap or button to tap
     assert other.locator("#board [data-card]").count() > 20
     assert other.evaluate("() => getComputedStyle(document.querySelector('#board [data-card]')).cursor") == "default"
+
+
+# Every J, Q and K of the pyramid: its figure (an image of static/cards/KH.svg and so on) and its box,
+# and for a covered one the gap between the two cards lying on it, below its visible strip
+COURTS = """() => [...document.querySelectorAll('#board .prow .card[data-card]')]
+  .filter(card => 'JQK'.includes(card.dataset.card[0])).map(card => {
+    const box = el => { const r = el.getBoundingClientRect();
+      return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+    const fig = card.querySelector('.art.court img.fig');
+    const row = card.parentElement.nextElementSibling;
+    const c = card.getBoundingClientRect();
+    let gap = null;
+    if (card.classList.contains('covered') && row) {
+      const below = [...row.children].map(el => el.getBoundingClientRect())
+        .filter(r => r.right > c.left && r.left < c.right).sort((a, b) => a.left - b.left);
+      gap = {x: below[0].right + 1, y: below[0].top + 2,
+             width: below[1].left - below[0].right - 2, height: c.bottom - below[0].top - 4,
+             strip: {x: c.left + c.width * .3, y: c.top + 2, width: c.width * .4, height: below[0].top - c.top - 4}};
+    }
+    return {code: card.dataset.card, covered: card.classList.contains('covered'),
+            src: fig && fig.getAttribute('src'), loaded: fig && fig.complete && fig.naturalWidth > 0,
+            fig: fig && box(fig), card: box(card), gap};
+  })"""
+
+
+def pixels(page, box: dict) -> list[tuple[int, ...]]:
+    """The colours the window shows in a box of it."""
+    png = page.screenshot(clip={key: box[key] for key in ("x", "y", "width", "height")})
+    data = Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]
+
+
+def colourful(rgb: tuple[int, ...]) -> bool:
+    return max(rgb) - min(rgb) > 60  # the figure's gold, red and blue; not the paper, an edge or a shadow
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", SIZES)
+def test_court_cards_show_their_figure_and_a_covered_one_a_clean_strip(server, browser, size, scheme):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(f"{server}/play/pyramid/197")  # JH QC JD KD JC covered, QH KC JS QD in the last row
+    settled(page)
+    page.wait_for_load_state("networkidle")  # the figures' file
+    courts = page.evaluate(COURTS)
+    assert [c["code"] for c in courts] == ["JH", "QC", "JD", "KD", "JC", "QH", "KC", "JS", "QD"]
+    for court in courts:
+        assert court["src"].startswith(f"/static/cards/{court['code']}.svg?v=") and court["loaded"], court
+        figure = httpx.get(server + court["src"])
+        assert figure.status_code == 200 and figure.headers["content-type"].startswith("image/svg+xml")
+        assert "immutable" in figure.headers["cache-control"]  # fetched once, for every board after
+        if not court["covered"]:
+            # the figure is drawn: a good part of its box in the figure's colours
+            shown = pixels(page, court["fig"])
+            assert sum(map(colourful, shown)) > 0.15 * len(shown), (court["code"], size, scheme)
+            # between the corners, on the card
+            fig, card = court["fig"], court["card"]
+            assert card["x"] < fig["x"] and fig["x"] + fig["width"] < card["x"] + card["width"]
+    covered = [court for court in courts if court["covered"]]
+    assert [c["code"] for c in covered] == ["JH", "QC", "JD", "KD", "JC"]
+    for court in covered:
+        # the top of the figure shows in the card's strip, as on a real table …
+        assert any(map(colourful, pixels(page, court["gap"]["strip"]))), court["code"]
+        # … and nothing of it between the two cards lying on it: their gap shows plain paper
+        assert court["gap"]["width"] >= 1
+        assert not any(map(colourful, pixels(page, court["gap"]))), (court["code"], size, scheme)
+    assert not errors
+    shot(page, f"table-courts-{size[0]}-{scheme}")
+    context.close()
+
+
+def test_a_phones_gaps_board_fetches_no_court_figure_it_does_not_show(server, new_page):
+    # Gaps on a phone shows each card's rank and suit only (cards.css hides the middle): its
+    # figures are lazy images, so none is fetched; a desktop's shows and fetches all twelve
+    for size, expected in (((390, 844), 0), ((1280, 800), 12)):
+        page = new_page(*size)
+        page.goto(f"{server}/play/gaps/3")
+        settled(page)
+        page.wait_for_load_state("networkidle")
+        fetched = page.evaluate("""() => performance.getEntriesByType('resource')
+            .filter(e => e.name.includes('/static/cards/')).length""")
+        assert fetched == expected, (size, fetched)

@@ -3,14 +3,22 @@ tests/browser/test_cards.py."""
 
 from __future__ import annotations
 
+import gzip
+import json
+import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 
 from app import i18n
 from app.engine import Card
+from app.engine.cards import parse_card
+from app.settings import PROJECT_ROOT
+from app.web.assets import asset_url, file_for
 from app.web.templating import RANK_LABELS, environment
-
 
 
 class _Tree(HTMLParser):
@@ -24,7 +32,8 @@ class _Tree(HTMLParser):
     def handle_starttag(self, tag, attrs):
         node = [tag, set((dict(attrs).get("class") or "").split()), [], dict(attrs)]
         self.stack[-1][2].append(node)
-        self.stack.append(node)
+        if tag != "img":  # a void element: no end tag to wait for
+            self.stack.append(node)
 
     def handle_endtag(self, tag):
         assert self.stack[-1][0] == tag, (tag, self.stack[-1][0])
@@ -72,10 +81,12 @@ def test_every_face_has_both_corners_and_its_middle(in_language):
             elif rank <= 10:
                 assert art[1] == {"art", f"n{rank}"} and len(pips) == rank
             else:
-                halves = _elements(art)
-                assert art[1] == {"art", "court"} and len(halves) == 2
-                assert [_elements(half)[0][3].get("data-r") for half in halves] == [label, label]
-                assert [_text(half) for half in halves] == ["", ""]
+                # the figure: the card's own hashed file, a lazy image with no words of its own
+                [fig] = _elements(art)
+                assert art[1] == {"art", "court"} and fig[0] == "img" and fig[1] == {"fig"}
+                code = Card(rank, suit).code
+                assert fig[3]["src"] == asset_url(f"cards/{code}.svg") and "missing" not in fig[3]["src"]
+                assert fig[3]["alt"] == "" and fig[3]["loading"] == "lazy"
 
 
 def test_a_seven_has_seven_pips():
@@ -91,3 +102,47 @@ def test_the_stylesheet_draws_every_suit_and_places_ten_pips():
     for suit in "CDHS":
         assert f'.suit-{suit} {{ --suit: url("data:image/svg+xml,' in css
     assert ".n10 > i:nth-child(10)" in css
+
+
+def test_the_court_figures_are_built_from_the_pinned_deck():
+    # static/cards/*.svg are scripts/court_figures.mjs's output from the package in package.json
+    # (npm ci installs it): a changed package or script means rebuilding the files
+    node = shutil.which("node")
+    assert node, "node is needed to check static/cards/ against its package"
+    assert (PROJECT_ROOT / "node_modules" / "@letele" / "playing-cards").is_dir(), "run npm ci"
+    built = json.loads(subprocess.run([node, str(PROJECT_ROOT / "scripts" / "court_figures.mjs"), "--stdout"],
+                                      capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert sorted(built) == sorted([f"{r}{s}.svg" for r in "JQK" for s in "CDHS"] + [f"{r}{s}-4.svg" for r in "JQK" for s in "CD"])
+    for name, text in built.items():
+        assert text == file_for(f"cards/{name}").read_text(), f"rebuild {name}: node scripts/court_figures.mjs"
+
+
+def test_the_four_colour_deck_has_its_own_diamond_and_club_figures():
+    face = environment.get_template("_cards.html").make_module({"player": SimpleNamespace(four_colour=True)}).face
+    for code, four in (("KD", True), ("QC", True), ("JH", False), ("KS", False)):
+        src = re.search(r'<img class="fig" src="([^"]+)"', str(face(parse_card(code)))).group(1)
+        assert src == asset_url(f"cards/{code}{'-4' if four else ''}.svg"), src
+
+
+def _theme_colours() -> dict[str, str]:
+    light = file_for("css/theme.css").read_text().split("@media")[0]  # the light set comes first
+    return {name: value.lower() for name, value in re.findall(r"--(red|ink|blue|green):\s*(#[0-9a-fA-F]{6})", light)}
+
+
+def test_each_court_figure_is_one_drawing_in_its_suits_colour_with_nothing_the_csp_refuses():
+    theme = _theme_colours()
+    colour = {"H": theme["red"], "D": theme["red"], "S": theme["ink"], "C": theme["ink"]}
+    four = {"D": theme["blue"], "C": theme["green"]}
+    sizes = []
+    for rank in "JQK":
+        for suit in "CDHS":
+            for name, ink in ((rank + suit, colour[suit]), *(((rank + suit + "-4", four[suit]),) if suit in four else ())):
+                svg = file_for(f"cards/{name}.svg").read_text()
+                assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox=') and 'preserveAspectRatio="none"' in svg
+                assert "<script" not in svg and "style" not in svg
+                assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing from elsewhere
+                # the suit's own pips in the drawing: the deck's colour for that suit
+                assert re.findall(r'fill="(#[0-9a-f]{6})"', svg) == [ink], name
+                sizes.append(len(gzip.compress(svg.encode())))
+    # a board loads the figures it shows: a few KB each as sent
+    assert len(sizes) == 18 and max(sizes) < 10_000, sizes

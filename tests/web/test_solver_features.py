@@ -90,7 +90,17 @@ def test_a_hint_is_a_legal_move_of_a_winning_line_and_is_counted(client):
     assert board_state(again.text)["ply"] == 0  # a hint plays nothing
 
 
-def test_a_hint_without_javascript_is_post_redirect_get(client):
+def _hinted(page: str) -> set[str]:
+    """The places the board marks as the hinted move's: data-loc, data-pos, or data-action."""
+    found = set()
+    for tag in re.findall(r"<(?:button|span)\b[^>]*>", page):
+        if re.search(r'class="[^"]*\bhinted\b', tag):
+            where = re.search(r'data-(loc|pos|action)="([^"]+)"', tag)
+            found.add(f"{where.group(1)}:{where.group(2)}")
+    return found
+
+
+def test_a_hint_without_javascript_is_post_redirect_get_and_marks_its_cards(client):
     game_id, html = _seeded(client)
     response = _post(client, f"/games/{game_id}/hint", html, htmx=False)
     assert response.status_code == 303
@@ -98,8 +108,27 @@ def test_a_hint_without_javascript_is_post_redirect_get(client):
     page = client.get(response.headers["location"])
     assert page.status_code == 200 and "data-hint=" in page.text and "<html" in page.text
     assert _game(client, game_id).hint_count == 1
+    # the server's board marks the hinted cards (the page's script marks the same after a swap)
+    note = re.search(r'data-hint-locs="([^"]+)"', page.text)
+    assert note and _hinted(page.text) == {f"loc:{loc}" for loc in note.group(1).split()}
     again = client.get(f"/games/{game_id}")  # shown once: the flash goes with the page
-    assert "data-hint=" not in again.text and _game(client, game_id).hint_count == 1
+    assert "data-hint=" not in again.text and "hinted" not in again.text
+    assert _game(client, game_id).hint_count == 1
+
+
+@pytest.mark.parametrize("preset,seed", [("gaps", 3), ("pyramid", 5), ("pyramid", 3), ("giza", 4)])  # a Gaps move, a draw, the stock, a reserve
+def test_every_kind_of_hint_is_marked_on_the_servers_board(client, preset, seed):
+    game_id, html = _seeded(client, seed, preset)
+    page = _post(client, f"/games/{game_id}/hint", html).text
+    note = re.search(r"<p class=\"message hint-note\"[^>]*>", page).group(0)
+    attrs = dict(re.findall(r'data-hint-(locs|card|pos|action)="([^"]+)"', note))
+    want = {f"loc:{loc}" for loc in attrs.get("locs", "").split()}
+    if "action" in attrs:
+        want.add(f"action:{attrs['action']}")
+    if "card" in attrs:  # a Gaps move: the card, found where it lies, and the gap it goes to
+        at = re.search(rf'data-pos="([^"]+)" data-card="{attrs["card"]}"', page).group(1)
+        want |= {f"pos:{at}", f"pos:{attrs['pos']}"}
+    assert want and _hinted(page) == want, (attrs, _hinted(page))
 
 
 def test_a_hint_on_a_lost_position_gives_the_best_score_move(client):

@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// Builds static/cards/KH.svg and the others: the court figures (J, Q, K of each suit) the card
+// faces show, from Adrian Kennard's public-domain deck as packaged by @letele/playing-cards
+// (CC0-1.0, a devDependency pinned in package.json). The package ships React components; this
+// reads them with a stand-in for React whose createElement returns a tree, and keeps only the
+// figure in its frame: our own corner indices and pips stay (static/css/cards.css), larger at
+// small sizes.
+// A file is one figure, drawn to fill the box it is shown in (an <img> in templates/_cards.html,
+// loaded lazily, so a board fetches only the figures it shows). The suit's own pips in a drawing
+// are in the deck's colour for that suit (static/css/theme.css's light values; the dark theme dims
+// the whole figure): KD-4.svg and KC-4.svg and the like are the four-colour deck's.
+//
+//   node scripts/court_figures.mjs           writes the eighteen files
+//   node scripts/court_figures.mjs --stdout  prints them as JSON, name to text
+//                                            (tests/web/test_card_faces.py compares)
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PACKAGE = join(ROOT, "node_modules", "@letele", "playing-cards");
+const OUT = join(ROOT, "static", "cards");
+
+function components() {
+  const source = readFileSync(join(PACKAGE, "dist", "index.esm.js"), "utf8");
+  const exports = source.match(/^export \{([^}]*)\};?\s*$/m);
+  if (!exports) throw new Error("no export list in the package's module");
+  const body = source
+    .replace(/^import .*$/gm, "")
+    .replace(exports[0], "return {" + exports[1].split(",").map(pair => {
+      const [local, name] = pair.trim().split(/\s+as\s+/);
+      return `${JSON.stringify(name)}: ${local}`;
+    }).join(", ") + "};");
+  const React = { createElement: (type, props, ...children) => ({ type, props: props || {}, children: children.flat().filter(c => c != null && c !== false) }) };
+  return new Function("React", "_extends", body)(React, Object.assign);
+}
+
+// Path data to whole units. The drawings are 1300 by 2000 units for a frame at most about 90 px
+// wide on screen, so a unit is under a tenth of a pixel; the package's three decimals are half the
+// file. Each point is rounded where it lies (absolute), then written relative to the rounded
+// point before it, so no error adds up along a path.
+const ARGS = { M: 2, L: 2, H: 1, V: 1, C: 6, S: 4, Q: 4, T: 2, A: 7, Z: 0 };
+
+function parsePath(d) {
+  const out = [];
+  let i = 0;
+  const number = () => {
+    const m = /^[\s,]*(-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)/i.exec(d.slice(i));
+    if (!m) throw new Error(`a number expected at ${i} of ${d.slice(i, i + 20)}`);
+    i += m[0].length;
+    return parseFloat(m[1]);
+  };
+  const flag = () => {
+    const m = /^[\s,]*([01])/.exec(d.slice(i));
+    if (!m) throw new Error(`an arc flag expected at ${i}`);
+    i += m[0].length;
+    return +m[1];
+  };
+  let command = null;
+  while (i < d.length) {
+    const m = /^[\s,]*([MmLlHhVvCcSsQqTtAaZz])?/.exec(d.slice(i));
+    i += m[0].length;
+    if (m[1]) command = m[1];
+    else if (i >= d.length) break;
+    if (!command) throw new Error("path data must begin with a command");
+    const kind = command.toUpperCase();
+    const args = kind === "A"
+      ? [number(), number(), number(), flag(), flag(), number(), number()]
+      : Array.from({ length: ARGS[kind] }, number);
+    out.push([command, args]);
+    if (kind === "Z") command = null;  // a number after Z needs a command of its own
+    else if (command === "M") command = "L";  // further pairs after a moveto are linetos
+    else if (command === "m") command = "l";
+  }
+  return out;
+}
+
+function roundPath(d) {
+  let x = 0, y = 0, sx = 0, sy = 0;  // the current point and the subpath's start, exact
+  let rx = 0, ry = 0, rsx = 0, rsy = 0;  // the same, as written (rounded)
+  const parts = [];
+  for (const [command, args] of parsePath(d)) {
+    const kind = command.toUpperCase();
+    const rel = command !== kind;
+    if (kind === "Z") {
+      x = sx; y = sy; rx = rsx; ry = rsy;
+      parts.push("z");
+      continue;
+    }
+    // every coordinate pair made absolute, then rounded; written relative to the rounded point
+    const absolute = [];
+    if (kind === "H") { const nx = rel ? x + args[0] : args[0]; absolute.push(nx); }
+    else if (kind === "V") { const ny = rel ? y + args[0] : args[0]; absolute.push(ny); }
+    else if (kind === "A") absolute.push(args[0], args[1], args[2], args[3], args[4], rel ? x + args[5] : args[5], rel ? y + args[6] : args[6]);
+    else for (let k = 0; k < args.length; k += 2) absolute.push(rel ? x + args[k] : args[k], rel ? y + args[k + 1] : args[k + 1]);
+    let written;
+    if (kind === "H") { written = [Math.round(absolute[0]) - rx]; x = absolute[0]; rx += written[0]; }
+    else if (kind === "V") { written = [Math.round(absolute[0]) - ry]; y = absolute[0]; ry += written[0]; }
+    else if (kind === "A") {
+      const ex = Math.round(absolute[5]), ey = Math.round(absolute[6]);
+      written = [Math.round(absolute[0]) || 1, Math.round(absolute[1]) || 1, Math.round(absolute[2]), absolute[3], absolute[4], ex - rx, ey - ry];
+      x = absolute[5]; y = absolute[6]; rx = ex; ry = ey;
+    } else {
+      written = absolute.map((v, k) => Math.round(v) - (k % 2 ? ry : rx));
+      x = absolute[absolute.length - 2]; y = absolute[absolute.length - 1];
+      rx = Math.round(x); ry = Math.round(y);
+    }
+    if (kind === "M") { sx = x; sy = y; rsx = rx; rsy = ry; }
+    parts.push(kind.toLowerCase() + written.map((v, k) => (k && v >= 0 ? " " : "") + v).join(""));
+  }
+  // the first moveto of a path is absolute, relative to the origin: the same numbers
+  return parts.join("");
+}
+
+// React's names for the attributes the package uses; SVG's own camelCase names (viewBox,
+// preserveAspectRatio, patternUnits) stay as they are
+const ATTRIBUTE = { xlinkHref: "href", className: "class" };
+const HYPHENATED = /^(stroke|fill|font|text|vector)[A-Z]/;
+const attrName = key => ATTRIBUTE[key] || (HYPHENATED.test(key) ? key.replace(/[A-Z]/g, c => "-" + c.toLowerCase()) : key);
+const escape = value => String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function render(node, rename) {
+  if (typeof node === "string") return escape(node);
+  const attrs = Object.entries(node.props)
+    .filter(([key]) => !key.startsWith("aria-") && key !== "xmlns" && key !== "xmlnsXlink")
+    .map(([key, value]) => {
+      if (key === "id") value = rename(value);
+      if (key === "xlinkHref") value = "#" + rename(value.slice(1));
+      if (key === "d") value = roundPath(value);
+      return ` ${attrName(key)}="${escape(value)}"`;
+    }).join("");
+  const inner = node.children.map(child => render(child, rename)).join("");
+  return inner ? `<${node.type}${attrs}>${inner}</${node.type}>` : `<${node.type}${attrs}/>`;
+}
+
+// The suits' colours, as static/css/theme.css's --red, --ink, --blue and --green (light theme);
+// tests/web/test_card_faces.py holds them to it
+const INK = { H: "#b3001b", D: "#b3001b", S: "#1b1b1b", C: "#1b1b1b" };
+const FOUR_COLOUR = { D: "#0645ad", C: "#0b6b2c" };
+
+// The frame the figure is drawn in, on Kennard's card of 240 by 336
+const FRAME = { x: -82.4, y: -130.4, width: 164.8, height: 260.8 };
+const inFrame = use => use.props.width === FRAME.width && use.props.height === FRAME.height;
+
+function figure(card, code, colour) {
+  const [defs] = card.children.filter(child => child.type === "defs");
+  const symbols = new Map(defs.children.filter(c => c.props.id).map(c => [c.props.id, c]));
+  const rename = id => `${code}-${id.replace(/^.*_svg__/, "")}`;
+  // the artwork: every layer laid in the frame (each twice, the second turned round), then the frame's line
+  const layers = [];
+  const walk = node => {
+    if (typeof node === "string") return;
+    if (node.type === "use" && (inFrame(node) || node.props.stroke)) layers.push(node);
+    else if (node.type === "g") node.children.forEach(walk);
+  };
+  card.children.filter(child => child.type !== "defs").forEach(walk);
+  const used = new Set();
+  const mark = id => {
+    if (used.has(id)) return;
+    used.add(id);
+    const visit = node => {
+      if (typeof node === "string") return;
+      if (node.props.xlinkHref) mark(node.props.xlinkHref.slice(1));
+      node.children.forEach(visit);
+    };
+    visit(symbols.get(id));
+  };
+  layers.forEach(use => mark(use.props.xlinkHref.slice(1)));
+  const kept = [...symbols.values()].filter(s => used.has(s.props.id)).map(s => {
+    if (s.type === "symbol" && s.props.viewBox === "-600 -600 1200 1200") {
+      // the suit's pip, as the artwork holds it: the card's colour
+      return { ...s, children: s.children.map(p => ({ ...p, props: { ...p.props, fill: colour } })) };
+    }
+    return s;
+  });
+  const frame = layers.filter(use => !inFrame(use)).map(use => ({
+    ...use, props: { ...use.props, stroke: "#44F", vectorEffect: "non-scaling-stroke" },
+  }));
+  const art = layers.filter(inFrame);
+  return `<defs>${kept.map(s => render(s, rename)).join("")}</defs>`
+    + [...art, ...frame].map(use => render(use, rename)).join("");
+}
+
+const deck = components();
+const version = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).version;
+const files = {};
+const drawing = (code, body) => `<svg xmlns="http://www.w3.org/2000/svg" `
+  + `viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" preserveAspectRatio="none">`
+  + `<!-- ${code}: a court figure from Adrian Kennard's playing cards (public domain), as packaged by `
+  + `@letele/playing-cards ${version} (CC0-1.0); built by scripts/court_figures.mjs -->${body}</svg>\n`;
+for (const suit of "CDHS") {
+  for (const rank of "JQK") {
+    const name = suit + rank.toLowerCase();
+    if (!deck[name]) throw new Error(`the package has no ${name}`);
+    const code = rank + suit;
+    files[`${code}.svg`] = drawing(code, figure(deck[name]({}), code, INK[suit]));
+    if (FOUR_COLOUR[suit]) files[`${code}-4.svg`] = drawing(code, figure(deck[name]({}), code, FOUR_COLOUR[suit]));
+  }
+}
+if (process.argv.includes("--stdout")) process.stdout.write(JSON.stringify(files));
+else {
+  mkdirSync(OUT, { recursive: true });
+  for (const [name, svg] of Object.entries(files)) writeFileSync(join(OUT, name), svg);
+  const bytes = Object.values(files).reduce((sum, svg) => sum + svg.length, 0);
+  console.log(`${OUT}: ${Object.keys(files).length} figures, ${bytes} bytes`);
+}
