@@ -69,7 +69,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
 
 
 def _log(game_id: str | None, action: str, record: GameRecord, outcome: str, started: float) -> None:
-    """One JSON line per stored (or refused as stale) change: see app.web.logs."""
+    """One JSON line per stored (or refused as stale) change: see app.web.middleware, "logs"."""
     if not move_log.isEnabledFor(logging.INFO):
         return
     fields = {"game": game_id, "action": action, "outcome": outcome, "ply": record.cursor,

@@ -1,6 +1,6 @@
 """The routers' dependencies, as Annotated aliases (SessionDep, PlayerDep, CsrfDep, …): the
 settings, the request's unit of work, limits and ids here; who is asking in app.web.identity;
-the CSRF check in app.web.csrf."""
+the CSRF check there too."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from app.services.errors import NotFoundError
 from app.services.games import Limits
 from app.settings import Settings
 
-from . import csrf, identity, security
-from .clients import client_address
+from . import identity
 from .identity import STORED_PLAYER, forget_visitor, queue_cookie
+from .middleware import client_address
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -49,7 +49,7 @@ def get_session(request: Request) -> Iterator[Session]:
         if stored is not None:
             settings = request.app.state.settings
             # first: a cookie the route set (a device link's player) comes after it and wins
-            queue_cookie(request, security.player_cookie_header(settings.secret_key, stored.id,
+            queue_cookie(request, identity.player_cookie_header(settings.secret_key, stored.id,
                                                                 settings.secure_cookies, stored.session_generation),
                          first=True)
 
@@ -98,7 +98,7 @@ def discard(session: Session) -> None:
 
 
 async def require_csrf(request: Request, settings: SettingsDep) -> None:
-    await csrf.check_csrf(request, settings)
+    await identity.check_csrf(request, settings)
 
 
 CsrfDep = Depends(require_csrf)

@@ -19,8 +19,7 @@ from app.services.errors import (
 )
 
 from .identity import visitor_page
-from .middleware import BodyTooLarge
-from .security import SECURITY_HEADERS
+from .middleware import SECURITY_HEADERS, BodyTooLarge
 from .templating import render
 
 STATUS_OF = {

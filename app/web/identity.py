@@ -1,9 +1,15 @@
 """Who is asking: the browser's player from its signed cookie (a visitor until its first POST),
-or the API's player from its bearer token, and the cookies a response sets for them."""
+or the API's player from its bearer token; the cookies a response sets for them; and the CSRF
+check: every state-changing browser POST carries a token bound to the player's identity."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
+
 from fastapi import HTTPException, Request
+from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import delete, exists
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -13,8 +19,12 @@ from app.db.models import Game, Player, new_public_id
 from app.services import players as player_service
 from app.settings import Settings
 
-from . import security
-from .clients import check_new_player
+from .middleware import COOKIE_MAX_AGE, check_new_player, language_cookie_header
+
+PLAYER_COOKIE = "tretten_player"
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 STORED_PLAYER = "stored_player"  # session.info: the visitor this request stored
 CSRF_CHECKED = "csrf_identity"  # request state: the identity the CSRF token was checked against
@@ -31,10 +41,10 @@ def queue_cookie(request: Request, header_value: str, *, first: bool = False) ->
         queued.append(header_value)
 
 
-def cookie_identity(request: Request, settings: Settings) -> security.Identity | None:
+def cookie_identity(request: Request, settings: Settings) -> Identity | None:
     """The (player id, session generation) the signed cookie names (None: no cookie, or a
     forged one); no database."""
-    return security.unsign_player(settings.secret_key, request.cookies.get(security.PLAYER_COOKIE))
+    return unsign_player(settings.secret_key, request.cookies.get(PLAYER_COOKIE))
 
 
 
@@ -51,16 +61,16 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
     player = session.get(Player, identity[0]) if identity else None
     if identity is not None and player is not None and max(identity[1], 0) != player.session_generation:
         player, identity = None, None  # logged out: a revoked device link, or "log out other devices"
-    elif identity is not None and player is None and identity[1] != security.VISITOR:
+    elif identity is not None and player is None and identity[1] != VISITOR:
         identity = None  # a stored player that is no more
     if identity is None:
-        identity = (new_public_id(), security.VISITOR)
-        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+        identity = (new_public_id(), VISITOR)
+        queue_cookie(request, player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
                                                             identity[1]))
     if player is None:
         player = player_service.visitor(identity[0])
         if request.method not in SAFE_METHODS:
-            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/clients.py)
+            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/middleware.py)
             try:
                 player = player_service.stored_visitor(session, identity[0])
                 session.info[STORED_PLAYER] = player
@@ -71,7 +81,7 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
         request.state.language = player.language
     generation = player.session_generation or 0
     request.state.page = {"player": player,
-                          "csrf_token": security.csrf_token(settings.secret_key, player.id, generation)}
+                          "csrf_token": csrf_token(settings.secret_key, player.id, generation)}
     checked = request.scope.get("state", {}).get(CSRF_CHECKED)
     if checked is not None and (checked[0], max(checked[1], 0)) != (player.id, generation):
         raise HTTPException(status_code=403, detail="csrf")
@@ -105,10 +115,10 @@ def visitor_page(request: Request, settings: Settings) -> None:
         return
     identity = cookie_identity(request, settings)
     if identity is None:
-        identity = (new_public_id(), security.VISITOR)
-        queue_cookie(request, security.player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
+        identity = (new_public_id(), VISITOR)
+        queue_cookie(request, player_cookie_header(settings.secret_key, identity[0], settings.secure_cookies,
                                                             identity[1]))
-    request.state.page = {"player": None, "csrf_token": security.csrf_token(settings.secret_key, *identity)}
+    request.state.page = {"player": None, "csrf_token": csrf_token(settings.secret_key, *identity)}
 
 
 def api_player(session: Session, authorization: str | None) -> Player:
@@ -125,4 +135,89 @@ def api_player(session: Session, authorization: str | None) -> Player:
 
 def set_language_cookie(request: Request, language: str, settings: Settings) -> None:
     if language in i18n.LANGUAGES:
-        queue_cookie(request, security.language_cookie_header(language, settings.secure_cookies))
+        queue_cookie(request, language_cookie_header(language, settings.secure_cookies))
+
+
+# ---------------------------------------------------------------- signed cookies and CSRF tokens
+
+def _serializer(secret: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret, salt="tretten-player")
+
+
+Identity = tuple[str, int]  # (player id, session generation): what the signed cookie says
+VISITOR = -1  # the generation of a browser's id before its player is stored (its first POST)
+
+
+def sign_player(secret: str, player_id: str, generation: int = 0) -> str:
+    """The cookie's value; generation 0 is the bare id (as every cookie made before generations)."""
+    return _serializer(secret).dumps([player_id, generation] if generation else player_id)
+
+
+def unsign_player(secret: str, value: str | None) -> Identity | None:
+    """The identity a player cookie names, or None (no cookie, or not signed with our key)."""
+    if not value or len(value) > 200:
+        return None
+    try:
+        payload = _serializer(secret).loads(value)
+    except BadSignature:
+        return None
+    if isinstance(payload, str):  # generation 0 (and every cookie made before generations)
+        return payload, 0
+    if (isinstance(payload, list) and len(payload) == 2 and isinstance(payload[0], str)
+            and isinstance(payload[1], int)):
+        return payload[0], payload[1]
+    return None
+
+
+def csrf_token(secret: str, player_id: str, generation: int = 0) -> str:
+    # stateless: bound to the player and its session generation, so a token lifted from one
+    # player's page is useless to another, and a logged-out device's pages post nothing. A
+    # visitor's pages keep their token when its first POST stores the player (generation 0).
+    message = f"csrf:{player_id}" if generation <= 0 else f"csrf:{player_id}:{generation}"
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_ok(secret: str, identity: Identity, presented: str | None) -> bool:
+    """Whether ``presented`` is the identity's token; anything but 64 hex digits is refused
+    before the comparison (compare_digest raises on non-ASCII text)."""
+    if not presented or not _HEX64.fullmatch(presented):
+        return False
+    return hmac.compare_digest(csrf_token(secret, *identity), presented)
+
+
+def player_cookie_header(secret: str, player_id: str, secure: bool, generation: int = 0) -> str:
+    parts = [
+        f"{PLAYER_COOKIE}={sign_player(secret, player_id, generation)}",
+        "Path=/",
+        f"Max-Age={COOKIE_MAX_AGE}",
+        "HttpOnly",
+        "SameSite=Lax",
+    ]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+def cleared_player_cookie_header(secure: bool) -> str:
+    """Forgets the player cookie (a deleted profile), with the flags it was set with."""
+    return f"{PLAYER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
+
+
+async def check_csrf(request: Request, settings: Settings) -> None:
+    """Every state-changing browser POST carries the token: htmx as a header, forms as a field.
+
+    The token is an HMAC of the cookie's identity, so it is checked without the database; the
+    player dependency then confirms that identity is still valid."""
+    presented = request.headers.get(CSRF_HEADER)
+    if not presented:
+        try:
+            value = (await request.form()).get(CSRF_FIELD)  # parsed once: the route reads it again
+        except HTTPException:
+            raise
+        except Exception as exc:  # malformed multipart, too many fields
+            raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
+        presented = value if isinstance(value, str) else None
+    identity = cookie_identity(request, settings)
+    if identity is None or not csrf_ok(settings.secret_key, identity, presented):
+        raise HTTPException(status_code=403, detail="csrf")
+    request.scope.setdefault("state", {})[CSRF_CHECKED] = identity

@@ -15,11 +15,18 @@ from app.db.session import get_engine, session_factory
 from app.services import searches
 from app.settings import Settings, get_settings
 
-from . import clients
 from .assets import STATIC_DIR, CachedStaticFiles
 from .errors import install_error_handlers
-from .logs import configure_logging, log_event, request_log
-from .middleware import HeadAsGet, LanguageMiddleware, RequestLogMiddleware, SecurityMiddleware
+from .middleware import (
+    HeadAsGet,
+    LanguageMiddleware,
+    RequestLogMiddleware,
+    SecurityMiddleware,
+    configure_logging,
+    install_limits,
+    log_event,
+    request_log,
+)
 from .routes import (
     api,
     api_docs,
@@ -79,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
-    clients.install(app, settings)  # limits on new players and games; the proxy headers, outermost
+    install_limits(app, settings)  # limits on new players and games; the proxy headers, outermost
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
     for module in (games, lobby, prefs, rules, api, health, site, stats, profile, deals, replays, api_stats, solver,

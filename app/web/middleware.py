@@ -1,20 +1,171 @@
-"""The app's ASGI middleware, outermost first as app.web.main adds them: the request log, the
-security headers (with the cookies a request queued, and the body's size cap), the request's
-language, and HEAD answered as GET without its body."""
+"""What every request passes through, outermost first as app.web.main adds them: the client's
+address (believed from X-Forwarded-For only through a trusted proxy) and the limits on the
+players, games and previews it may make; the request's JSON log line; the security headers
+(with the cookies a request queued, and the body's size cap); the request's language (and its
+cookie); and HEAD answered as GET without its body.
+
+Behind a reverse proxy every peer is the proxy. With TRUSTED_PROXIES set, uvicorn's
+ProxyHeadersMiddleware (installed here, in the app, so every way of serving it agrees) takes
+the client from X-Forwarded-For when the peer is one of them: the right-most address in it
+that is not a trusted proxy, since each proxy appends the address it saw. The scheme comes
+from X-Forwarded-Proto the same way (share and device links are absolute). From any other
+peer both headers are ignored.
+
+Logs: one JSON line per request (logger ``tretten.request``) and per move (``tretten.move``,
+written by the games service), on stderr. Each line is a JSON object with ``event``, ``ts``
+and the fields of the event; a request line carries ``method``, ``path``, ``status``, ``ms``
+and, for a game's URL, ``game``. A path that carries a credential (a device link,
+``/link/<secret>``) is written as ``/link/…``, here and in uvicorn's access log if that is on.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
 import re
+import sys
 import time
 
+from fastapi import FastAPI, Request
 from starlette.datastructures import MutableHeaders
-from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import i18n
+from app.services.ratelimit import Arrivals
+from app.settings import Settings
 
-from .logs import log_event, loggable_path, request_log
-from .security import LANGUAGE_COOKIE, SECURITY_HEADERS
+LANGUAGE_COOKIE = "tretten_lang"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+
+# ---------------------------------------------------------------- the client and its limits
+
+def install_limits(app: FastAPI, settings: Settings) -> None:
+    """The app's limits on new players and games, and the proxies it believes (call it after
+    the other middleware: the proxy headers must be read before anything uses the client)."""
+    app.state.new_players = Arrivals(
+        settings.new_players_per_address, settings.new_players_total,
+        message="too many new players at once from your address or in all; wait a little", key="too_many_players",
+    )
+    app.state.new_games = Arrivals(
+        settings.new_games_per_address, settings.new_games_total,
+        message="too many new games at once from your address or in all; wait a little", key="rate_limited",
+    )
+    app.state.new_previews = Arrivals(
+        settings.previews_per_address, settings.previews_total,
+        message="too many new preview images at once from your address or in all; wait a little",
+        key="rate_limited",
+    )
+    if settings.trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+
+
+def client_address(request: Request) -> str:
+    """The client's IP address (from X-Forwarded-For only through a trusted proxy, see above)."""
+    client = request.scope.get("client")
+    return client[0] if client else "unknown"
+
+
+def check_new_preview(request: Request) -> None:
+    """Before drawing a preview that is not in the cache: RateLimitError if this client, or
+    everyone together, asked for too many just now."""
+    request.app.state.new_previews.check(client_address(request))
+
+
+def check_new_player(request: Request) -> None:
+    """Before making a player: RateLimitError (429, Retry-After) if this client, or everyone
+    together, made too many just now."""
+    request.app.state.new_players.check(client_address(request))
+
+
+# ---------------------------------------------------------------- logs
+
+request_log = logging.getLogger("tretten.request")
+SECRET_PATHS = ("/link/",)  # what follows is a credential: whoever holds a device link is that player
+
+
+def loggable_path(path: str) -> str:
+    """The path as a log may keep it: a credential in it cut off, and at most 200 characters."""
+    if path.startswith(SECRET_PATHS):
+        return next(prefix for prefix in SECRET_PATHS if path.startswith(prefix)) + "…"
+    return path[:200]
+
+
+class RedactAccessLog(logging.Filter):
+    """uvicorn's access log (off in ``tretten serve``) with credentials cut out of its paths."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn logs '%s - "%s %s HTTP/%s" %d' with (client, method, path and query, version, status)
+        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
+            record.args = (*args[:2], loggable_path(args[2]), *args[3:])
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """The record's ``fields`` (passed as ``extra={"fields": {...}}``) as one JSON line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {"ts": round(record.created, 3), "level": record.levelname.lower(), "event": record.getMessage()}
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info).splitlines()[-1]
+        return json.dumps(line, separators=(",", ":"), default=str)
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    """Send the ``tretten`` loggers to stderr as JSON lines (once per process)."""
+    root = logging.getLogger("tretten")
+    if any(getattr(h, "_tretten", False) for h in root.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    handler._tretten = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level)
+    root.propagate = False
+    logging.getLogger("uvicorn.access").addFilter(RedactAccessLog())
+
+
+def log_event(logger: logging.Logger, event: str, **fields: object) -> None:
+    if logger.isEnabledFor(logging.INFO):
+        logger.info(event, extra={"fields": fields})
+
+
+# ---------------------------------------------------------------- headers
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",  # no inline script anywhere: htmx and app.js are files
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+SECURITY_HEADERS = {
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+    "cross-origin-opener-policy": "same-origin",
+}
+
+
+def language_cookie_header(language: str, secure: bool) -> str:
+    parts = [f"{LANGUAGE_COOKIE}={language}", "Path=/", f"Max-Age={COOKIE_MAX_AGE}", "HttpOnly", "SameSite=Lax"]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- the middleware
 
 GAME_PATH = re.compile(r"^/(?:api/)?games/([A-Za-z0-9_-]{1,24})(?:/|$)")
 

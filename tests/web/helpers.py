@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.db.models import Player
 from app.services import games, players
-from app.web.security import PLAYER_COOKIE, sign_player, unsign_player
+from app.web.identity import PLAYER_COOKIE, sign_player, unsign_player
 
 HX = {"HX-Request": "true"}
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from app.services import players
-from app.web import security
+from app.web import identity
 from app.web.deps import get_api_player, get_browser_player
 
 
 def _request(app, cookie: str | None, method: str = "GET") -> Request:
-    headers = [(b"cookie", f"{security.PLAYER_COOKIE}={cookie}".encode())] if cookie else []
+    headers = [(b"cookie", f"{identity.PLAYER_COOKIE}={cookie}".encode())] if cookie else []
     return Request({"type": "http", "method": method, "path": "/", "headers": headers, "query_string": b"",
                     "app": app, "state": {}})
 
@@ -20,7 +20,7 @@ def test_the_player_is_read_and_the_connection_given_back_before_the_route(app, 
         stored = players.stored_visitor(session, "deps-player-1")
         session.commit()
         generation = stored.session_generation
-    cookie = security.sign_player(settings.secret_key, "deps-player-1", generation)
+    cookie = identity.sign_player(settings.secret_key, "deps-player-1", generation)
     with app.state.sessionmaker() as session:
         player = get_browser_player(_request(app, cookie), session, settings)
         # a sync route waits for a thread of its own: it must not hold a connection meanwhile

@@ -17,8 +17,8 @@ from app.services import games, leaderboard, moves, players
 from app.services.errors import ConflictError
 from app.services.games import record_of
 
-from ..clients import check_new_player
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard
+from ..middleware import check_new_player
 
 router = APIRouter(prefix="/api", tags=["api"])
 

@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse, Response
 from app.services import previews
 from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
 
-from ..clients import check_new_preview
+from ..middleware import check_new_preview
 
 router = APIRouter(include_in_schema=False)
 

@@ -11,9 +11,8 @@ from starlette.responses import Response
 from app.services import players, profiles
 from app.services.errors import NotFoundError
 
-from .. import security
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
-from ..identity import queue_cookie
+from ..identity import cleared_player_cookie_header, player_cookie_header, queue_cookie
 from ..redirects import see_other
 from ..templating import render
 from ..urls import absolute
@@ -47,7 +46,7 @@ def new_link(request: Request, session: SessionDep, player: PlayerDep) -> Respon
 def _renew_session(request: Request, session, player, settings) -> None:
     """Log out every other device of this profile; this one goes on with a cookie of the new generation."""
     players.end_other_sessions(session, player)
-    queue_cookie(request, security.player_cookie_header(settings.secret_key, player.id, settings.secure_cookies,
+    queue_cookie(request, player_cookie_header(settings.secret_key, player.id, settings.secure_cookies,
                                                         player.session_generation))
 
 
@@ -72,7 +71,7 @@ def delete_profile(request: Request, session: SessionDep, player: PlayerDep, set
         return see_other(request, "/profile#delete")
     profiles.delete_player(session, player)
     # forget the cookie: the next visit starts a new anonymous player
-    queue_cookie(request, security.cleared_player_cookie_header(settings.secure_cookies))
+    queue_cookie(request, cleared_player_cookie_header(settings.secure_cookies))
     return see_other(request, "/?deleted=1")
 
 
@@ -111,6 +110,6 @@ def use_link(
     token: DeviceTokenDep, request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
 ) -> Response:
     target = _linked_player(session, settings, token)
-    queue_cookie(request, security.player_cookie_header(settings.secret_key, target.id, settings.secure_cookies,
+    queue_cookie(request, player_cookie_header(settings.secret_key, target.id, settings.secure_cookies,
                                                         target.session_generation))
     return see_other(request, "/stats")
