@@ -27,8 +27,6 @@ position is expanded at most once; that makes a ``False`` a proof. Only sound re
   cards can open up) prove many positions lost long before the stock runs out;
 - with a limited number of passes a position is not searched again at a later pass.
 
-(``_run_stock`` is kept, behind ``multi_pass_search = False``, to compare with.)
-
 A search that starts before the last pass of a limited number (``pyramid-3``, 2-pass games)
 runs in ``pyramid_multi``, unless the unlimited-passes search below finds the deal lost
 first: a position is (removed layout, stock pointer, mask of the stock and waste cards
@@ -68,14 +66,10 @@ class _Capped(Exception):
 class PyramidSearch:
     """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
 
-    order_checks = True  # the order relaxations (off only to measure what they buy)
     free_precheck = True  # a multi-pass deal lost with unlimited passes is lost
-    last_pass_search = True  # pyramid_last for a search that starts in the last pass
-    multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
-    stock_first_nodes = 1000  # ... after the plain search (``_run_stock``) for this many
+    stock_first_nodes = 1000  # pyramid_multi after the plain search (``_run_stock``) for this many
     multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
-    giza_relaxations = True  # the value-group relaxations in Giza too
-    giza_relax_after = 50  # ... once the search has expanded this many positions
+    giza_relax_after = 50  # Giza's value-group relaxations once this many positions are expanded
 
     def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -297,21 +291,19 @@ class PyramidSearch:
             return self._run_giza()
         if pr.passes is None:
             return self._run_cycle() if pr.goal == "all" else self._run_free()
-        if self.last_pass_search and pr.pass_number >= pr.passes:
+        if pr.pass_number >= pr.passes:
             return run_last_pass(self)
         if self.free_precheck and pr.goal != "all" and not self._run_free()[0]:
             # Lost even with unlimited passes (a quick search): lost with fewer too.
             return False, []
-        if self.multi_pass_search:
-            if self.stock_first_nodes:
-                # The plain search first, for a few positions: its own pruning (no
-                # relaxations to solve) finds most quick wins and losses faster. Its answer
-                # is exact when it finishes; when it would go on, start over.
-                got = self._run_capped(self.stock_first_nodes)
-                if got is not None:
-                    return got
-            return run_multi_pass(self)
-        return self._run_stock()
+        if self.stock_first_nodes:
+            # The plain search first, for a few positions: its own pruning (no
+            # relaxations to solve) finds most quick wins and losses faster. Its answer
+            # is exact when it finishes; when it would go on, start over.
+            got = self._run_capped(self.stock_first_nodes)
+            if got is not None:
+                return got
+        return run_multi_pass(self)
 
     def _run_capped(self, cap: int) -> tuple[bool, list[tuple]] | None:
         """``_run_stock`` stopped after ``cap`` more positions (``None`` then)."""
@@ -349,7 +341,7 @@ class PyramidSearch:
         multi = passes > pr.pass_number
         expinfo, tick, exposed = self._expinfo, self._tick, self._exposed
         vals = self.vals
-        check_order = self.order_checks and not pr.overlap
+        check_order = not pr.overlap
         ppart = self.layout_part
         dead = self._dead_counts
         closure = self._clears
@@ -846,9 +838,7 @@ class PyramidSearch:
         top_of = _RESERVE_TOP
         visited: set[int] = set()
         path: list[tuple] = []
-        relax = None
-        if self.giza_relaxations:
-            relax = value_group_relaxations(self, goal_all, pr.overlap)
+        relax = value_group_relaxations(self, goal_all, pr.overlap)
         shift_r = L
 
         def rec(pm: int, gm: int, touched: int) -> bool:
@@ -888,7 +878,7 @@ class PyramidSearch:
                 del path[mark:]
                 return False
             visited.add(key)
-            if relax is not None and self.nodes >= self.giza_relax_after:
+            if self.nodes >= self.giza_relax_after:
                 # Value-group relaxations (pyramid_last): lost there, lost here. Only
                 # those with the group of the last move can have changed their verdict.
                 checks = relax[0] if touched < 0 else relax[1][touched]

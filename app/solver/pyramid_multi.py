@@ -65,8 +65,6 @@ import itertools
 from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, LazyRelaxation, shape_facts
 from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
 
-CHECK_MAXIMAL_ONLY = True
-SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
 ALL_GROUPS = 0b1111110  # bits 1-6: the value groups
 MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
 MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
@@ -171,7 +169,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
     expinfo, tick = search._expinfo, search._tick
-    counter = search.relaxed_counter = [0]  # relaxed positions solved (for measuring)
+    counter = [0]  # relaxed positions solved, for the budget's checks
     group_of = GROUP_OF
     lmasks = [0] * 7
     smasks = [0] * 7
@@ -192,11 +190,8 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
                       if r.groups - {g} in by_groups]
     # Only the relaxations on no fewer groups are checked: a lost relaxation on a subset
     # makes the larger one lost too (``win`` looks at its subsets first).
-    if CHECK_MAXIMAL_ONLY:
-        top = max(len(r.groups) for r in rels) if rels else 0
-        checked = [r for r in rels if len(r.groups) == top]
-    else:
-        checked = rels
+    top = max(len(r.groups) for r in rels) if rels else 0
+    checked = [r for r in rels if len(r.groups) == top]
     gbits = {id(r): sum(1 << g for g in r.groups) for r in checked}
     lists: dict[int, list[PassRelaxation]] = {}  # changed groups -> relaxations to check
     no_checks: list[PassRelaxation] = []  # stays empty
@@ -244,7 +239,7 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             return False
         visited[key] = pas
         checks: list[PassRelaxation] | None
-        if search.nodes < relax_after or (drawn and SKIP_AFTER_DRAW):
+        if search.nodes < relax_after or drawn:
             checks = no_checks
             base = gm  # not checked: the children check these groups too
         else:
