@@ -43,6 +43,9 @@ class Variant:
     near_end_cards: int = 10
     winnable_candidates: int = 200
     daily_candidates: int = 200
+    # whether the solver proves the shortest win of a position (A* over the Pyramid family's
+    # moves; Gaps has none)
+    shortest_win: bool = True
 
     @property
     def deal_size(self) -> int:
@@ -78,7 +81,7 @@ GAMES: dict[str, Variant] = {
         Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2,
                 table=PyramidTable("double-pyramid", pyramids=2)),
         Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text),
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25),
+                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }
 
