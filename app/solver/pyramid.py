@@ -562,7 +562,6 @@ class PyramidSearch:
                         can |= 1 << (13 - v)
                 if not closure(pm, can)[0]:
                     return DEAD_END
-            tick()
             return moves(pm, w, s, fcnt, wcnt, pas, info)
 
         def moves(pm: int, w: int, s: int, fcnt: int, wcnt: int, pas: int, info: tuple):
@@ -604,7 +603,7 @@ class PyramidSearch:
         p = pr.pointer
         w0, wc0 = code(seq[:p][::-1])  # waste top first
         s0, sc0 = code(seq[p:])        # stock top first
-        won = depth_first((pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1), expand, path)
+        won = depth_first((pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1), expand, path, tick)
         return won, (path if won else [])
 
     # --- unlimited passes: the pointer is free ----------------------------------------
@@ -651,7 +650,6 @@ class PyramidSearch:
                 return DEAD_END
             if not pr.overlap and not ordered(pm, cnt):
                 return DEAD_END
-            tick()
             return moves(pm, cnt, info)
 
         def moves(pm: int, cnt: int, info: tuple):
@@ -663,7 +661,7 @@ class PyramidSearch:
                     for x in xs:
                         yield ("v", x, y), (pm | (1 << x), cnt - (1 << (4 * y)), min(y, 13 - y))
 
-        if not depth_first((pr.removed, cnt0, -1), expand, path):
+        if not depth_first((pr.removed, cnt0, -1), expand, path, tick):
             return False, []
         return True, self._write_cycle(path)
 
@@ -696,7 +694,6 @@ class PyramidSearch:
             if key in visited:
                 return DEAD_END
             visited.add(key)
-            tick()
             return moves(pm, sm, info)
 
         def moves(pm: int, sm: int, info: tuple):
@@ -723,7 +720,7 @@ class PyramidSearch:
         for k in kings:
             path.append(("s", None, k))
             sm0 |= 1 << k
-        if not depth_first((pr.removed, sm0, -1), expand, path):
+        if not depth_first((pr.removed, sm0, -1), expand, path, tick):
             return False, []
         return True, self._write_cycle(path)
 
@@ -835,7 +832,6 @@ class PyramidSearch:
             if self.nodes >= self.giza_relax_after and refuted(
                     relax[0] if touched < 0 else relax[1][touched], pm, gm):
                 return DEAD_END
-            tick()
             return moves(pm, gm, info, tops)
 
         def moves(pm: int, gm: int, info: tuple, tops: list):
@@ -851,7 +847,7 @@ class PyramidSearch:
                     if va + vb == 13:
                         yield (RESERVE + ka, RESERVE + kb), (pm, gm | (1 << sa) | (1 << sb), min(va, vb))
 
-        won = depth_first((pr.removed, self.extra_removed, -1), expand, path)
+        won = depth_first((pr.removed, self.extra_removed, -1), expand, path, tick)
         return won, (path if won else [])
 
 

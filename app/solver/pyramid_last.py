@@ -329,7 +329,6 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
         visited.add(key)
         if refuted(all_checks if g < 0 else containing[g], pm, p, wm):
             return DEAD_END
-        tick()
         return moves(pm, p, wm, info)
 
     def moves(pm: int, p: int, wm: int, info: tuple):
@@ -352,7 +351,7 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
         if p < n:
             yield DRAW, (pm, p + 1, wm | (1 << p), group_of[seq[p]])
 
-    won = depth_first((pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1), expand, path)
+    won = depth_first((pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1), expand, path, tick)
     return won, (path if won else [])
 
 

@@ -253,7 +253,6 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
             if refuted(checks, pm, p, am, pas):
                 return DEAD_END
             base = 0
-        tick()
         return moves(pm, p, am, pas, base, below, info)
 
     def moves(pm: int, p: int, am: int, pas: int, base: int, below: int, info: tuple):
@@ -284,5 +283,5 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
 
     am0 = (1 << n) - 1
     start = (pr.removed, first(am0, pr.pointer), am0, pr.pass_number, ALL_GROUPS, False)
-    won = depth_first(start, expand, path)
+    won = depth_first(start, expand, path, tick)
     return won, (path if won else [])
