@@ -14,7 +14,7 @@ from .errors import (
 )
 from .gaps import REDEAL, Fill, GapsPosition, Redeal
 from .history import GameRecord
-from .presets import PRESETS, Preset, get_preset
+from .presets import PRESETS, Preset, get_preset, presets_of
 from .pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
 from .rules import GapsRules, PyramidRules
 from .scoring import SCORING_SYSTEMS, score
@@ -26,5 +26,6 @@ __all__ = [
     "Card", "Draw", "Fill", "GameRecord", "GapsPosition", "GapsRules", "IllegalMoveError", "InvalidDealError",
     "InvalidMoveError", "InvalidRulesError", "Move", "NotationError", "Position", "Preset", "PyramidPosition",
     "PyramidRules", "Recycle", "Redeal", "Remove", "Rules", "SplitMix64", "Variant", "card", "deal_for_seed",
-    "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "score", "shuffled",
+    "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "presets_of", "score",
+    "shuffled",
 ]

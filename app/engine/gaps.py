@@ -82,9 +82,9 @@ class GapsPosition:
     game = "gaps"
 
     @classmethod
-    def from_deal(cls, game: str, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
-        """The start position: the deal laid row-major, every ace taken out (``game`` is
-        always "gaps"; the Pyramid family's positions share this signature)."""
+    def from_deal(cls, table: None, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
+        """The start position: the deal laid row-major, every ace taken out (``table`` is the
+        Pyramid family's layout, which Gaps has not; the two families share this signature)."""
         grid = tuple(None if c.rank == 1 else c for c in deal)
         starters = tuple(c.suit for c in deal if c.rank == 1) if rules.aces == "starters" else ()
         return cls(rules, format_deal(deal), grid, 1, starters)

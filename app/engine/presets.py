@@ -104,6 +104,11 @@ PRESETS: dict[str, Preset] = {
 ALIASES: dict[str, str] = {"tuts-tomb": "pyramid"}
 
 
+def presets_of(game: str) -> list[Preset]:
+    """The presets that play the game called ``game``, in the lobby's order."""
+    return [p for p in PRESETS.values() if p.game == game]
+
+
 def get_preset(slug: str) -> Preset:
     try:
         return PRESETS[ALIASES.get(slug, slug)]

@@ -23,7 +23,6 @@ ROWS = 7
 STOCK = 100
 WASTE = 101
 RESERVE = 200
-RESERVE_PILES = 8
 ROW_BONUS = (25, 50, 75, 100, 150, 250, 500)  # bottom row (6) first, apex (row 0) last
 
 
@@ -59,25 +58,42 @@ def location_text(loc: int) -> str:
     return f"G{loc - RESERVE}"
 
 
+@dataclass(frozen=True, slots=True)
+class PyramidTable:
+    """How a game of the family lays its deal out, the data its rules read: ``pyramids`` of
+    28 cards side by side (a second one's places are ``Q0``–``Q27``), then the stock, or in
+    its place ``reserve_piles`` piles of three face-up cards (``G0``…: no stock, no waste).
+    ``game`` is the game's name, for messages."""
+
+    game: str
+    pyramids: int = 1
+    reserve_piles: int = 0
+
+    @property
+    def size(self) -> int:
+        """Cards in the pyramid(s)."""
+        return PYRAMID_SIZE * self.pyramids
+
+
 _LOCATION = re.compile(r"^(?:([PQ])(\d{1,2})|([SW])|G(\d))$")
 
 
-def parse_location(text: str, game: str) -> int:
-    """Parse ``P12``, ``Q3``, ``S``, ``W`` or ``G5`` for ``game``; ``InvalidMoveError`` otherwise."""
+def parse_location(text: str, table: PyramidTable) -> int:
+    """Parse ``P12``, ``Q3``, ``S``, ``W`` or ``G5`` on ``table``; ``InvalidMoveError`` otherwise."""
     m = _LOCATION.match(text.strip().upper())
     if m is None:
         raise InvalidMoveError(f"{text.strip()!r} is not a location (P0–P27, S, W, G0–G7)")
     kind, number, pile_kind, pile = m.groups()
-    if kind == "P" or (kind == "Q" and game == "double-pyramid"):
+    if kind == "P" or (kind == "Q" and table.pyramids > 1):
         index = int(number)
         if index >= PYRAMID_SIZE:
             raise InvalidMoveError(f"{text.strip()!r}: a pyramid has positions 0–27")
         return index + (PYRAMID_SIZE if kind == "Q" else 0)
-    if pile_kind and game != "giza":
+    if pile_kind and not table.reserve_piles:
         return STOCK if pile_kind == "S" else WASTE
-    if pile is not None and game == "giza" and int(pile) < RESERVE_PILES:
+    if pile is not None and int(pile) < table.reserve_piles:
         return RESERVE + int(pile)
-    raise InvalidMoveError(f"{text.strip()!r} is not a location in {game}")
+    raise InvalidMoveError(f"{text.strip()!r} is not a location in {table.game}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +131,7 @@ RECYCLE = Recycle()
 PyramidMove = Draw | Recycle | Remove
 
 
-def parse_pyramid_move(text: str, game: str) -> PyramidMove:
+def parse_pyramid_move(text: str, table: PyramidTable) -> PyramidMove:
     """Parse ``D``, ``R``, ``X`` or ``X+Y`` (any order, any case); print back canonically."""
     token = text.strip().upper()
     if token == "D":
@@ -125,7 +141,7 @@ def parse_pyramid_move(text: str, game: str) -> PyramidMove:
     parts = token.split("+")
     if not token or len(parts) > 2:
         raise InvalidMoveError(f"{text.strip()!r} is not a move (D, R, X or X+Y)")
-    locs = tuple(sorted(parse_location(part, game) for part in parts))
+    locs = tuple(sorted(parse_location(part, table) for part in parts))
     if len(locs) == 2 and locs[0] == locs[1]:
         raise InvalidMoveError(f"{text.strip()!r} names the same location twice")
     return Remove(locs)
@@ -142,7 +158,7 @@ class PyramidPosition:
     still covers it, when that card is its only remaining cover.
     """
 
-    game: str
+    table: PyramidTable
     rules: PyramidRules
     layout: tuple[Card, ...]
     removed: int = 0
@@ -154,13 +170,17 @@ class PyramidPosition:
     _legal: list = field(init=False, default_factory=list, compare=False, repr=False)
 
     @classmethod
-    def from_deal(cls, game: str, rules: PyramidRules, deal: tuple[Card, ...]) -> PyramidPosition:
-        size = 2 * PYRAMID_SIZE if game == "double-pyramid" else PYRAMID_SIZE
-        layout, rest = deal[:size], deal[size:]
-        if game == "giza":
-            reserves = tuple(rest[3 * k : 3 * k + 3] for k in range(RESERVE_PILES))
-            return cls(game, rules, layout, reserves=reserves)
-        return cls(game, rules, layout, stock=rest)
+    def from_deal(cls, table: PyramidTable, rules: PyramidRules, deal: tuple[Card, ...]) -> PyramidPosition:
+        layout, rest = deal[:table.size], deal[table.size:]
+        if table.reserve_piles:
+            reserves = tuple(rest[3 * k : 3 * k + 3] for k in range(table.reserve_piles))
+            return cls(table, rules, layout, reserves=reserves)
+        return cls(table, rules, layout, stock=rest)
+
+    @property
+    def game(self) -> str:
+        """The game's name in the notation."""
+        return self.table.game
 
     # --- what is where -------------------------------------------------------------
     @property
@@ -177,7 +197,7 @@ class PyramidPosition:
 
     def card_at(self, location: str | int) -> Card | None:
         """The card at a location (``P12``, ``S``, ``G3``…), or ``None`` if it is empty."""
-        loc = parse_location(location, self.game) if isinstance(location, str) else location
+        loc = parse_location(location, self.table) if isinstance(location, str) else location
         if loc < STOCK:
             return None if self.removed >> loc & 1 else self.layout[loc]
         if loc == STOCK:
@@ -261,11 +281,11 @@ class PyramidPosition:
 
     def moves_involving(self, location: str) -> tuple[PyramidMove, ...]:
         """The legal moves that use ``location`` (for highlighting a selection's partners)."""
-        loc = parse_location(location, self.game)
+        loc = parse_location(location, self.table)
         return tuple(m for m in self.legal_moves() if isinstance(m, Remove) and loc in m.locs)
 
     def parse_move(self, text: str) -> PyramidMove:
-        return parse_pyramid_move(text, self.game)
+        return parse_pyramid_move(text, self.table)
 
     def apply(self, move: object) -> PyramidPosition:
         """The position after ``move`` (a move or its notation); ``IllegalMoveError`` if the rules
@@ -329,10 +349,10 @@ class PyramidPosition:
         if status == "won":
             if self.rules.goal == "all":
                 return "won_all"
-            return "won_pyramids" if len(self.layout) > PYRAMID_SIZE else "won_pyramid"
+            return "won_pyramids" if self.table.pyramids > 1 else "won_pyramid"
         if status == "playing":
             return None
-        if self.game == "giza":
+        if self.table.reserve_piles:
             return "lost_giza"
         return "lost_pyramid" if self.rules.passes is None else "lost_stock"
 
@@ -382,7 +402,7 @@ class PyramidPosition:
             "stock": [c.code for c in self.stock],
             "waste": [c.code for c in self.waste],
         }
-        if self.game == "giza":
+        if self.table.reserve_piles:
             out["reserves"] = [[c.code for c in pile] for pile in self.reserves]
         out["pass"] = self.pass_number
         return out

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, full_deck, parse_deal
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
-from .pyramid import PyramidMove, PyramidPosition, parse_pyramid_move
+from .pyramid import PyramidMove, PyramidPosition, PyramidTable, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
 
@@ -31,14 +32,20 @@ class Variant:
     family: str                                   # the layout: "pyramid" or "gaps"
     position_class: type[PyramidPosition] | type[GapsPosition]
     rules_class: type[PyramidRules] | type[GapsRules]
-    move_parser: Callable[[str, str], Move]       # (text, game name) -> move
+    move_parser: Callable[[str, Any], Move]  # (text, the variant's table) -> move
     decks: int = 1
+    # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
+    # read; Gaps has none
+    table: PyramidTable | None = None
     # what the solver's users may spend on it: auto-finish is offered with at most this many
     # cards left (or out of place), and a winnable-only new deal and a daily deal try at most
     # this many candidate seeds
     near_end_cards: int = 10
     winnable_candidates: int = 200
     daily_candidates: int = 200
+    # whether the solver proves the shortest win of a position (A* over the Pyramid family's
+    # moves; Gaps has none)
+    shortest_win: bool = True
 
     @property
     def deal_size(self) -> int:
@@ -54,10 +61,10 @@ class Variant:
         return parse_deal(text, self.decks)
 
     def parse_move(self, text: str) -> Move:
-        return self.move_parser(text, self.name)
+        return self.move_parser(text, self.table)
 
     def new_position(self, deal: tuple[Card, ...], rules: Rules) -> Position:
-        return self.position_class.from_deal(self.name, rules, deal)  # type: ignore[arg-type]
+        return self.position_class.from_deal(self.table, rules, deal)  # type: ignore[arg-type]
 
     def deal(self, seed: int) -> tuple[Card, ...]:
         """The deal of ``seed`` (docs/seeded-deals.md): the ordered deck(s) shuffled by ``shuffled``."""
@@ -67,11 +74,14 @@ class Variant:
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
-        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move),
-        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2),
+        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move,
+                table=PyramidTable("pyramid")),
+        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move,
+                table=PyramidTable("giza", reserve_piles=8)),
+        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2,
+                table=PyramidTable("double-pyramid", pyramids=2)),
         Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text),
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25),
+                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }
 

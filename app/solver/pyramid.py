@@ -12,8 +12,10 @@ anything); with unlimited passes and goal ``all`` it is a removed-mask over the 
 stock sequence, with the pointer left out (draws and recycles reach every split of the
 sequence). Giza has a removed-mask over its 24 reserve slots.
 
-The searches are depth-first with a transposition table of packed positions, so every
-position is expanded at most once; that makes a ``False`` a proof. Only sound reductions:
+Every search here and in ``pyramid_last`` and ``pyramid_multi`` runs the same depth-first
+skeleton (``depth_first``) with its own packing, forced moves, loss proofs and moves, and a
+transposition table of packed positions, so every position is expanded at most once; that
+makes a ``False`` a proof. Only sound reductions:
 
 - an available king goes at once (removing it never takes a move away), and so does a
   layout card together with its only partner left when both are available;
@@ -26,8 +28,6 @@ position is expanded at most once; that makes a ``False`` a proof. Only sound re
   and two relaxations of the rest of the game (counting partners, and the order in which
   cards can open up) prove many positions lost long before the stock runs out;
 - with a limited number of passes a position is not searched again at a later pass.
-
-(``_run_stock`` is kept, behind ``multi_pass_search = False``, to compare with.)
 
 A search that starts before the last pass of a limited number (``pyramid-3``, 2-pass games)
 runs in ``pyramid_multi``, unless the unlimited-passes search below finds the deal lost
@@ -52,8 +52,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .depth_first import DEAD_END, WON, depth_first
 from .pyramid_last import giza_relaxations as value_group_relaxations
-from .pyramid_last import run_last_pass
+from .pyramid_last import refuted, run_last_pass
 from .pyramid_multi import run_multi_pass
 from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, geometry
 from .result import Budget, BudgetExceeded
@@ -68,14 +69,10 @@ class _Capped(Exception):
 class PyramidSearch:
     """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
 
-    order_checks = True  # the order relaxations (off only to measure what they buy)
     free_precheck = True  # a multi-pass deal lost with unlimited passes is lost
-    last_pass_search = True  # pyramid_last for a search that starts in the last pass
-    multi_pass_search = True  # pyramid_multi for a search that starts before the last pass
-    stock_first_nodes = 1000  # ... after the plain search (``_run_stock``) for this many
+    stock_first_nodes = 1000  # pyramid_multi after the plain search (``_run_stock``) for this many
     multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
-    giza_relaxations = True  # the value-group relaxations in Giza too
-    giza_relax_after = 50  # ... once the search has expanded this many positions
+    giza_relax_after = 50  # Giza's value-group relaxations once this many positions are expanded
 
     def __init__(self, problem: PyramidProblem, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -166,6 +163,12 @@ class PyramidSearch:
             if count > 1 and union.bit_count() < count:
                 return True
         return False
+
+    def _dead_after(self, alive: int, touched: int) -> bool:
+        """``_dead`` for the value group of the last move (``touched``; -1: every group)."""
+        if touched < 0:
+            return any(self._dead(alive, v) for v in range(1, 7))
+        return self._dead(alive, touched)
 
     def _dead_counts(self, pm: int, cnt: int, v: int) -> bool:
         """``_dead`` for a stock kept as value counts (``cnt``: four bits a value): whether
@@ -297,21 +300,19 @@ class PyramidSearch:
             return self._run_giza()
         if pr.passes is None:
             return self._run_cycle() if pr.goal == "all" else self._run_free()
-        if self.last_pass_search and pr.pass_number >= pr.passes:
+        if pr.pass_number >= pr.passes:
             return run_last_pass(self)
         if self.free_precheck and pr.goal != "all" and not self._run_free()[0]:
             # Lost even with unlimited passes (a quick search): lost with fewer too.
             return False, []
-        if self.multi_pass_search:
-            if self.stock_first_nodes:
-                # The plain search first, for a few positions: its own pruning (no
-                # relaxations to solve) finds most quick wins and losses faster. Its answer
-                # is exact when it finishes; when it would go on, start over.
-                got = self._run_capped(self.stock_first_nodes)
-                if got is not None:
-                    return got
-            return run_multi_pass(self)
-        return self._run_stock()
+        if self.stock_first_nodes:
+            # The plain search first, for a few positions: its own pruning (no
+            # relaxations to solve) finds most quick wins and losses faster. Its answer
+            # is exact when it finishes; when it would go on, start over.
+            got = self._run_capped(self.stock_first_nodes)
+            if got is not None:
+                return got
+        return run_multi_pass(self)
 
     def _run_capped(self, cap: int) -> tuple[bool, list[tuple]] | None:
         """``_run_stock`` stopped after ``cap`` more positions (``None`` then)."""
@@ -333,7 +334,8 @@ class PyramidSearch:
 
     # --- a stock with a limited number of passes --------------------------------------
     def _run_stock(self) -> tuple[bool, list[tuple]]:
-        """Search with a stock and a limited number of passes.
+        """Search with a stock from before the last of a limited number of passes (the plain
+        search ``run`` tries first, capped, before ``pyramid_multi``).
 
         Suits never matter, so the stock and the waste are kept as their card values, four
         bits a card, top card in the lowest bits (``s`` and ``w``); ``fcnt``/``wcnt`` count
@@ -346,16 +348,14 @@ class PyramidSearch:
         goal_all = pr.goal == "all"
         passes = pr.passes
         assert passes is not None  # run() searches unlimited passes elsewhere
-        multi = passes > pr.pass_number
         expinfo, tick, exposed = self._expinfo, self._tick, self._exposed
-        vals = self.vals
-        check_order = self.order_checks and not pr.overlap
+        check_order = not pr.overlap
         ppart = self.layout_part
         dead = self._dead_counts
         closure = self._clears
         shift_w = L + 4 * n + 4
-        visited_at: dict[int, int] = {}  # with passes to come: the pass a position was seen at
-        visited: set[int] = set()
+        # the earliest pass a position was expanded at: a later pass has no line it lacked
+        visited_at: dict[int, int] = {}
         path: list[tuple] = []
         # Facts about the stock's value counts, needed at every node of the last pass and
         # shared by the many nodes with the same stock: (counts per value, mask of the
@@ -456,11 +456,11 @@ class PyramidSearch:
                 return True
             return goal_all and depth < nw
 
-        def rec(pm: int, w: int, s: int, fcnt: int, wcnt: int, pas: int, touched: int) -> bool:
-            mark = len(path)
+        def expand(position: tuple[int, int, int, int, int, int, int]):
+            pm, w, s, fcnt, wcnt, pas, touched = position
             while True:  # available kings go at once
                 if pm == full_p and (not goal_all or not (w or s)):
-                    return True
+                    return WON
                 info = expinfo(pm)
                 if info[0]:
                     pm |= info[0]
@@ -504,7 +504,6 @@ class PyramidSearch:
                     move, bits, from_s, from_w = forced
                     pm |= bits
                     path.append(move)
-                    v = vals[x]
                     if from_s:
                         fcnt -= 1 << (4 * (s & 15))
                         s >>= 4
@@ -515,7 +514,7 @@ class PyramidSearch:
                     continue
                 break
             if pm == full_p and (not goal_all or not (w or s)):
-                return True
+                return WON
             last = pas == passes
             wl = None
             if last and w:
@@ -530,8 +529,7 @@ class PyramidSearch:
                     wl.append(z)
                     if not present >> (13 - z) & 1:
                         if goal_all:
-                            del path[mark:]
-                            return False
+                            return DEAD_END
                         if x >> 4:
                             w &= (1 << (4 * len(wl))) - 1
                             wcnt = 0
@@ -541,30 +539,20 @@ class PyramidSearch:
                         break
                     x >>= 4
             key = pm | (s << L) | (w << shift_w)
-            if multi:
-                seen = visited_at.get(key)
-                if seen is not None and seen <= pas:
-                    del path[mark:]
-                    return False
-                visited_at[key] = pas
-            else:
-                if key in visited:
-                    del path[mark:]
-                    return False
-                visited.add(key)
+            seen = visited_at.get(key)
+            if seen is not None and seen <= pas:
+                return DEAD_END
+            visited_at[key] = pas
             if touched:
                 cnt = fcnt + wcnt
                 if touched < 0:
                     if any(dead(pm, cnt, v) for v in range(1, 7)):
-                        del path[mark:]
-                        return False
+                        return DEAD_END
                 elif dead(pm, cnt, touched):
-                    del path[mark:]
-                    return False
+                    return DEAD_END
             if last:
                 if hopeless(pm, info, wl or [], fcnt):
-                    del path[mark:]
-                    return False
+                    return DEAD_END
             elif check_order:
                 # Before the last pass every stock and waste card comes round again.
                 can = 1 << KING
@@ -573,55 +561,36 @@ class PyramidSearch:
                     if (cnt >> (4 * v)) & 15:
                         can |= 1 << (13 - v)
                 if not closure(pm, can)[0]:
-                    del path[mark:]
-                    return False
-            tick()
+                    return DEAD_END
+            return moves(pm, w, s, fcnt, wcnt, pas, info)
+
+        def moves(pm: int, w: int, s: int, fcnt: int, wcnt: int, pas: int, info: tuple):
             need, pairs = info[2], info[3]
             for bits, move, v in pairs:
-                path.append(move)
-                if rec(pm | bits, w, s, fcnt, wcnt, pas, v):
-                    return True
-                path.pop()
+                yield move, (pm | bits, w, s, fcnt, wcnt, pas, v)
             sv = s & 15
             wv = w & 15
             if sv:
                 for i in need.get(sv, ()):
-                    path.append((i, STOCK))
-                    if rec(pm | (1 << i), w, s >> 4, fcnt - (1 << (4 * sv)), wcnt, pas,
-                           min(sv, 13 - sv)):
-                        return True
-                    path.pop()
+                    yield (i, STOCK), (pm | (1 << i), w, s >> 4, fcnt - (1 << (4 * sv)), wcnt, pas,
+                                       min(sv, 13 - sv))
             if wv:
                 for i in need.get(wv, ()):
-                    path.append((i, WASTE))
-                    if rec(pm | (1 << i), w >> 4, s, fcnt, wcnt - (1 << (4 * wv)), pas,
-                           min(wv, 13 - wv)):
-                        return True
-                    path.pop()
+                    yield (i, WASTE), (pm | (1 << i), w >> 4, s, fcnt, wcnt - (1 << (4 * wv)), pas,
+                                       min(wv, 13 - wv))
                 if sv + wv == 13:
-                    path.append((STOCK, WASTE))
-                    if rec(pm, w >> 4, s >> 4, fcnt - (1 << (4 * sv)), wcnt - (1 << (4 * wv)),
-                           pas, min(wv, sv)):
-                        return True
-                    path.pop()
+                    yield (STOCK, WASTE), (pm, w >> 4, s >> 4, fcnt - (1 << (4 * sv)),
+                                           wcnt - (1 << (4 * wv)), pas, min(wv, sv))
             if sv:
-                path.append(DRAW)
                 bit = 1 << (4 * sv)
-                if rec(pm, (w << 4) | sv, s >> 4, fcnt - bit, wcnt + bit, pas, 0):
-                    return True
-                path.pop()
+                yield DRAW, (pm, (w << 4) | sv, s >> 4, fcnt - bit, wcnt + bit, pas, 0)
             elif w and pas < passes:
-                path.append(RECYCLE)
                 s2 = 0
                 x = w
                 while x:
                     s2 = (s2 << 4) | (x & 15)
                     x >>= 4
-                if rec(pm, 0, s2, wcnt, 0, pas + 1, 0):
-                    return True
-                path.pop()
-            del path[mark:]
-            return False
+                yield RECYCLE, (pm, 0, s2, wcnt, 0, pas + 1, 0)
 
         def code(values) -> tuple[int, int]:
             c = cnt = 0
@@ -634,7 +603,7 @@ class PyramidSearch:
         p = pr.pointer
         w0, wc0 = code(seq[:p][::-1])  # waste top first
         s0, sc0 = code(seq[p:])        # stock top first
-        won = rec(pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1)
+        won = depth_first((pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1), expand, path, tick)
         return won, (path if won else [])
 
     # --- unlimited passes: the pointer is free ----------------------------------------
@@ -662,11 +631,11 @@ class PyramidSearch:
                     can |= 1 << (13 - v)
             return self._clears(pm, can)[0]
 
-        def rec(pm: int, cnt: int, touched: int) -> bool:
-            mark = len(path)
+        def expand(position: tuple[int, int, int]):
+            pm, cnt, touched = position
             while True:
                 if pm == full_p:
-                    return True
+                    return WON
                 info = expinfo(pm)
                 if not info[0]:
                     break
@@ -674,34 +643,25 @@ class PyramidSearch:
                 path.extend(info[1])
             key = pm | (cnt << L)
             if key in visited:
-                del path[mark:]
-                return False
+                return DEAD_END
             visited.add(key)
             if touched and (any(dead(pm, cnt, v) for v in range(1, 7)) if touched < 0
                             else dead(pm, cnt, touched)):
-                del path[mark:]
-                return False
+                return DEAD_END
             if not pr.overlap and not ordered(pm, cnt):
-                del path[mark:]
-                return False
-            tick()
+                return DEAD_END
+            return moves(pm, cnt, info)
+
+        def moves(pm: int, cnt: int, info: tuple):
             need, pairs = info[2], info[3]
             for bits, move, v in pairs:
-                path.append(move)
-                if rec(pm | bits, cnt, v):
-                    return True
-                path.pop()
+                yield move, (pm | bits, cnt, v)
             for y, xs in need.items():
                 if (cnt >> (4 * y)) & 15:
                     for x in xs:
-                        path.append(("v", x, y))
-                        if rec(pm | (1 << x), cnt - (1 << (4 * y)), min(y, 13 - y)):
-                            return True
-                        path.pop()
-            del path[mark:]
-            return False
+                        yield ("v", x, y), (pm | (1 << x), cnt - (1 << (4 * y)), min(y, 13 - y))
 
-        if not rec(pr.removed, cnt0, -1):
+        if not depth_first((pr.removed, cnt0, -1), expand, path, tick):
             return False, []
         return True, self._write_cycle(path)
 
@@ -712,14 +672,14 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_s = (1 << n) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead, tick = self._expinfo, self._dead, self._tick
+        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
         by_value: list[tuple[int, ...]] = [tuple(k for k in range(n) if sval[k] == v)
                                            for v in range(14)]
         visited: set[int] = set()
         path: list[tuple] = []  # abstract moves: ("k", loc) kings; pairs of slots
 
-        def rec(pm: int, sm: int, touched: int) -> bool:
-            mark = len(path)
+        def expand(position: tuple[int, int, int]):
+            pm, sm, touched = position
             while True:
                 info = expinfo(pm)
                 if not info[0]:
@@ -727,45 +687,32 @@ class PyramidSearch:
                 pm |= info[0]
                 path.extend(info[1])
             if pm == full_p and (not goal_all or sm == full_s):
-                return True
-            if touched:
-                alive = ~(pm | (sm << L))
-                if any(dead(alive, v) for v in range(1, 7)) if touched < 0 else dead(alive, touched):
-                    del path[mark:]
-                    return False
+                return WON
+            if touched and dead_after(~(pm | (sm << L)), touched):
+                return DEAD_END
             key = pm | (sm << L)
             if key in visited:
-                del path[mark:]
-                return False
+                return DEAD_END
             visited.add(key)
-            tick()
+            return moves(pm, sm, info)
+
+        def moves(pm: int, sm: int, info: tuple):
             need, pairs = info[2], info[3]
             for bits, move, v in pairs:
-                path.append(move)
-                if rec(pm | bits, sm, v):
-                    return True
-                path.pop()
+                yield move, (pm | bits, sm, v)
             for vs, positions in need.items():
                 for k in by_value[vs]:
                     if sm >> k & 1:
                         continue
                     for i in positions:
-                        path.append(("s", i, k))
-                        if rec(pm | (1 << i), sm | (1 << k), min(vs, 13 - vs)):
-                            return True
-                        path.pop()
+                        yield ("s", i, k), (pm | (1 << i), sm | (1 << k), min(vs, 13 - vs))
             prev = -1
             for k in range(n):
                 if sm >> k & 1:
                     continue
                 if prev >= 0 and sval[prev] + sval[k] == 13:
-                    path.append(("w", prev, k))
-                    if rec(pm, sm | (1 << prev) | (1 << k), min(sval[k], 13 - sval[k])):
-                        return True
-                    path.pop()
+                    yield ("w", prev, k), (pm, sm | (1 << prev) | (1 << k), min(sval[k], 13 - sval[k]))
                 prev = k
-            del path[mark:]
-            return False
 
         # Every king of the stock can be brought up and removed: do it first.
         kings = [k for k in range(n) if sval[k] == KING]
@@ -773,8 +720,7 @@ class PyramidSearch:
         for k in kings:
             path.append(("s", None, k))
             sm0 |= 1 << k
-        won = rec(pr.removed, sm0, -1)
-        if not won:
+        if not depth_first((pr.removed, sm0, -1), expand, path, tick):
             return False, []
         return True, self._write_cycle(path)
 
@@ -842,20 +788,17 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_g = (1 << 24) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead, tick = self._expinfo, self._dead, self._tick
+        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
         top_of = _RESERVE_TOP
         visited: set[int] = set()
         path: list[tuple] = []
-        relax = None
-        if self.giza_relaxations:
-            relax = value_group_relaxations(self, goal_all, pr.overlap)
-        shift_r = L
+        relax = value_group_relaxations(self, goal_all, pr.overlap)
 
-        def rec(pm: int, gm: int, touched: int) -> bool:
-            mark = len(path)
+        def expand(position: tuple[int, int, int]):
+            pm, gm, touched = position
             while True:
                 if pm == full_p and (not goal_all or gm == full_g):
-                    return True
+                    return WON
                 info = expinfo(pm)
                 if info[0]:
                     pm |= info[0]
@@ -877,57 +820,34 @@ class PyramidSearch:
                 if not king:
                     break
             if pm == full_p and (not goal_all or gm == full_g):
-                return True
-            if touched:
-                alive = ~(pm | (gm << L))
-                if any(dead(alive, v) for v in range(1, 7)) if touched < 0 else dead(alive, touched):
-                    del path[mark:]
-                    return False
+                return WON
+            if touched and dead_after(~(pm | (gm << L)), touched):
+                return DEAD_END
             key = pm | (gm << L)
             if key in visited:
-                del path[mark:]
-                return False
+                return DEAD_END
             visited.add(key)
-            if relax is not None and self.nodes >= self.giza_relax_after:
-                # Value-group relaxations (pyramid_last): lost there, lost here. Only
-                # those with the group of the last move can have changed their verdict.
-                checks = relax[0] if touched < 0 else relax[1][touched]
-                for c in range(len(checks)):
-                    r = checks[c]
-                    a, b = pm & r.lm, gm & r.sm
-                    ok = r.memo.get(a | (b << shift_r))
-                    if ok is None:
-                        ok = r.win(a, b)
-                    if not ok:
-                        if c:
-                            checks.insert(0, checks.pop(c))
-                        del path[mark:]
-                        return False
-            tick()
+            # Value-group relaxations (pyramid_last): lost there, lost here. Only those
+            # with the group of the last move can have changed their verdict.
+            if self.nodes >= self.giza_relax_after and refuted(
+                    relax[0] if touched < 0 else relax[1][touched], pm, gm):
+                return DEAD_END
+            return moves(pm, gm, info, tops)
+
+        def moves(pm: int, gm: int, info: tuple, tops: list):
             need, pairs = info[2], info[3]
             for bits, move, v in pairs:
-                path.append(move)
-                if rec(pm | bits, gm, v):
-                    return True
-                path.pop()
+                yield move, (pm | bits, gm, v)
             for k, s, v in tops:
                 for i in need.get(v, ()):
-                    path.append((i, RESERVE + k))
-                    if rec(pm | (1 << i), gm | (1 << s), min(v, 13 - v)):
-                        return True
-                    path.pop()
+                    yield (i, RESERVE + k), (pm | (1 << i), gm | (1 << s), min(v, 13 - v))
             for a in range(len(tops)):
                 ka, sa, va = tops[a]
                 for kb, sb, vb in tops[a + 1:]:
                     if va + vb == 13:
-                        path.append((RESERVE + ka, RESERVE + kb))
-                        if rec(pm, gm | (1 << sa) | (1 << sb), min(va, vb)):
-                            return True
-                        path.pop()
-            del path[mark:]
-            return False
+                        yield (RESERVE + ka, RESERVE + kb), (pm, gm | (1 << sa) | (1 << sb), min(va, vb))
 
-        won = rec(pr.removed, self.extra_removed, -1)
+        won = depth_first((pr.removed, self.extra_removed, -1), expand, path, tick)
         return won, (path if won else [])
 
 

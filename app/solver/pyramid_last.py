@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import itertools
 
+from .depth_first import DEAD_END, WON, depth_first
 from .pyramid_problem import DRAW, KING, STOCK, WASTE
 
 SUBSET_SIZES = (1, 2, 3, 4)  # relaxations used: every single group, pair, triple, quadruple
@@ -109,7 +110,9 @@ def shape_facts(rm: int, lay: list[int], cov: dict[int, int], vals, overlap: boo
 class LazyRelaxation:
     """What every relaxed game shares: its groups, the layout and stock/reserve masks of
     their cards, the memo of solved positions, the relaxations on one group fewer
-    (``subs``), and a search built on first use (``_build``, per subclass) behind ``win``."""
+    (``subs``), and a search built on first use (``_build``, per subclass) behind ``win``.
+    ``lost(*position)`` (per subclass) projects a real position, or a relaxed one on more
+    groups, onto this game and answers whether it is lost there."""
 
     __slots__ = ("_args", "_win", "groups", "lm", "memo", "sm", "subs")
 
@@ -134,6 +137,54 @@ class LazyRelaxation:
         raise NotImplementedError
 
 
+def refuted(checks: list, *position: int) -> bool:
+    """Whether one of the relaxations ``checks`` proves ``position`` lost; the one that
+    did goes first next time (a position's neighbours tend to fail the same one)."""
+    for i in range(len(checks)):
+        if checks[i].lost(*position):
+            if i:
+                checks.insert(0, checks.pop(i))
+            return True
+    return False
+
+
+def group_masks(layout_left: int, layout_values, slot_values) -> tuple[list[int], list[int], list[int]]:
+    """Per value group, the mask of its layout cards left and of its stock, waste or reserve
+    slots (``slot_values``: a value per slot, 0 for a slot empty from the start), and the
+    groups that have cards."""
+    lmasks = [0] * 7
+    smasks = [0] * 7
+    for i, v in enumerate(layout_values):
+        if layout_left >> i & 1:
+            lmasks[GROUP_OF[v]] |= 1 << i
+    for k, v in enumerate(slot_values):
+        if v:
+            smasks[GROUP_OF[v]] |= 1 << k
+    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
+    return lmasks, smasks, present
+
+
+def relaxation_family(make, present: list[int], sizes: tuple[int, ...]) -> list:
+    """``make(groups)`` for every set of ``sizes`` groups among ``present``, each knowing
+    its relaxations on one group fewer (``subs``)."""
+    rels = [make(gs) for size in sizes for gs in itertools.combinations(present, size)]
+    by_groups = {r.groups: r for r in rels}
+    for r in rels:
+        if len(r.groups) > 1:
+            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
+                      if r.groups - {g} in by_groups]
+    return rels
+
+
+def by_group(rels: list) -> list[list]:
+    """Per value group, the relaxations containing it."""
+    lists: list[list] = [[] for _ in range(7)]
+    for r in rels:
+        for g in r.groups:
+            lists[g].append(r)
+    return lists
+
+
 class Relaxation(LazyRelaxation):
     """The relaxed game on a set of value groups, solved on demand with a memo.
 
@@ -152,6 +203,13 @@ class Relaxation(LazyRelaxation):
         self.nxt = nxt
         self.pshift, self.wshift = L, L + 7
 
+    def lost(self, pm: int, p: int, wm: int) -> bool:
+        rm, rp, rw = pm & self.lm, self.nxt[p], wm & self.sm
+        ok = self.memo.get(rm | (rp << self.pshift) | (rw << self.wshift))
+        if ok is None:
+            ok = self.win(rm, rp, rw)
+        return not ok
+
     def _build(self):
         vals, seq, under, goal_all, overlap, counter, search = self._args
         budget = search.budget
@@ -161,6 +219,7 @@ class Relaxation(LazyRelaxation):
         cov = {x: under[x] & lm for x in lay}
         shape_cache: dict[int, tuple] = {}
         pshift, wshift = self.pshift, self.wshift
+        # ``lost`` inlined: this loop runs at every relaxed position
         subs = [(r.memo, r.lm, r.nxt, r.sm, r) for r in self.subs]
 
         def shape(rm: int) -> tuple:
@@ -230,43 +289,24 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     n = len(seq)
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
-    under = search.under
     expinfo, tick = search._expinfo, search._tick
-    counter = [0]
     group_of = GROUP_OF
-    lmasks = [0] * 7
-    smasks = [0] * 7
-    for i in range(L):
-        if not pr.removed >> i & 1:
-            lmasks[group_of[vals[i]]] |= 1 << i
-    for k in range(n):
-        smasks[group_of[seq[k]]] |= 1 << k
-    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
-    args = (vals, seq, under, goal_all, pr.overlap, counter, search)
-    rels: list[Relaxation] = []
-    for size in SUBSET_SIZES if pr.pyramids == 1 else DOUBLE_SUBSET_SIZES:
-        for gs in itertools.combinations(present, size):
-            rels.append(Relaxation(gs, lmasks, smasks, L, n, args))
-    by_groups = {r.groups: r for r in rels}
-    for r in rels:
-        if len(r.groups) > 1:
-            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
-                      if r.groups - {g} in by_groups]
-    by_group: list[list[Relaxation]] = [[] for _ in range(7)]
-    for r in rels:
-        for g in r.groups:
-            by_group[g].append(r)
+    lmasks, smasks, present = group_masks(~pr.removed, vals[:L], seq)
+    args = (vals, seq, search.under, goal_all, pr.overlap, [0], search)
+    rels = relaxation_family(lambda gs: Relaxation(gs, lmasks, smasks, L, n, args), present,
+                             SUBSET_SIZES if pr.pyramids == 1 else DOUBLE_SUBSET_SIZES)
+    containing = by_group(rels)
     all_checks = list(rels)
     pshift = L
     wshift = L + 7
     visited: set[int] = set()
     path: list[tuple] = []
 
-    def rec(pm: int, p: int, wm: int, g: int) -> bool:
-        mark = len(path)
+    def expand(position: tuple[int, int, int, int]):
+        pm, p, wm, g = position
         while True:  # kings go at once (removing one never takes a move away)
             if pm == full_p and (not goal_all or (p == n and not wm)):
-                return True
+                return WON
             info = expinfo(pm)
             if info[0]:
                 pm |= info[0]
@@ -285,59 +325,33 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
             break
         key = pm | (p << pshift) | (wm << wshift)
         if key in visited:
-            del path[mark:]
-            return False
+            return DEAD_END
         visited.add(key)
-        checks = all_checks if g < 0 else by_group[g]
-        for i in range(len(checks)):
-            r = checks[i]
-            rm, rp, rw = pm & r.lm, r.nxt[p], wm & r.sm
-            ok = r.memo.get(rm | (rp << pshift) | (rw << wshift))
-            if ok is None:
-                ok = r.win(rm, rp, rw)
-            if not ok:
-                if i:  # the check that failed goes first next time
-                    checks.insert(0, checks.pop(i))
-                del path[mark:]
-                return False
-        tick()
+        if refuted(all_checks if g < 0 else containing[g], pm, p, wm):
+            return DEAD_END
+        return moves(pm, p, wm, info)
+
+    def moves(pm: int, p: int, wm: int, info: tuple):
         need, pairs = info[2], info[3]
         for bits, move, v in pairs:
-            path.append(move)
-            if rec(pm | bits, p, wm, v):
-                return True
-            path.pop()
+            yield move, (pm | bits, p, wm, v)
         if p < n:
             sv = seq[p]
             gv = group_of[sv]
             for i in need.get(sv, ()):
-                path.append((i, STOCK))
-                if rec(pm | (1 << i), p + 1, wm, gv):
-                    return True
-                path.pop()
+                yield (i, STOCK), (pm | (1 << i), p + 1, wm, gv)
         if wm:
             t = wm.bit_length() - 1
             wv = seq[t]
             gw = group_of[wv]
             for i in need.get(wv, ()):
-                path.append((i, WASTE))
-                if rec(pm | (1 << i), p, wm ^ (1 << t), gw):
-                    return True
-                path.pop()
+                yield (i, WASTE), (pm | (1 << i), p, wm ^ (1 << t), gw)
             if p < n and seq[p] + wv == 13:
-                path.append((STOCK, WASTE))
-                if rec(pm, p + 1, wm ^ (1 << t), gw):
-                    return True
-                path.pop()
+                yield (STOCK, WASTE), (pm, p + 1, wm ^ (1 << t), gw)
         if p < n:
-            path.append(DRAW)
-            if rec(pm, p + 1, wm | (1 << p), group_of[seq[p]]):
-                return True
-            path.pop()
-        del path[mark:]
-        return False
+            yield DRAW, (pm, p + 1, wm | (1 << p), group_of[seq[p]])
 
-    won = rec(pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1)
+    won = depth_first((pr.removed, pr.pointer, (1 << pr.pointer) - 1, -1), expand, path, tick)
     return won, (path if won else [])
 
 
@@ -350,7 +364,18 @@ class GizaRelaxation(LazyRelaxation):
     holds unchanged. A real position ``(pm, gm)`` (``gm``: removed reserve slots) projects
     to ``(pm & lm, gm & sm)``."""
 
-    __slots__ = ()
+    __slots__ = ("shift",)
+
+    def __init__(self, groups, lmasks, smasks, args):
+        super().__init__(groups, lmasks, smasks, args)
+        self.shift = args[1]  # L: the reserve mask's place in a memo key
+
+    def lost(self, pm: int, gm: int) -> bool:
+        a, b = pm & self.lm, gm & self.sm
+        ok = self.memo.get(a | (b << self.shift))
+        if ok is None:
+            ok = self.win(a, b)
+        return not ok
 
     def _build(self):
         vals, L, under, goal_all, overlap, counter, search = self._args
@@ -367,7 +392,7 @@ class GizaRelaxation(LazyRelaxation):
                 piles.append(slots)
         shape_cache: dict[int, tuple] = {}
         tops_cache: dict[int, tuple] = {}
-        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
+        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]  # ``lost`` inlined, as above
 
         def shape(rm: int) -> tuple:
             got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
@@ -445,26 +470,8 @@ def giza_relaxations(search, goal_all: bool, overlap: bool):
     """The Giza relaxations of ``search`` (a ``PyramidSearch`` with reserves): the list of
     all, and per value group the ones containing it."""
     L, vals = search.L, search.vals
-    removed = search.problem.removed
-    lmasks = [0] * 7
-    smasks = [0] * 7
-    for i in range(L):
-        if not removed >> i & 1:
-            lmasks[GROUP_OF[vals[i]]] |= 1 << i
-    for s in range(24):
-        if not search.extra_removed >> s & 1:
-            smasks[GROUP_OF[vals[L + s]]] |= 1 << s
-    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
+    slots = [0 if search.extra_removed >> s & 1 else vals[L + s] for s in range(24)]
+    lmasks, smasks, present = group_masks(~search.problem.removed, vals[:L], slots)
     args = (vals, L, search.under, goal_all, overlap, [0], search)
-    rels = [GizaRelaxation(gs, lmasks, smasks, args)
-            for size in SUBSET_SIZES for gs in itertools.combinations(present, size)]
-    by_groups = {r.groups: r for r in rels}
-    for r in rels:
-        if len(r.groups) > 1:
-            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
-                      if r.groups - {g} in by_groups]
-    by_group: list[list[GizaRelaxation]] = [[] for _ in range(7)]
-    for r in rels:
-        for g in r.groups:
-            by_group[g].append(r)
-    return list(rels), by_group
+    rels = relaxation_family(lambda gs: GizaRelaxation(gs, lmasks, smasks, args), present, SUBSET_SIZES)
+    return list(rels), by_group(rels)

@@ -60,13 +60,18 @@ or waste).
 
 from __future__ import annotations
 
-import itertools
-
-from .pyramid_last import DOUBLE_SUBSET_SIZES, GROUP_OF, LazyRelaxation, shape_facts
+from .depth_first import DEAD_END, WON, depth_first
+from .pyramid_last import (
+    DOUBLE_SUBSET_SIZES,
+    GROUP_OF,
+    LazyRelaxation,
+    group_masks,
+    refuted,
+    relaxation_family,
+    shape_facts,
+)
 from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
 
-CHECK_MAXIMAL_ONLY = True
-SKIP_AFTER_DRAW = True  # no checks at a position reached by a draw (its children check)
 ALL_GROUPS = 0b1111110  # bits 1-6: the value groups
 MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
 MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
@@ -76,7 +81,22 @@ class PassRelaxation(LazyRelaxation):
     """The relaxed game with passes on a set of value groups, solved on demand with a memo
     (key: ``rm | p << L | am << (L + 7) | pas << (L + 7 + n)``)."""
 
-    __slots__ = ()
+    __slots__ = ("ashift", "n", "pshift", "sshift")
+
+    def __init__(self, groups, lmasks, smasks, args):
+        super().__init__(groups, lmasks, smasks, args)
+        L, self.n = args[6], len(args[1])
+        self.pshift, self.ashift, self.sshift = L, L + 7, L + 7 + self.n
+
+    def lost(self, pm: int, p: int, am: int, pas: int) -> bool:
+        c = am & self.sm
+        rm = pm & self.lm
+        x = c >> p
+        rp = p + (x & -x).bit_length() - 1 if x else self.n
+        ok = self.memo.get(rm | (rp << self.pshift) | (c << self.ashift) | (pas << self.sshift))
+        if ok is None:
+            ok = self.win(rm, rp, c, pas)
+        return not ok
 
     def _build(self):
         vals, seq, under, goal_all, overlap, passes, L, counter, search = self._args
@@ -87,7 +107,7 @@ class PassRelaxation(LazyRelaxation):
         cov = {x: under[x] & lm for x in lay}
         shape_cache: dict[int, tuple] = {}
         pshift, ashift, sshift = L, L + 7, L + 7 + n
-        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]
+        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]  # ``lost`` inlined: it runs everywhere
 
         def shape(rm: int) -> tuple:
             got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
@@ -171,41 +191,23 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
     expinfo, tick = search._expinfo, search._tick
-    counter = search.relaxed_counter = [0]  # relaxed positions solved (for measuring)
     group_of = GROUP_OF
-    lmasks = [0] * 7
-    smasks = [0] * 7
-    for i in range(L):
-        if not pr.removed >> i & 1:
-            lmasks[group_of[vals[i]]] |= 1 << i
-    for k in range(n):
-        smasks[group_of[seq[k]]] |= 1 << k
-    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
-    args = (vals, seq, search.under, goal_all, pr.overlap, passes, L, counter, search)
-    sizes = MULTI_SUBSET_SIZES if pr.pyramids == 1 else MULTI_DOUBLE_SUBSET_SIZES
-    rels = [PassRelaxation(gs, lmasks, smasks, args)
-            for size in sizes for gs in itertools.combinations(present, size)]
-    by_groups = {r.groups: r for r in rels}
-    for r in rels:
-        if len(r.groups) > 1:
-            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
-                      if r.groups - {g} in by_groups]
+    lmasks, smasks, present = group_masks(~pr.removed, vals[:L], seq)
+    args = (vals, seq, search.under, goal_all, pr.overlap, passes, L, [0], search)
+    rels = relaxation_family(lambda gs: PassRelaxation(gs, lmasks, smasks, args), present,
+                             MULTI_SUBSET_SIZES if pr.pyramids == 1 else MULTI_DOUBLE_SUBSET_SIZES)
     # Only the relaxations on no fewer groups are checked: a lost relaxation on a subset
     # makes the larger one lost too (``win`` looks at its subsets first).
-    if CHECK_MAXIMAL_ONLY:
-        top = max(len(r.groups) for r in rels) if rels else 0
-        checked = [r for r in rels if len(r.groups) == top]
-    else:
-        checked = rels
+    top = max(len(r.groups) for r in rels) if rels else 0
+    checked = [r for r in rels if len(r.groups) == top]
     gbits = {id(r): sum(1 << g for g in r.groups) for r in checked}
     lists: dict[int, list[PassRelaxation]] = {}  # changed groups -> relaxations to check
-    no_checks: list[PassRelaxation] = []  # stays empty
 
     def checks_for(gm: int) -> list[PassRelaxation]:
         got = lists[gm] = [r for r in checked if gbits[id(r)] & gm]
         return got
 
-    pshift, ashift, sshift = L, L + 7, L + 7 + n
+    pshift, ashift = L, L + 7
     visited: dict[int, int] = {}
     path: list[tuple] = []
     relax_after = search.nodes + search.multi_relax_after  # (the free precheck counts too)
@@ -214,11 +216,11 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         x = am >> q
         return q + (x & -x).bit_length() - 1 if x else n
 
-    def rec(pm: int, p: int, am: int, pas: int, gm: int, drawn: bool) -> bool:
-        mark = len(path)
+    def expand(position: tuple[int, int, int, int, int, bool]):
+        pm, p, am, pas, gm, drawn = position
         while True:  # kings go at once (removing one never takes a move away)
             if pm == full_p and (not goal_all or not am):
-                return True
+                return WON
             info = expinfo(pm)
             if info[0]:
                 pm |= info[0]
@@ -240,76 +242,46 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         key = pm | (p << pshift) | (am << ashift)
         seen = visited.get(key)
         if seen is not None and seen <= pas:
-            del path[mark:]
-            return False
+            return DEAD_END
         visited[key] = pas
-        checks: list[PassRelaxation] | None
-        if search.nodes < relax_after or (drawn and SKIP_AFTER_DRAW):
-            checks = no_checks
+        if search.nodes < relax_after or drawn:
             base = gm  # not checked: the children check these groups too
         else:
             checks = lists.get(gm)
             if checks is None:
                 checks = checks_for(gm)
+            if refuted(checks, pm, p, am, pas):
+                return DEAD_END
             base = 0
-        for i in range(len(checks)):
-            r = checks[i]
-            c = am & r.sm
-            rm, rp = pm & r.lm, first(c, p)
-            ok = r.memo.get(rm | (rp << pshift) | (c << ashift) | (pas << sshift))
-            if ok is None:
-                ok = r.win(rm, rp, c, pas)
-            if not ok:
-                if i:  # the check that failed goes first next time
-                    checks.insert(0, checks.pop(i))
-                del path[mark:]
-                return False
-        tick()
+        return moves(pm, p, am, pas, base, below, info)
+
+    def moves(pm: int, p: int, am: int, pas: int, base: int, below: int, info: tuple):
         need, pairs = info[2], info[3]
         for bits, move, v in pairs:
-            path.append(move)
-            if rec(pm | bits, p, am, pas, base | 1 << v, False):
-                return True
-            path.pop()
+            yield move, (pm | bits, p, am, pas, base | 1 << v, False)
         if p < n:
             sv = seq[p]
             gv = group_of[sv]
             a2 = am ^ (1 << p)
             np_ = first(a2, p + 1)
             for i in need.get(sv, ()):
-                path.append((i, STOCK))
-                if rec(pm | (1 << i), np_, a2, pas, base | 1 << gv, False):
-                    return True
-                path.pop()
+                yield (i, STOCK), (pm | (1 << i), np_, a2, pas, base | 1 << gv, False)
         if below:
             t = below.bit_length() - 1
             wv = seq[t]
             gw = group_of[wv]
             a2 = am ^ (1 << t)
             for i in need.get(wv, ()):
-                path.append((i, WASTE))
-                if rec(pm | (1 << i), p, a2, pas, base | 1 << gw, False):
-                    return True
-                path.pop()
+                yield (i, WASTE), (pm | (1 << i), p, a2, pas, base | 1 << gw, False)
             if p < n and seq[p] + wv == 13:
                 a3 = a2 ^ (1 << p)
-                path.append((STOCK, WASTE))
-                if rec(pm, first(a3, p + 1), a3, pas, base | 1 << gw, False):
-                    return True
-                path.pop()
+                yield (STOCK, WASTE), (pm, first(a3, p + 1), a3, pas, base | 1 << gw, False)
         if p < n:
-            path.append(DRAW)
-            if rec(pm, first(am, p + 1), am, pas, base | 1 << group_of[seq[p]], True):
-                return True
-            path.pop()
+            yield DRAW, (pm, first(am, p + 1), am, pas, base | 1 << group_of[seq[p]], True)
         elif below and pas < passes:
-            path.append(RECYCLE)
-            if rec(pm, first(am, 0), am, pas + 1, ALL_GROUPS, False):
-                return True
-            path.pop()
-        del path[mark:]
-        return False
+            yield RECYCLE, (pm, first(am, 0), am, pas + 1, ALL_GROUPS, False)
 
     am0 = (1 << n) - 1
-    won = rec(pr.removed, first(am0, pr.pointer), am0, pr.pass_number, ALL_GROUPS, False)
+    start = (pr.removed, first(am0, pr.pointer), am0, pr.pass_number, ALL_GROUPS, False)
+    won = depth_first(start, expand, path, tick)
     return won, (path if won else [])

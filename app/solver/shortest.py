@@ -55,7 +55,7 @@ import functools
 import heapq
 from dataclasses import dataclass
 
-from app.engine import PyramidPosition
+from app.engine import PyramidPosition, get_game
 
 from .lines import clean_line
 from .pyramid import solve_problem
@@ -94,8 +94,9 @@ class ShortestWin:
 
 
 def proves_shortest(position) -> bool:
-    """Whether ``shortest_win`` searches this kind of position (the Pyramid family)."""
-    return isinstance(position, PyramidPosition)
+    """Whether ``shortest_win`` searches this position (its variant says so: the Pyramid
+    family)."""
+    return get_game(position.game).shortest_win
 
 
 def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
@@ -103,7 +104,7 @@ def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
     """The shortest win from a Pyramid-family engine position (``app.engine.PyramidPosition``),
     proven when the budget allows (see the module docstring). Answers are cached per
     position and budget."""
-    if not isinstance(position, PyramidPosition):
+    if not proves_shortest(position):
         raise TypeError(f"no shortest-win search for {type(position).__name__}")
     return _cached(position, budget_nodes, budget_seconds)
 

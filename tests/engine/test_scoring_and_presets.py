@@ -1,6 +1,6 @@
 import pytest
 
-from app.engine import PRESETS, GameRecord, get_game, get_preset, score
+from app.engine import GAMES, PRESETS, GameRecord, get_game, get_preset, presets_of, score
 from app.engine.errors import InvalidRulesError
 from app.engine.scoring import time_bonus
 
@@ -65,3 +65,10 @@ def test_presets_have_their_slugs_rules_and_three_names():
     assert get_preset("gaps-danish").rules.aces == "starters"
     with pytest.raises(InvalidRulesError):
         get_preset("solitaire")
+
+
+def test_a_game_lists_its_presets_in_the_lobby_order():
+    assert [p.slug for p in presets_of("pyramid")] == ["pyramid", "pyramid-classic", "pyramid-3", "relaxed"]
+    assert [p.slug for p in presets_of("gaps")] == ["gaps", "gaps-danish"]
+    assert sorted(p.slug for game in GAMES for p in presets_of(game)) == sorted(PRESETS)
+    assert presets_of("solitaire") == []

@@ -87,7 +87,7 @@ def _pyramid_apex_left(passes) -> PyramidPosition:
     queen, stock = card(12, "C"), (card(5, "C"), card(1, "H"), card(7, "D"))
     others = [c for c in DECK if c not in (queen, *stock)]
     layout = (queen, *others[:27])
-    return PyramidPosition("pyramid", PyramidRules(passes=passes), layout,
+    return PyramidPosition(get_game("pyramid").table, PyramidRules(passes=passes), layout,
                            removed=(1 << 28) - 2, stock=stock)
 
 

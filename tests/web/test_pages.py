@@ -135,6 +135,11 @@ def test_rules_pages_exist_in_three_languages(client):
             assert response.status_code == 200
             assert f'<html lang="{language}" ' in response.text
     assert client.get("/rules/chess").status_code == 404
+    pyramid = client.get("/rules/pyramid").text
+    listed = ['data-preset="pyramid"', 'data-preset="pyramid-classic"', 'data-preset="pyramid-3"',
+              'data-preset="relaxed"']
+    assert [pyramid.index(item) for item in listed] == sorted(pyramid.index(item) for item in listed)
+    assert 'data-preset="giza"' not in pyramid and 'data-preset="gaps"' not in pyramid
 
 
 def test_healthz_checks_the_database(client):

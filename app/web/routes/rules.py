@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.engine import GAMES, PRESETS
+from app.engine import GAMES, presets_of
 from app.services.errors import NotFoundError
 
 from ..deps import PlayerDep
@@ -16,5 +16,4 @@ router = APIRouter(include_in_schema=False)
 def rules_page(game: str, request: Request, player: PlayerDep) -> Response:
     if game not in GAMES:
         raise NotFoundError("no such game", "not_found")
-    presets = [p for p in PRESETS.values() if p.game == game]
-    return render(request, "rules.html", {"rules_game": game, "presets": presets, "games": list(GAMES)})
+    return render(request, "rules.html", {"rules_game": game, "presets": presets_of(game), "games": list(GAMES)})
