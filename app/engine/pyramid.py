@@ -24,6 +24,17 @@ STOCK = 100
 WASTE = 101
 RESERVE = 200
 ROW_BONUS = (25, 50, 75, 100, 150, 250, 500)  # bottom row (6) first, apex (row 0) last
+PAIR_TOTAL = 13  # two cards pair when their values add up to this; a king is this alone
+
+
+def value(card: Card) -> int:
+    """What a card counts in a pair: its rank, the ace 1, the jack 11, the queen 12, the king 13."""
+    return card.rank
+
+
+def pair_total(a: Card, b: Card) -> int:
+    """What two cards add up to (they pair when it is ``PAIR_TOTAL``)."""
+    return value(a) + value(b)
 
 
 def _geometry(size: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:

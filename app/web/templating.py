@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, Response
 
 from app import i18n
 from app.engine import PRESETS, Card
+from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.settings import PROJECT_ROOT
 
 from . import formatting
@@ -91,6 +92,10 @@ environment.globals.update(
     card_symbol=card_symbol,
     suit_name=suit_name,
     rank_label=rank_label,
+    # a pair's arithmetic as the engine counts it, said in words (templates/_toast.html)
+    card_value=value,
+    pair_total=pair_total,
+    PAIR_TOTAL=PAIR_TOTAL,
     suit_symbol=suit_symbol,
     PRESETS=PRESETS,
     LANGUAGES=i18n.LANGUAGES,
