@@ -51,6 +51,11 @@ class Variant:
     def deal_size(self) -> int:
         return 52 * self.decks
 
+    def near_end(self, position: Position) -> bool:
+        """Few enough cards left (``near_end_cards``) that "still winnable, auto-finish?" is
+        no great spoiler."""
+        return position.cards_left <= self.near_end_cards
+
     def parse_rules(self, options: Mapping[str, object] | None = None) -> Rules:
         return self.rules_class.from_options(options or {}, self.name)
 

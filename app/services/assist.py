@@ -124,16 +124,9 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
 
 
 def near_end(record: GameRecord) -> bool:
-    """Few enough cards left that an auto-finish offer is no great spoiler."""
-    # the offer itself says "still winnable": near the end only (the variant says how near)
-    return record.position.cards_left <= get_game(record.game).near_end_cards
-
-
-def wants_status(game: Game, player: Player | None, record: GameRecord) -> bool:
-    """Whether the board gets the placeholder that loads the status after the move."""
-    if player is None or player.id != game.player_id or record.position.status != "playing":
-        return False
-    return bool(player.winnable_indicator) or near_end(record)
+    """Few enough cards left that an auto-finish offer is no great spoiler (the variant says
+    how few)."""
+    return get_game(record.game).near_end(record.position)
 
 
 def status(session: Session, game: Game, player: Player | None) -> Status:

@@ -199,7 +199,7 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
 
 
 def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:
-    """A deal ready to play, not stored: the game it becomes with its first move (app.services.actions)."""
+    """A deal ready to play, not stored: the game it becomes with its first move (app.services.moves)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)

@@ -132,7 +132,7 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
     a new game of the preset replaces them. Given a deal (``seed``, or an imported ``deal``'s
     text), its own games are left alone: a first move of a deal already in play elsewhere (two
     tabs racing) must not count that game lost, and the database's one-unfinished-game index
-    refuses the second instead (app.services.actions.first_move)."""
+    refuses the second instead (app.services.moves.first_move)."""
     query = update(Game).where(
         Game.player_id == player_id,
         Game.preset == preset,

@@ -8,12 +8,11 @@ from starlette.responses import Response
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
 from app.services import assist, lifecycle, sharing
-from app.services.actions import ActionResult
 from app.services.boards import Announcement, board_of, describe, hint_targets
 from app.services.games import elapsed_seconds, record_of, share_path
+from app.services.moves import ActionResult
 
-from .templating import is_htmx, render
-from .urls import absolute
+from .templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
 
@@ -78,7 +77,10 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "share_result": share_result(request, game, position, language) if finished and is_owner else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
         "can_hint": bool(can_act and status == "playing"),
-        "status_placeholder": game.id is not None and can_act and assist.wants_status(game, player, record),
+        # the page asks for "still winnable?" after the move: the player shows the indicator,
+        # or the game is near its end (an auto-finish may be offered); the search decides
+        "status_placeholder": bool(game.id is not None and can_act and status == "playing" and player is not None
+                                   and (player.winnable_indicator or get_game(game.game).near_end(position))),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
         "analysis_placeholder": status != "playing",
         "hint": None,

@@ -18,7 +18,7 @@ from app.db.models import Game
 from app.engine import PRESETS
 from app.services import deals, previews, sharing
 
-from .urls import absolute
+from .templating import absolute
 
 
 @dataclass(frozen=True)

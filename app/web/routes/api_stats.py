@@ -11,7 +11,7 @@ from app.db.models import Player
 from app.services import daily, deals, games, leaderboard, players, profiles, stats
 
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
-from ..urls import absolute
+from ..templating import absolute
 from .api import errors
 
 router = APIRouter(prefix="/api", tags=["api"])

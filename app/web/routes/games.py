@@ -11,12 +11,11 @@ from starlette.responses import Response
 
 from app.engine import NotationError
 from app.engine.cards import parse_card
-from app.services import actions, assist, daily, games, sharing, stats
-from app.services.actions import ActionResult
+from app.services import assist, daily, games, moves, sharing, stats
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
 from app.services.games import record_of
-from app.services.moves import RacedError
+from app.services.moves import ActionResult, RacedError
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
@@ -54,7 +53,7 @@ def _flash_result(request: Request, result: ActionResult) -> None:
 def shown_after(record, said: dict) -> ActionResult:
     """The board's state a flash names, each part checked again (a flash outlives a deploy)."""
     sel, note, confirm, pair = (str(said.get(k, ""))[:20] for k in ("sel", "note", "confirm", "pair"))
-    confirm = confirm if confirm in actions.CONFIRMED else ""
+    confirm = confirm if confirm in moves.CONFIRMED else ""
     announced = None
     if note == "no_pair":  # the two cards the tap tried to pair, as the board post named them
         try:
@@ -69,7 +68,7 @@ def shown_after(record, said: dict) -> ActionResult:
 
 def _action(form: BoardForm) -> tuple[str, bool]:
     """The action a board button names, and whether it confirms one that asked first."""
-    if form.action.startswith("confirm-") and form.action[len("confirm-"):] in actions.CONFIRMED:
+    if form.action.startswith("confirm-") and form.action[len("confirm-"):] in moves.CONFIRMED:
         return form.action[len("confirm-"):], True
     return form.action, False
 
@@ -108,7 +107,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     game = games.get_game_row(session, game_id)
     action, confirmed = _action(form)
     try:
-        result = actions.perform(session, game, player, action, target=form.target, selected=form.sel,
+        result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
                                  ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
     except ServiceError as exc:
         discard(session)  # show what is stored now, not what this request tried
@@ -185,7 +184,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             return see_other(request, f"/games/{game.id}")
         return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
     try:
-        result = actions.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
+        result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
                                     target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
     except ServiceError as exc:
         discard(session)

@@ -14,8 +14,7 @@ from app.services.errors import NotFoundError
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
 from ..identity import cleared_player_cookie_header, player_cookie_header, queue_cookie
 from ..redirects import see_other
-from ..templating import render
-from ..urls import absolute
+from ..templating import absolute, render
 
 router = APIRouter(include_in_schema=False)
 

@@ -15,10 +15,10 @@ from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.services import analysis, assist, games, leaderboard, odds, players, searches
-from app.services.actions import ActionResult
 from app.services.boards import Announcement, motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.games import record_of
+from app.services.moves import ActionResult
 
 from .. import par_view
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
