@@ -41,7 +41,7 @@ def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None =
     return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, moves, cursor)
 
 
-def record_of(game: Game) -> GameRecord:
+def record_of(game: Game | Draft) -> GameRecord:
     return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
@@ -118,7 +118,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
+def elapsed_seconds(game: Game | Draft, now: datetime | None = None) -> int:
     if game.started_at is None:
         return 0
     end = game.finished_at or now or utcnow()
@@ -198,15 +198,41 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     return random_seed()
 
 
-def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:
-    """A deal ready to play, not stored: the game it becomes with its first move (app.services.moves)."""
+@dataclass(frozen=True)
+class Draft:
+    """A deal ready to play, not stored: what its first move stores as a game (``start_game``,
+    app.services.moves.first_move). It answers what a page reads of a game; it has no id, no
+    move and no time yet."""
+
+    player_id: str
+    preset: str
+    game: str
+    rules: dict
+    deal: str
+    seed: int | None
+    scoring: str
+    id: None = None
+    moves: str = ""
+    cursor: int = 0
+    version: int = 0
+    status: str = "playing"
+    score: int = 0
+    undo_count: int = 0
+    hint_count: int = 0
+    abandoned: bool = False
+    auto_finished: bool = False
+    started_at: None = None
+    finished_at: None = None
+    daily_on: None = None
+
+
+def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Draft:
+    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
-    return Game(id=None, player_id=player.id, preset=preset.slug, game=variant.name, rules=preset.rules.to_options(),
-                deal=format_deal(deal), seed=None if deal_text is not None else seed, moves="", cursor=0,
-                status="playing", scoring=player.scoring or "simple", score=0, version=0, undo_count=0,
-                hint_count=0, abandoned=False, auto_finished=False)
+    return Draft(player.id, preset.slug, variant.name, preset.rules.to_options(), format_deal(deal),
+                 None if deal_text is not None else seed, player.scoring or "simple")
 
 
 def abandon(game: Game) -> None:
@@ -215,14 +241,14 @@ def abandon(game: Game) -> None:
         game.abandoned = True
 
 
-def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:
+def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
     """The player's game in play of this deal (a seed's, or an imported deal's), if any."""
     found = unfinished_games(session, player, 1, preset=draft.preset, seed=draft.seed,
                              deal=draft.deal if draft.seed is None else None)
     return found[0] if found else None
 
 
-def share_path(game: Game) -> str:
+def share_path(game: Game | Draft) -> str:
     """The deal's link, which shows it ready to play."""
     if game.seed is not None:
         return f"/play/{game.preset}/{game.seed}"

@@ -9,7 +9,7 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
 from app.services import assist, lifecycle, sharing
 from app.services.boards import Announcement, board_of, describe, hint_targets
-from app.services.games import elapsed_seconds, record_of, share_path
+from app.services.games import Draft, elapsed_seconds, record_of, share_path
 from app.services.moves import ActionResult
 
 from .templating import absolute, is_htmx, render
@@ -17,7 +17,7 @@ from .templating import absolute, is_htmx, render
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
 
 
-def share_url(request: Request, game: Game, finished: bool) -> str:
+def share_url(request: Request, game: Game | Draft, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
     return absolute(request, f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished
                     else share_path(game))
@@ -32,18 +32,19 @@ def share_result(request: Request, game: Game, position, language: str, **scored
     return {"text": sharing.share_text(game, position, language, url, **scored), "url": url}
 
 
-def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,
+def render_game(request: Request, game: Game | Draft, player: Player | None, result: ActionResult | None = None, *,
                 fragment: bool | None = None, extra: dict | None = None, replacing: Game | None = None,
                 headers: dict[str, str] | None = None) -> Response:
     """The game page, or for htmx the board fragment with the live announcement and the share
-    link out of band. A game not stored yet (``game.id`` None: a deal ready to play) posts its
-    board to its own share link; ``replacing`` is the player's game its first move counts as lost."""
+    link out of band. A deal ready to play (a ``Draft``, not stored yet) posts its board to its
+    own share link; ``replacing`` is the player's game its first move counts as lost."""
     record = result.record if result is not None else record_of(game)
     result = result or ActionResult(record)
     preset = PRESETS[game.preset]
     language = request.state.language
     position = record.position
-    phase = lifecycle.phase_of(game) if game.id is not None else lifecycle.Phase.NEW
+    stored = isinstance(game, Game)
+    phase = lifecycle.phase_of(game) if isinstance(game, Game) else lifecycle.Phase.NEW
     finished = phase not in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING)
     status = "lost" if phase is lifecycle.Phase.ABANDONED else position.status
     is_owner = player is not None and player.id == game.player_id
@@ -51,8 +52,8 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
     as_fragment = is_htmx(request) if fragment is None else fragment
     context = {
         "game": game,
-        "stored": game.id is not None,
-        "act_url": f"/games/{game.id}/act" if game.id is not None else share_path(game),
+        "stored": stored,
+        "act_url": f"/games/{game.id}/act" if stored else share_path(game),
         "replacing": replacing,
         "share_path": share_path(game),
         "phase": phase.value,
@@ -74,12 +75,13 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "timer_running": game.started_at is not None and game.finished_at is None,
         "share_url": share_url(request, game, finished),
         "share_oob": as_fragment,
-        "share_result": share_result(request, game, position, language) if finished and is_owner else None,
+        "share_result": share_result(request, game, position, language)
+        if finished and is_owner and isinstance(game, Game) else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
         "can_hint": bool(can_act and status == "playing"),
         # the page asks for "still winnable?" after the move: the player shows the indicator,
         # or the game is near its end (an auto-finish may be offered); the search decides
-        "status_placeholder": bool(game.id is not None and can_act and status == "playing" and player is not None
+        "status_placeholder": bool(stored and can_act and status == "playing" and player is not None
                                    and (player.winnable_indicator or get_game(game.game).near_end(position))),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
         "analysis_placeholder": status != "playing",

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.engine import PRESETS
 from app.services import deals, previews, sharing
+from app.services.games import Draft
 
 from .templating import absolute
 
@@ -49,7 +50,8 @@ def deal_meta(request: Request, preset: str, path: str, *, seed: int | None = No
     )
 
 
-def game_meta(request: Request, session: Session, game: Game, path: str, *, daily_on: date | None = None) -> LinkMeta:
+def game_meta(request: Request, session: Session, game: Game | Draft, path: str, *,
+              daily_on: date | None = None) -> LinkMeta:
     """A game's page, replay or share link (``game`` may be a deal ready to play, not stored)."""
     players, winners = deals.deal_counts(session, game.preset, seed=game.seed, deal=game.deal)
     return deal_meta(request, game.preset, path, seed=game.seed, deal_text=game.deal,
