@@ -4,8 +4,10 @@ Starts a real server (this checkout's app, a temporary SQLite DATA_DIR) unless -
 given, and measures in the page, from the click (or the navigation's start) to the frame after
 the board that answers is in the document (htmx:afterSettle on #board, or DOMContentLoaded):
 
-  (a) tap → settled board: taps on what the server marks playable (a partner of the selection
-      first, then a playable card, then Draw / Turn over / Redeal), each a tap a player could make;
+  (a) tap → settled board: taps that post a move (a partner of the selection, a card a tap
+      alone moves, Draw / Turn over / Redeal), each a tap a player could make, to the server's
+      board laid in; a tap that only selects a card posts nothing (the page answers it, see
+      bench/network.py for the time to that answer) and is not timed;
   (b) new deal button → dealt board: on a game in progress, "New deal" asks first; from the
       confirming click to the fresh deal's board;
   (c) deal link → dealt board: a share link (/play/{preset}/{seed}) opened in the address bar.
@@ -59,22 +61,25 @@ MARKER = """
 })();
 """
 
-# Picks a tap a player could make and makes it; answers false when the game is over.
+# Picks a tap a player could make and makes it: "move" for a tap that posts a move (its board
+# then arrives), "select" for one that only selects a card (the page answers it alone, nothing is
+# posted: static/js/app.js), false when the game is over.
 TAP = """
 () => {
   const board = document.getElementById("board");
   if (!board || board.dataset.status !== "playing") return false;
   const pick = (q) => { const all = [...document.querySelectorAll(q)]; return all.length ? all[Math.floor(Math.random() * all.length)] : null; };
-  const el = pick('#board [data-action="confirm-redeal"]')
+  const move = pick('#board [data-action="confirm-redeal"]')
     || pick('#board button[name="target"].partner:not([disabled])')
-    || (Math.random() < 0.8 && pick('#board button[name="target"].playable:not([disabled]):not(.selected)'))
-    || pick('#board [data-action="draw"]:not([disabled]), #board [data-action="recycle"]:not([disabled]), #board [data-action="redeal"]:not([disabled])')
-    || pick('#board button[name="target"].playable:not([disabled])');
+    || (Math.random() < 0.8 && pick('#board button[name="target"][data-move]:not([disabled])'))
+    || pick('#board [data-action="draw"]:not([disabled]), #board [data-action="recycle"]:not([disabled]), #board [data-action="redeal"]:not([disabled])');
+  const select = !move && pick('#board button[name="target"][data-partners]:not([disabled]):not(.selected)');
+  const el = move || select;
   if (!el) return false;
   window.__boardAt = 0;
   sessionStorage.setItem("t0", String(performance.timeOrigin + performance.now()));
   el.click();
-  return true;
+  return move ? "move" : "select";
 }
 """
 
@@ -158,9 +163,11 @@ def start_game(page, base: str, preset: str) -> bool:
             state = board_state(page)
             if state and state["id"] and state["status"] == "playing":
                 return True
-            if not page.evaluate(TAP):
+            tapped = page.evaluate(TAP)
+            if not tapped:
                 break
-            settled(page)
+            if tapped == "move":
+                settled(page)
     return False
 
 
@@ -181,10 +188,11 @@ def measure_preset(browser, base: str, preset: str, taps: int, deals: int, size:
 
     open_deal(page, base, preset)
     while len(out["tap"]) < taps:
-        if not page.evaluate(TAP):
+        tapped = page.evaluate(TAP)
+        if not tapped:
             open_deal(page, base, preset)
-            continue
-        out["tap"].append(settled(page))
+        elif tapped == "move":  # a selection posts nothing: the next tap, its partner, is timed
+            out["tap"].append(settled(page))
     for _ in range(deals):
         if not start_game(page, base, preset):
             continue
