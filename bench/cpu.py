@@ -15,20 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
-from load import BOARD, CSRF, database, form_for, start_servers  # noqa: E402
+from load import BOARD, CSRF, form_for, running_servers  # noqa: E402
 
-from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.engine import GameRecord, deal_for_seed, get_preset  # noqa: E402
-from app.settings import Settings  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -102,11 +98,7 @@ def main() -> None:
     if not (1 <= args.requests <= 100_000 and 1 <= args.rounds <= 20):
         raise SystemExit("bounded: 1-100000 requests, 1-20 rounds")
 
-    data_dir = Path(tempfile.mkdtemp(prefix="tretten-cpu-"))
-    url = database("sqlite", data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
-    (process, base), = start_servers(url, data_dir, 1, 10)
-    try:
+    with running_servers("sqlite", 1, prefix="tretten-cpu-") as (_, [(process, base)]):
         client = Client(base, args.presets.split(","), random.Random(args.seed), process.pid)
         client.new_game()
         measure(client, 200, client.move)  # warm-up: imports, caches, pool
@@ -115,9 +107,6 @@ def main() -> None:
             moves.append(measure(client, args.requests, client.move))
             size = int(statistics.median(client.sizes))
             floors.append(measure(client, args.requests, lambda: client.floor(size)))
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(15)
     move, floor = statistics.median(moves), statistics.median(floors)
     print(f"server CPU per request, median of {args.rounds} rounds x {args.requests} requests "
           f"(move fragment {int(statistics.median(client.sizes))} B raw)")

@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -114,6 +116,21 @@ def stop_servers(servers: list[tuple[subprocess.Popen, str]]) -> None:
             process.wait(30)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextmanager
+def running_servers(db: str, count: int, pool: int = 10, prefix: str = "tretten-load-",
+                    extra_env: dict[str, str] | None = None) -> Iterator[tuple[Path, list[tuple[subprocess.Popen, str]]]]:
+    """A fresh database (SQLite in a new folder, or a fresh PostgreSQL database) migrated to the
+    schema's head, and ``count`` servers on it (their logs in the folder), stopped on the way out."""
+    data_dir = Path(tempfile.mkdtemp(prefix=prefix))
+    url = database(db, data_dir)
+    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
+    servers = start_servers(url, data_dir, count, pool, extra_env)
+    try:
+        yield data_dir, servers
+    finally:
+        stop_servers(servers)
 
 
 def form_for(move: str) -> dict:
@@ -390,14 +407,8 @@ def main() -> None:
             and 1 <= args.rounds <= 20):
         raise SystemExit("bounded: 1-1000 players, at most 600 s, 1-8 instances, 1-20 rounds")
 
-    data_dir = Path(tempfile.mkdtemp(prefix="tretten-load-"))
-    url = database(args.db, data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
-    servers = start_servers(url, data_dir, args.instances, args.pool)
-    try:
+    with running_servers(args.db, args.instances, args.pool) as (_, servers):
         moves, floor, move_seconds, floor_seconds = asyncio.run(drive([b for _, b in servers], args, tuple(p.pid for p, _ in servers)))
-    finally:
-        stop_servers(servers)
     size = int(statistics.median(moves.sizes)) if moves.sizes else 0
     print(f"{args.players} players, think {args.think_ms:.0f} ms, {args.db}, {args.instances} instance(s), "
           f"{args.seconds:.0f} s per kind in {args.rounds} rounds; move fragment {size} B raw; games finished {moves.games}")

@@ -20,7 +20,6 @@ import asyncio
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -29,10 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import Http, Player, Stats, database, start_servers, stop_servers  # noqa: E402
+from load import Http, Player, Stats, running_servers  # noqa: E402
 
-from app.db.migrate import upgrade_to_head  # noqa: E402
-from app.settings import Settings  # noqa: E402
 
 
 def quantiles(latencies: list[float]) -> tuple[float, float]:
@@ -105,14 +102,8 @@ def main() -> None:
     if not (1 <= args.movers <= 200 and 0 <= args.flooders <= 100 and 1 <= args.instances <= 4
             and 1 <= args.seconds <= 120):
         raise SystemExit("bounded: 1-200 movers, 0-100 flooders, 1-4 instances, 1-120 s")
-    data_dir = Path(tempfile.mkdtemp(prefix="tretten-previews-"))
-    url = database(args.db, data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
-    servers = start_servers(url, data_dir, args.instances, 10)
-    try:
+    with running_servers(args.db, args.instances, prefix="tretten-previews-") as (_, servers):
         asyncio.run(run([b for _, b in servers], args))
-    finally:
-        stop_servers(servers)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import signal
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -27,10 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
 from cpu import Client  # noqa: E402
-from load import BOARD, CSRF, database, start_servers  # noqa: E402
+from load import BOARD, CSRF, running_servers  # noqa: E402
 
-from app.db.migrate import upgrade_to_head  # noqa: E402
-from app.settings import Settings  # noqa: E402
 
 
 def searcher(base: str, stop: threading.Event, answered: list[float]) -> None:
@@ -54,13 +50,9 @@ def searcher(base: str, stop: threading.Event, answered: list[float]) -> None:
 
 
 def run(processes: int | None, seconds: float) -> tuple[list[float], list[float]]:
-    data_dir = Path(tempfile.mkdtemp(prefix="tretten-searches-"))
-    url = database("sqlite", data_dir)
-    upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
     env = {"SOLVER_PROCESSES": str(processes if processes is not None else 1)}
-    (process, base), = start_servers(url, data_dir, 1, 10, env)
     stop, answered, moves = threading.Event(), [], []
-    try:
+    with running_servers("sqlite", 1, prefix="tretten-searches-", extra_env=env) as (_, [(process, base)]):
         client = Client(base, ["relaxed", "pyramid-3", "pyramid", "giza"], random.Random(1), process.pid)
         client.new_game()
         for _ in range(200):  # warm-up
@@ -77,9 +69,6 @@ def run(processes: int | None, seconds: float) -> tuple[list[float], list[float]
         stop.set()
         if thread:
             thread.join(60)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(30)
     return moves, answered
 
 

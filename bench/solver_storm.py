@@ -21,7 +21,6 @@ import asyncio
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -31,10 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import BOARD, CSRF, FORM_HEADERS, Http, Player, Stats, database, start_servers, stop_servers  # noqa: E402
+from load import BOARD, CSRF, FORM_HEADERS, Http, Player, Stats, running_servers  # noqa: E402
 
-from app.db.migrate import upgrade_to_head  # noqa: E402
-from app.settings import Settings  # noqa: E402
 
 
 async def last_round(http: Http, seed: int) -> tuple[str, str]:
@@ -119,14 +116,8 @@ def main() -> None:
     for hinters in (int(n) for n in args.hinters.split(",")):
         if not (1 <= hinters <= 500 and 1 <= args.instances <= 4):
             raise SystemExit("bounded: 1-500 hinters, 1-4 instances")
-        data_dir = Path(tempfile.mkdtemp(prefix="tretten-storm-"))
-        url = database(args.db, data_dir)
-        upgrade_to_head(Settings(data_dir=data_dir, database_url=url, secret_key="load-secret-of-at-least-32-characters"))
-        servers = start_servers(url, data_dir, args.instances, 10)
-        try:
+        with running_servers(args.db, args.instances, prefix="tretten-storm-") as (data_dir, servers):
             result = asyncio.run(storm([b for _, b in servers], hinters, args.movers, args.seconds))
-        finally:
-            stop_servers(servers)
         logged = sum(log.read_text(errors="replace").count('"status":5') for log in data_dir.glob("server-*.log"))
         hint = result["hint_ms"]
         print(f"{hinters} players ask for a hint at once, {args.movers} others play; {args.db}, "
