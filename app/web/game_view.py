@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fastapi import Request
 from starlette.responses import Response
 
@@ -123,4 +125,13 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
 
 def hinted(found: assist.Hint) -> dict:
     """A hint as a plain form post's flash carries it to the page (post/redirect/get)."""
-    return {"move": found.move, "winning": found.winning, "steps": found.steps, "lost": found.lost}
+    return {"hint": dataclasses.asdict(found)}
+
+
+def hint_of(said: dict) -> assist.Hint | None:
+    """The hint a flash carries (``hinted``), if it carries one. The flash is signed, so it is
+    one we wrote; one written by an older version that does not fit is no hint."""
+    try:
+        return assist.Hint(**said["hint"])
+    except (KeyError, TypeError):
+        return None

@@ -19,7 +19,7 @@ from app.services.moves import ActionResult, RacedError
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
-from ..game_view import hinted, render_game, render_hinted
+from ..game_view import hint_of, hinted, render_game, render_hinted
 from ..link_meta import game_meta
 from ..redirects import flash, flashed, see_other
 from ..templating import is_htmx
@@ -82,11 +82,8 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
         extra |= _daily(request, session, player, game.daily_on)
-    if isinstance(said.get("hint"), dict):
-        hint = said["hint"]
-        found = assist.Hint(str(hint.get("move", ""))[:64], hint.get("winning") is True,
-                            steps=int(hint.get("steps", 0)) if str(hint.get("steps", "")).isdigit() else 0,
-                            lost=hint.get("lost") is True)
+    found = hint_of(said)
+    if found is not None:
         return render_hinted(request, game, player, found, extra=extra)
     return render_game(request, game, player, shown_after(record_of(game), said), extra=extra)
 
@@ -108,7 +105,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     action, confirmed = _action(form)
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
-                                 ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
+                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
     except ServiceError as exc:
         discard(session)  # show what is stored now, not what this request tried
         game = games.get_game_row(session, game_id)
@@ -180,12 +177,12 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
             return render_game(request, draft, player, refused)
         if not is_htmx(request):
-            flash(request, hint=hinted(found))
+            flash(request, **hinted(found))
             return see_other(request, f"/games/{game.id}")
         return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
     try:
         result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
-                                    target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
+                                  target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
     except ServiceError as exc:
         discard(session)
         draft = games.pending(player, preset, seed=seed, deal_text=deal)

@@ -68,7 +68,7 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
     if not is_htmx(request):
-        flash(request, hint=hinted(found))
+        flash(request, **hinted(found))
         return see_other(request, f"/games/{game.id}")
     return render_hinted(request, game, player, found)
 
