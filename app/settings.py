@@ -78,6 +78,12 @@ class Settings(BaseSettings):
         description="Open connections (or requests in progress) beyond which requests get 503 (uvicorn's "
         "limit_concurrency).",
     )
+    web_concurrency: int = Field(
+        default=1, ge=1, le=64,
+        description="Worker processes `tretten serve` runs (uvicorn's --workers). Python runs one thread at a "
+        "time per process, so one worker per core lets an instance use the machine; in-process limits (searches, "
+        "rate limits, the preview cache) are then per worker.",
+    )
     db_pool_size: int = 10
     solver_processes: int = Field(
         default=1, ge=0, le=16,

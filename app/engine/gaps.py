@@ -159,12 +159,21 @@ class GapsPosition:
     def parse_move(self, text: str) -> GapsMove:
         return parse_gaps_move(text)
 
+    def is_legal(self, move: object) -> bool:
+        """Whether ``move`` is one of ``legal_moves()``, decided for that move alone: a fill of
+        its gap, or ``N`` while rounds remain; a won game takes none."""
+        if not isinstance(move, GapsMove) or self.is_won():
+            return False
+        if isinstance(move, Redeal):
+            return self.can_redeal()
+        return 0 <= move.row < ROWS and 0 <= move.col < COLUMNS and move in self.moves_into(move.row, move.col)
+
     def apply(self, move: object) -> GapsPosition:
         """The position after ``move`` (a move or its notation); ``IllegalMoveError`` if the rules
         do not allow it, as for another game's move."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if not isinstance(move, GapsMove) or move not in self.legal_moves():
+        if not self.is_legal(move):
             raise IllegalMoveError(f"{move} is not a legal move here")
         return self.play_unchecked(move)
 

@@ -298,12 +298,48 @@ class PyramidPosition:
     def parse_move(self, text: str) -> PyramidMove:
         return parse_pyramid_move(text, self.table)
 
+    def is_legal(self, move: object) -> bool:
+        """Whether ``move`` is one of ``legal_moves()``, decided for that move alone: ``D`` while
+        the stock has cards, ``R`` when it is empty and a pass remains, a king alone or two
+        cards that sum to 13, each available (or, with ``rules.overlap``, a card and the one
+        card still covering it); a won game takes none."""
+        if not isinstance(move, PyramidMove) or self.is_won():
+            return False
+        if isinstance(move, Draw):
+            return bool(self.stock)
+        if isinstance(move, Recycle):
+            return not self.stock and self.can_recycle()
+        locs = move.locs
+        if len(locs) not in (1, 2) or list(locs) != sorted(set(locs)):
+            return False  # the notation's one form of a pair: its places in order
+        cards = [self._available_card(loc) for loc in locs]
+        if None in cards:
+            return len(locs) == 2 and self._overlap_pair(*locs)
+        if len(cards) == 1:
+            return cards[0].rank == 13
+        return cards[0].rank + cards[1].rank == 13
+
+    def _available_card(self, loc: int) -> Card | None:
+        if loc < 0:
+            return None
+        if loc < STOCK:
+            return self.layout[loc] if loc < len(self.layout) and self.is_available(loc) else None
+        if loc >= RESERVE and loc - RESERVE >= len(self.reserves):
+            return None
+        return self.card_at(loc)
+
+    def _overlap_pair(self, a: int, b: int) -> bool:
+        """``a`` and the one card still covering it pair under ``rules.overlap``."""
+        if not self.rules.overlap or b >= len(self.layout):
+            return False
+        return Remove((a, b)) in self._overlap_pairs()
+
     def apply(self, move: object) -> PyramidPosition:
         """The position after ``move`` (a move or its notation); ``IllegalMoveError`` if the rules
         do not allow it, as for another game's move."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if not isinstance(move, PyramidMove) or move not in self.legal_moves():
+        if not self.is_legal(move):
             raise IllegalMoveError(f"{move} is not a legal move here")
         return self.play_unchecked(move)
 

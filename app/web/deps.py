@@ -31,8 +31,11 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 def get_session(request: Request) -> Iterator[Session]:
     """The request's unit of work: what the route and the services change is committed once,
     when the route has answered (before the answer is sent), or rolled back if it raised.
-    Services only flush. A visitor stored by this request (its first POST) gets its cookie
-    once the request has succeeded; a refused one takes the visitor back."""
+    Services only flush. A route that changes a game and then draws its board commits first:
+    SQLite has one writer, and a write lock held while a board is drawn kept the next player's
+    move waiting (the database is written to once either way; an error while drawing leaves the
+    change stored, as a reload would show it). A visitor stored by this request (its first POST)
+    gets its cookie once the request has succeeded; a refused one takes the visitor back."""
     with request.app.state.sessionmaker() as session:
         try:
             yield session

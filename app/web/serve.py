@@ -26,4 +26,5 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         ws="none",  # the app has no WebSocket route: an upgrade request stays plain HTTP
         timeout_keep_alive=settings.keep_alive_timeout,
         limit_concurrency=settings.max_connections,
+        workers=settings.web_concurrency,
     )

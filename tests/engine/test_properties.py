@@ -90,6 +90,24 @@ def test_random_games_keep_every_rule_invariant(config, seed, choices, data):
         record = after
 
 
+@given(config=configs, seed=seeds, choices=st.lists(st.integers(0, 10**6), max_size=60))
+def test_is_legal_says_what_legal_moves_lists(config, seed, choices):
+    """A move's own check (used on every stored move a game replays) agrees with the list of
+    legal moves, for every syntactically valid move, in positions along a random game."""
+    record = new_record(config, seed)
+    for index, choice in enumerate(choices):
+        position = record.position
+        legal = position.legal_moves()
+        if index % 10 == 0 or not legal:
+            assert {m for m in candidate_moves(position) if position.is_legal(m)} == set(legal)
+        if not legal:
+            break
+        record = record.play(legal[choice % len(legal)])
+    position = record.position
+    assert {m for m in candidate_moves(position) if position.is_legal(m)} == set(position.legal_moves())
+    assert not position.is_legal(PyramidRemove((1, 0)) if isinstance(position, PyramidPosition) else Fill(card(2, "H"), 4, 0))
+
+
 @given(config=configs, seed=seeds, choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
 def test_undo_all_then_redo_all_restores_each_position(config, seed, choices):
     record = new_record(config, seed)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -14,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.cli import main as cli_main
 from app.db.models import Game, Player, utcnow
+from app.engine import GameRecord, deal_for_seed, get_preset
 from app.services.prune import prune
 from app.settings import Settings, get_settings
 from app.web.main import create_app
@@ -182,3 +185,44 @@ def test_tretten_prune_on_the_command_line(tmp_path, monkeypatch, capsys):
         assert cli_main(["prune"]) == 2
     finally:
         get_settings.cache_clear()
+
+
+def test_tretten_serve_runs_its_workers_on_one_sqlite_file_and_stops_them_together(tmp_path):
+    """WEB_CONCURRENCY worker processes: players moving at once on both are all stored, in order,
+    and SIGTERM stops every worker."""
+    url = f"sqlite:///{tmp_path / 'workers.sqlite3'}"
+    migrated(url, tmp_path)
+    server = Server(url, tmp_path, cli=True, WEB_CONCURRENCY="2").start()
+    try:
+        workers: list[int] = []
+        for _ in range(600):  # the second worker may still be starting
+            workers = [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", server.log())]
+            if len(workers) == 2 or server.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert len(workers) == 2 and set(workers) <= set(children(server.process.pid)), server.log()[-2000:]
+        records = {}
+
+        def play(seed: int) -> None:
+            auth = api_player(server.url)
+            game = httpx.post(server.url + "/api/games", json={"preset": "relaxed", "seed": seed}, headers=auth).json()
+            record = GameRecord.new("pyramid", get_preset("relaxed").rules, deal_for_seed("pyramid", seed))
+            with httpx.Client(base_url=server.url, headers=auth, timeout=30) as api:
+                for _ in range(12):
+                    legal = record.position.legal_moves()
+                    if not legal:
+                        break
+                    moved = api.post(f"/api/games/{game['id']}/moves", json={"move": str(legal[0]), "ply": record.cursor})
+                    assert moved.status_code == 200, moved.text
+                    record = record.play(legal[0])
+            records[game["id"]] = (auth, record)
+
+        with ThreadPoolExecutor(6) as pool:
+            list(pool.map(play, range(1, 7)))
+        for game_id, (auth, record) in records.items():
+            stored = httpx.get(f"{server.url}/api/games/{game_id}", headers=auth).json()
+            assert stored["moves"] == record.moves_text and stored["ply"] == record.cursor
+        assert server.stop() in (0, -15)
+        assert not any(map(alive, workers))
+    finally:
+        server.kill()

@@ -111,6 +111,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         game = games.get_game_row(session, game_id)
         return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
                                                                        form.sel or None))
+    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
     if result.redirect is not None:
         if is_htmx(request) and result.next_seed is not None:
             # the next deal's board in place of this one, and its address in the address bar: a
@@ -176,6 +177,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             draft = games.pending(player, preset, seed=seed, deal_text=deal)
             refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
             return render_game(request, draft, player, refused)
+        session.commit()  # stored before the board is drawn: see app.web.deps.get_session
         if not is_htmx(request):
             flash(request, **hinted(found))
             return see_other(request, f"/games/{game.id}")
@@ -192,6 +194,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             return render_game(request, in_play, player, refused, headers={"HX-Push-Url": f"/games/{in_play.id}"})
         return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc),
                                                                         form.sel or None))
+    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
     if result.game is None:  # a selection, or a question: nothing is stored yet
         if is_htmx(request):
             return _ready(request, session, player, preset, seed, deal, result)

@@ -67,6 +67,7 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
         raise RefusedEarly(exc) from None  # the board is as it was: say so, draw nothing
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
+    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
     if not is_htmx(request):
         flash(request, **hinted(found))
         return see_other(request, f"/games/{game.id}")
@@ -95,6 +96,7 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
         record = assist.auto_finish(session, game, player, ply=fields.ply, version=fields.version, limits=limits)
     except ServiceError as exc:
         return _refused(request, session, game_id, player, exc)
+    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
     if not is_htmx(request):
         return see_other(request, f"/games/{game.id}")
     said = Announcement("autofinish", count=record.cursor - before)
