@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import TypeGuard
 
 from .cards import Card, card, format_deal, parse_card
 from .errors import IllegalMoveError, InvalidMoveError, NotationError
@@ -159,7 +160,7 @@ class GapsPosition:
     def parse_move(self, text: str) -> GapsMove:
         return parse_gaps_move(text)
 
-    def is_legal(self, move: object) -> bool:
+    def is_legal(self, move: object) -> TypeGuard[GapsMove]:
         """Whether ``move`` is one of ``legal_moves()``, decided for that move alone: a fill of
         its gap, or ``N`` while rounds remain; a won game takes none."""
         if not isinstance(move, GapsMove) or self.is_won():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import TypeGuard
 
 from .cards import Card
 from .errors import IllegalMoveError, InvalidMoveError
@@ -298,7 +299,7 @@ class PyramidPosition:
     def parse_move(self, text: str) -> PyramidMove:
         return parse_pyramid_move(text, self.table)
 
-    def is_legal(self, move: object) -> bool:
+    def is_legal(self, move: object) -> TypeGuard[PyramidMove]:
         """Whether ``move`` is one of ``legal_moves()``, decided for that move alone: ``D`` while
         the stock has cards, ``R`` when it is empty and a pass remains, a king alone or two
         cards that sum to 13, each available (or, with ``rules.overlap``, a card and the one
@@ -312,12 +313,10 @@ class PyramidPosition:
         locs = move.locs
         if len(locs) not in (1, 2) or list(locs) != sorted(set(locs)):
             return False  # the notation's one form of a pair: its places in order
-        cards = [self._available_card(loc) for loc in locs]
-        if None in cards:
+        ranks = [card.rank if card else 0 for card in map(self._available_card, locs)]
+        if 0 in ranks:  # one is not available: only an overlap pair may still be allowed
             return len(locs) == 2 and self._overlap_pair(*locs)
-        if len(cards) == 1:
-            return cards[0].rank == 13
-        return cards[0].rank + cards[1].rank == 13
+        return sum(ranks) == 13
 
     def _available_card(self, loc: int) -> Card | None:
         if loc < 0:
