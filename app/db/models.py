@@ -5,9 +5,11 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, date, datetime
 
-from sqlalchemy import JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, false, text, true
+from sqlalchemy import JSON, Boolean, Date, DateTime, Enum, ForeignKey, Index, Integer, String, Text, false, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
+
+from app.engine import Status
 
 SEED_DIGITS = 20  # 2**64 - 1 = 18446744073709551615 has 20 digits
 
@@ -30,6 +32,11 @@ class SeedType(TypeDecorator):
         return None if value is None else int(value)
 
 
+# A game's status as the engine's ``Status``, stored as its text in the same VARCHAR(16) as
+# ever (no database enum type, no CHECK constraint: no migration)
+STATUS_TYPE = Enum(Status, native_enum=False, create_constraint=False, length=16,
+                   values_callable=lambda members: [m.value for m in members])
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -40,7 +47,7 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-UNFINISHED = "status = 'playing' AND abandoned = false AND started_at IS NOT NULL"
+UNFINISHED = f"status = '{Status.PLAYING}' AND abandoned = false AND started_at IS NOT NULL"
 
 
 class Base(DeclarativeBase):
@@ -103,7 +110,7 @@ class Game(Base):
     seed: Mapped[int | None] = mapped_column(SeedType)  # 0 ≤ seed < 2**64, stored as text
     moves: Mapped[str] = mapped_column(Text, default="")
     cursor: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(16), default="playing")
+    status: Mapped[Status] = mapped_column(STATUS_TYPE, default=Status.PLAYING)
     scoring: Mapped[str] = mapped_column(String(16), default="simple")
     score: Mapped[int] = mapped_column(Integer, default=0)
     undo_count: Mapped[int] = mapped_column(Integer, default=0)

@@ -14,6 +14,7 @@ from .errors import (
 )
 from .gaps import REDEAL, Fill, GapsPosition, Redeal
 from .history import GameRecord
+from .outcome import Status, Termination
 from .presets import PRESETS, Preset, get_preset, presets_of
 from .pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
 from .rules import GapsRules, PyramidRules
@@ -25,7 +26,7 @@ __all__ = [
     "DECK", "DRAW", "GAMES", "MAX_SEED", "PRESETS", "RANKS", "RECYCLE", "REDEAL", "SCORING_SYSTEMS", "SUITS",
     "Card", "Draw", "Fill", "GameRecord", "GapsPosition", "GapsRules", "IllegalMoveError", "InvalidDealError",
     "InvalidMoveError", "InvalidRulesError", "Move", "NotationError", "Position", "Preset", "PyramidPosition",
-    "PyramidRules", "Recycle", "Redeal", "Remove", "Rules", "SplitMix64", "Variant", "card", "deal_for_seed",
-    "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "presets_of", "score",
-    "shuffled",
+    "PyramidRules", "Recycle", "Redeal", "Remove", "Rules", "SplitMix64", "Status", "Termination", "Variant", "card",
+    "deal_for_seed", "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "presets_of",
+    "score", "shuffled",
 ]

@@ -15,6 +15,7 @@ from typing import TypeGuard
 
 from .cards import Card, card, format_deal, parse_card
 from .errors import IllegalMoveError, InvalidMoveError, NotationError
+from .outcome import Status, Termination
 from .rules import GapsRules
 from .seeding import shuffled, text_seed
 
@@ -208,15 +209,15 @@ class GapsPosition:
         return self.correct_prefix_lengths() == (COLUMNS - 1,) * ROWS
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.is_won():
-            return "won"
-        return "playing" if self.legal_moves() else "lost"
+            return Status.WON
+        return Status.PLAYING if self.legal_moves() else Status.LOST
 
     @property
-    def end_reason(self) -> str | None:
-        """``won_gaps``, ``lost_gaps`` (every gap dead and no redeal left), or ``None``."""
-        return {"won": "won_gaps", "lost": "lost_gaps"}.get(self.status)
+    def end_reason(self) -> Termination | None:
+        """``WON_GAPS``, ``LOST_GAPS`` (every gap dead and no redeal left), or ``None``."""
+        return {Status.WON: Termination.WON_GAPS, Status.LOST: Termination.LOST_GAPS}.get(self.status)
 
     @property
     def simple_score(self) -> int:

@@ -17,6 +17,7 @@ from typing import TypeGuard
 
 from .cards import Card
 from .errors import IllegalMoveError, InvalidMoveError
+from .outcome import Status, Termination
 from .rules import PyramidRules
 
 PYRAMID_SIZE = 28
@@ -373,34 +374,34 @@ class PyramidPosition:
         return True
 
     @property
-    def status(self) -> str:
-        """``won``; ``lost`` when no legal move is left (unlimited passes: when no removal is
-        possible now or after any sequence of draws and recycles); else ``playing``."""
+    def status(self) -> Status:
+        """``WON``; ``LOST`` when no legal move is left (unlimited passes: when no removal is
+        possible now or after any sequence of draws and recycles); else ``PLAYING``."""
         if self.is_won():
-            return "won"
+            return Status.WON
         legal = self.legal_moves()
         if legal and not isinstance(legal[0], (Draw, Recycle)):  # removals come first: one is possible now
-            return "playing"
+            return Status.PLAYING
         if self.rules.passes is None:
-            return "playing" if self._removal_after_cycling() else "lost"
-        return "playing" if legal else "lost"
+            return Status.PLAYING if self._removal_after_cycling() else Status.LOST
+        return Status.PLAYING if legal else Status.LOST
 
     @property
-    def end_reason(self) -> str | None:
-        """Why the game is over, as a stable key (``None`` while playing): ``won_pyramid``
-        (``won_pyramids`` when there are two), ``won_all``; ``lost_giza`` (no open pair or
-        king), ``lost_stock`` (nothing pairs and the stock and passes are used up),
-        ``lost_pyramid`` (unlimited passes: no cycle of the stock can bring a pair or a king)."""
+    def end_reason(self) -> Termination | None:
+        """Why the game is over (``None`` while playing): ``WON_PYRAMID`` (``WON_PYRAMIDS``
+        when there are two), ``WON_ALL``; ``LOST_GIZA`` (no open pair or king), ``LOST_STOCK``
+        (nothing pairs and the stock and passes are used up), ``LOST_PYRAMID`` (unlimited
+        passes: no cycle of the stock can bring a pair or a king)."""
         status = self.status
-        if status == "won":
+        if status is Status.WON:
             if self.rules.goal == "all":
-                return "won_all"
-            return "won_pyramids" if self.table.pyramids > 1 else "won_pyramid"
-        if status == "playing":
+                return Termination.WON_ALL
+            return Termination.WON_PYRAMIDS if self.table.pyramids > 1 else Termination.WON_PYRAMID
+        if status is Status.PLAYING:
             return None
         if self.table.reserve_piles:
-            return "lost_giza"
-        return "lost_pyramid" if self.rules.passes is None else "lost_stock"
+            return Termination.LOST_GIZA
+        return Termination.LOST_PYRAMID if self.rules.passes is None else Termination.LOST_STOCK
 
     def _removal_after_cycling(self) -> bool:
         # Drawing and recycling without removing anything only rotates the split point of

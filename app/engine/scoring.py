@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .gaps import GapsPosition
 from .history import GameRecord
+from .outcome import Status
 from .pyramid import ROW_BONUS, ROWS, Remove
 
 SCORING_SYSTEMS = ("simple", "pairs", "timed")
@@ -45,6 +46,6 @@ def score(record: GameRecord, system: str = "simple", elapsed_seconds: int = 0) 
     if system == "pairs":
         return pair_score(record)
     if system == "timed":
-        won = record.position.status == "won"
+        won = record.position.status is Status.WON
         return pair_score(record) + (time_bonus(elapsed_seconds) if won else 0)
     raise ValueError(f"unknown scoring system {system!r}: choose {', '.join(SCORING_SYSTEMS)}")

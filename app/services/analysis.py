@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.engine import GameRecord
+from app.engine import GameRecord, Status
 
 from . import games, lifecycle, moves, par, solver_cache
 from .boards import Announcement, said_moves
@@ -56,7 +56,7 @@ class GameAnalysis:
 
 def analysable(game: Game) -> bool:
     """Finished games only (won, lost, or abandoned): no spoilers while a game is played."""
-    return game.status != "playing" or bool(game.abandoned)
+    return game.status != Status.PLAYING or bool(game.abandoned)
 
 
 def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
@@ -74,14 +74,14 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
         return solver_cache.verdict(session, record.at(ply), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
                                     seconds=solver_cache.ANALYSIS_SECONDS)
 
-    if status == "won":
+    if status is Status.WON:
         return _won(session, record, total, moves, said, player_id)
     start = probe(0)
     if start.winnable is None:
         return GameAnalysis("unknown", total, moves=moves, said=said)
     if start.winnable is False:
         return GameAnalysis("lost_from_start", total, moves=moves, said=said)
-    end = False if status == "lost" else probe(total).winnable
+    end = False if status is Status.LOST else probe(total).winnable
     if end is None:
         return GameAnalysis("unknown", total, moves=moves, said=said)
     if end:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
-from app.engine import GameRecord, get_game
+from app.engine import GameRecord, Status, get_game
 from app.solver import line_from
 
 from . import games, lifecycle, moves, searches, solver_cache
@@ -34,14 +34,16 @@ class Hint:
 
 
 @dataclass(frozen=True)
-class Status:
+class StillWinnable:
+    """The answer to "still winnable?"."""
+
     winnable: bool | None       # the indicator: True ✓, False ✗, None ?
     auto_finish: bool           # offer auto-finish (proven win, near the end)
     remaining: int = 0          # moves auto-finish would play
 
 
 def _playing(record: GameRecord) -> None:
-    if record.position.status != "playing":
+    if record.position.status is not Status.PLAYING:
         raise InputError("the game is over", "game_over")
 
 
@@ -129,21 +131,21 @@ def near_end(record: GameRecord) -> bool:
     return get_game(record.game).near_end(record.position)
 
 
-def status(session: Session, game: Game, player: Player | None) -> Status:
+def still_winnable(session: Session, game: Game, player: Player | None) -> StillWinnable:
     record = record_of(game)
-    if record.position.status != "playing":
-        return Status(record.position.status == "won", False)
+    if record.position.status is not Status.PLAYING:
+        return StillWinnable(record.position.status is Status.WON, False)
     if player is None or player.id != game.player_id or lifecycle.phase_of(game) is lifecycle.Phase.ABANDONED:
-        return Status(None, False)
+        return StillWinnable(None, False)
     show = bool(player.winnable_indicator)
     near = near_end(record)
     if not show and not near:
-        return Status(None, False)
+        return StillWinnable(None, False)
     # the page asks for this by itself after each move: counted apart from the player's own
     # searches (one at a time), so it never makes their hint wait or be refused
     found = solver_cache.verdict(session, record, player_id=f"{game.player_id}/status")
     offer = bool(near and found.winnable and found.moves)
-    return Status(found.winnable if show else None, offer, len(found.moves) if offer else 0)
+    return StillWinnable(found.winnable if show else None, offer, len(found.moves) if offer else 0)
 
 
 def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
@@ -158,7 +160,7 @@ def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int
     trial = record
     for move in found.moves:  # the engine checks the solver's line before anything is stored
         trial = trial.play(move)
-    if trial.position.status != "won":
+    if trial.position.status is not Status.WON:
         raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
     game.auto_finished = True  # stored with the moves, in the same write
     return moves.store(session, game, moves.played(record, list(found.moves), limits), "auto-finish")

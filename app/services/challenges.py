@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.engine import Status
 
 from .lifecycle import result_expression, result_of
 
@@ -32,8 +33,8 @@ class PlayedResult:
     auto_finished: bool
 
 
-def _played(game: Game, name: str | None, result: str) -> PlayedResult:
-    return PlayedResult(game.id, name, result == "won", result == "lost" and game.status == "playing",
+def _played(game: Game, name: str | None, result: Status) -> PlayedResult:
+    return PlayedResult(game.id, name, result == Status.WON, result == Status.LOST and game.status == Status.PLAYING,
                         game.cursor, game.seconds, game.undo_count, game.hint_count, game.auto_finished)
 
 
@@ -43,7 +44,7 @@ def origin_result(session: Session, preset: str, seed: int, game_id: str, viewer
     if game is None or game.preset != preset or game.seed != seed or game.player_id == viewer_id:
         return None
     result = result_of(game)
-    if result not in ("won", "lost"):
+    if result not in (Status.WON, Status.LOST):
         return None
     return _played(game, session.scalar(select(Player.display_name).where(Player.id == game.player_id)), result)
 
@@ -58,11 +59,11 @@ def viewer_result(session: Session, preset: str, seed: int, viewer_id: str | Non
         select(Game, result).where(Game.player_id == viewer_id, Game.preset == preset, Game.seed == seed,
                                    Game.started_at.is_not(None))
     ).all()
-    wins = [game for game, r in rows if r == "won"]
+    wins = [game for game, r in rows if r == Status.WON]
     if wins:
         best = min(wins, key=lambda g: (g.cursor, g.seconds if g.seconds is not None else float("inf")))
-        return _played(best, None, "won")
-    losses = [game for game, r in rows if r == "lost"]
+        return _played(best, None, Status.WON)
+    losses = [game for game, r in rows if r == Status.LOST]
     if losses:
-        return _played(max(losses, key=lambda g: (g.updated_at, g.id)), None, "lost")
+        return _played(max(losses, key=lambda g: (g.updated_at, g.id)), None, Status.LOST)
     return None

@@ -19,11 +19,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import DailyDeal, DealVerdict
+from app.db.models import DailyDeal, DealVerdict, Game
 from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
 from . import par, searches
+from .lifecycle import Phase, result_expression
 
 log = logging.getLogger("tretten.daily")
 
@@ -132,22 +133,18 @@ def todays_game(session: Session, player_id: str, preset_slug: str, row: DailyDe
     )
 
 
-def results_of_day(session: Session, player_id: str, day: date | None = None) -> dict[str, str]:
-    """{preset: 'won' | 'lost' | 'playing' | 'new'} for the player's daily games of the day
-    (the best per preset; 'new' = opened but no move made yet)."""
-    from app.db.models import Game
-
-    from .lifecycle import result_expression
-
+def results_of_day(session: Session, player_id: str, day: date | None = None) -> dict[str, Phase]:
+    """{preset: WON | LOST | PLAYING | NEW} for the player's daily games of the day (the best
+    per preset; NEW = opened but no move made yet)."""
     day = day or utc_today()
-    rank = {"won": 0, "lost": 1, "playing": 2, "new": 3}
-    out: dict[str, str] = {}
+    rank = {Phase.WON: 0, Phase.LOST: 1, Phase.PLAYING: 2, Phase.NEW: 3}
+    out: dict[str, Phase] = {}
     rows = session.execute(
         select(Game.preset, Game.started_at.is_not(None), result_expression())
         .where(Game.player_id == player_id, Game.daily_on == day)
     )
     for preset, started, result in rows:
-        result = result if started else "new"
-        if preset not in out or rank[result] < rank[out[preset]]:
-            out[preset] = result
+        phase = Phase(result) if started else Phase.NEW
+        if preset not in out or rank[phase] < rank[out[preset]]:
+            out[preset] = phase
     return out

@@ -14,20 +14,20 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.engine import PRESETS
+from app.engine import PRESETS, Status
 
 from .daily import results_of_day
-from .lifecycle import result_expression
+from .lifecycle import Phase, result_expression
 
-RANK = {"won": 0, "lost": 1, "playing": 2}  # a day's result is its best preset's
+RANK = {Status.WON: 0, Status.LOST: 1, Status.PLAYING: 2}  # a day's result is its best preset's
 FIRST_YEAR = 2000  # no daily deal before; keeps "the month before" a real date
 
 
 @dataclass(frozen=True)
 class CalendarDay:
     day: date
-    result: str | None                      # "won", "lost", "playing"; None: no daily deal played
-    presets: tuple[tuple[str, str], ...]    # (preset, result) of each daily deal played, lobby order
+    result: Status | None                   # None: no daily deal played
+    presets: tuple[tuple[str, Status], ...]  # (preset, result) of each daily deal played, lobby order
     in_streak: bool                         # one of the days of the current daily streak
     today: bool
     future: bool
@@ -60,7 +60,7 @@ def month_calendar(session: Session, player_id: str, first: date, today: date, c
     first = first.replace(day=1)
     following = (first + timedelta(days=32)).replace(day=1)
     last = following - timedelta(days=1)
-    per_day: dict[date, dict[str, str]] = {}
+    per_day: dict[date, dict[str, Status]] = {}
     rows = session.execute(
         select(Game.daily_on, Game.preset, result_expression())
         .where(Game.player_id == player_id, Game.daily_on >= first, Game.daily_on <= last,
@@ -91,7 +91,7 @@ def month_calendar(session: Session, player_id: str, first: date, today: date, c
     previous = (first - timedelta(days=1)).replace(day=1)
     return MonthCalendar(
         first=first, weeks=weeks, weekdays=[start + timedelta(days=k) for k in range(7)],
-        played=len(per_day), won=sum(1 for r in per_day.values() if "won" in r.values()),
+        played=len(per_day), won=sum(1 for r in per_day.values() if Status.WON in r.values()),
         previous=previous if earliest is not None and _as_date(earliest) < first else None,
         next=following if following <= today else None,
     )
@@ -101,7 +101,7 @@ def _streak_days(session: Session, player_id: str, today: date, current: int) ->
     """The current streak's days: it ends today if a daily deal is won today, else yesterday."""
     if current <= 0:
         return set()
-    end = today if "won" in results_of_day(session, player_id, today).values() else today - timedelta(days=1)
+    end = today if Phase.WON in results_of_day(session, player_id, today).values() else today - timedelta(days=1)
     return {end - timedelta(days=k) for k in range(current)}
 
 

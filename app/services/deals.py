@@ -17,13 +17,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
-from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
+from app.engine import SCORING_SYSTEMS, GameRecord, Status, deal_for_seed
 
 from . import leaderboard, par, searches
 from .boards import said_moves
 from .errors import BusyError, RateLimitError, ServiceError
 from .games import get_preset_or_error, parse_seed
-from .lifecycle import IDLE_LIMIT, result_expression
+from .lifecycle import IDLE_LIMIT, RESULTS, result_expression
 from .par import Par
 
 log = logging.getLogger("tretten.deals")
@@ -96,7 +96,7 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     now = now or utcnow()
     result = result_expression(now)
     played = and_(Game.preset == preset.slug, Game.seed == seed, Game.started_at.is_not(None))
-    won = and_(played, result == "won")
+    won = and_(played, result == Status.WON)
     summary = DealSummary(preset.slug, seed)
     summary.players, summary.winners = deal_counts(session, preset.slug, seed=seed, now=now)
 
@@ -110,15 +110,15 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     summary.fewest_moves = best(won, Game.cursor)
     summary.best_time = best(and_(won, Game.seconds.is_not(None)), Game.seconds)
     for system in SCORING_SYSTEMS:
-        found = best(and_(played, result.in_(("won", "lost")), Game.scoring == system), Game.score.desc())
+        found = best(and_(played, result.in_((Status.WON, Status.LOST)), Game.scoring == system), Game.score.desc())
         if found is not None:
             summary.best_scores[system] = found
     summary.daily_days = list(session.scalars(
         select(DailyDeal.day).where(DailyDeal.preset == preset.slug, DailyDeal.seed == seed).order_by(DailyDeal.day)))
     if viewer_id is not None:
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
-        summary.viewer_result = next((r for r in ("won", "lost", "playing") if r in mine), None)
-        summary.viewer_finished = summary.viewer_result in ("won", "lost")
+        summary.viewer_result = next((r for r in RESULTS if r in mine), None)
+        summary.viewer_finished = summary.viewer_result in (Status.WON, Status.LOST)
     # today's daily deal: no game of it (a replay) for a viewer who has not finished it
     summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
                                                                                now=now)
@@ -150,7 +150,7 @@ def _counts_statement(by_seed: bool):
              else and_(Game.seed.is_(None), Game.deal == bindparam("deal", type_=Game.deal.type)))
     return select(
         func.count(func.distinct(Game.player_id)),
-        func.count(func.distinct(case((result == "won", Game.player_id)))),
+        func.count(func.distinct(case((result == Status.WON, Game.player_id)))),
     ).where(Game.preset == bindparam("preset"), which, Game.started_at.is_not(None))
 
 

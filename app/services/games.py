@@ -23,6 +23,7 @@ from app.engine import (
     InvalidDealError,
     InvalidRulesError,
     Preset,
+    Status,
     format_deal,
     get_game,
     get_preset,
@@ -106,7 +107,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     if player.id is None:
         return []
     query = select(Game).where(
-        Game.player_id == player.id, Game.status == "playing", Game.started_at.is_not(None),
+        Game.player_id == player.id, Game.status == Status.PLAYING, Game.started_at.is_not(None),
         Game.abandoned.is_(False), Game.updated_at >= utcnow() - lifecycle.IDLE_LIMIT,
     )
     if preset is not None:
@@ -179,7 +180,7 @@ def start_game(
         seed=seed,
         moves="",
         cursor=0,
-        status="playing",
+        status=Status.PLAYING,
         scoring=player.scoring,
     )
     game.score = current_score(game)
@@ -215,7 +216,7 @@ class Draft:
     moves: str = ""
     cursor: int = 0
     version: int = 0
-    status: str = "playing"
+    status: Status = Status.PLAYING
     score: int = 0
     undo_count: int = 0
     hint_count: int = 0

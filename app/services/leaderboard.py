@@ -20,6 +20,7 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, Game, Player, utcnow
+from app.engine import Status
 
 from . import daily, par
 from .errors import BusyError, ForbiddenError, RateLimitError
@@ -89,7 +90,7 @@ def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str |
     result = result_expression(now)
     return session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
-                              Game.started_at.is_not(None), result.in_(("won", "lost"))).limit(1)
+                              Game.started_at.is_not(None), result.in_((Status.WON, Status.LOST))).limit(1)
     ) is not None
 
 
@@ -133,7 +134,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
     rows = session.execute(
         select(Game, Player.display_name, Player.on_daily_table).join(Player, Player.id == Game.player_id)
         .where(Game.preset == preset_slug, Game.seed == row.seed, Game.started_at >= start, Game.started_at < end,
-               result == "won")
+               result == Status.WON)
     ).all()
     best: dict[str, tuple] = {}
     for game, name, shown in rows:
@@ -160,7 +161,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
 def place_of_game(session: Session, game: Game, *, now: datetime | None = None) -> tuple[int, int] | None:
     """(rank, ranked entries) of the game's player on the table of the day the game was started,
     when the game is a clean win of that day's daily deal; else None."""
-    if game.started_at is None or game.seed is None or game.status != "won":
+    if game.started_at is None or game.seed is None or game.status != Status.WON:
         return None
     day = utc_day(game.started_at)
     row = daily.cached_daily(session, game.preset, day)
@@ -191,7 +192,7 @@ def history(session: Session, player_id: str, *, today: date | None = None,
     candidates = session.execute(
         select(Game.preset, Game.started_at).join(
             DailyDeal, and_(DailyDeal.preset == Game.preset, DailyDeal.seed == Game.seed))
-        .where(Game.player_id == player_id, Game.status == "won", Game.started_at >= start,
+        .where(Game.player_id == player_id, Game.status == Status.WON, Game.started_at >= start,
                Game.started_at < end)
     ).all()
     seen = {(preset, utc_day(at)) for preset, at in candidates if at is not None}

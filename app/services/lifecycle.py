@@ -26,20 +26,37 @@ from enum import StrEnum
 from sqlalchemy import and_, case, literal, or_, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Player, utcnow
+from app.db.models import STATUS_TYPE, Game, Player, utcnow
+from app.engine import Status
 
 from .errors import ConflictError, ForbiddenError, InputError
 
 IDLE_LIMIT = timedelta(days=1)
-RESULTS = ("won", "lost", "playing")  # what the statistics count (a played game's result)
+RESULTS = (Status.WON, Status.LOST, Status.PLAYING)  # what the statistics count (a played game's result)
 
 
 class Phase(StrEnum):
-    NEW = "new"
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"                # no moves left: may still be undone
+    """The stored game's ``Status``, and beside it what only the stored game knows."""
+
+    NEW = "new"                  # stored before its first move (the API): not played yet
+    PLAYING = Status.PLAYING
+    WON = Status.WON
+    LOST = Status.LOST           # no moves left: may still be undone
     ABANDONED = "abandoned"      # counted as lost for good: replaced, or idle for a day
+
+    @property
+    def result(self) -> Status:
+        """What the game counts as (a game not played yet: ``PLAYING``)."""
+        if self is Phase.ABANDONED:
+            return Status.LOST
+        return Status.PLAYING if self is Phase.NEW else Status(self)
+
+
+class Abandonment(StrEnum):
+    """Why a game counts as lost though its last position was not (the pages' key)."""
+
+    REPLACED = "replaced"        # a new game of its preset was started while it was unfinished
+    IDLE = "idle"                # left unfinished for a day
 
 
 def aware(moment: datetime | None) -> datetime | None:
@@ -52,18 +69,23 @@ def aware(moment: datetime | None) -> datetime | None:
 def idle(game: Game, now: datetime | None = None) -> bool:
     """Unfinished and untouched for a day since a move was made."""
     updated = aware(game.updated_at)
-    return (game.status == "playing" and game.started_at is not None and updated is not None
+    return (game.status == Status.PLAYING and game.started_at is not None and updated is not None
             and updated < (now or utcnow()) - IDLE_LIMIT)
 
 
 def phase_of(game: Game, now: datetime | None = None) -> Phase:
-    if game.status == "won":
+    if game.status == Status.WON:
         return Phase.WON
     if game.abandoned or idle(game, now):
         return Phase.ABANDONED
-    if game.status == "lost":
+    if game.status == Status.LOST:
         return Phase.LOST
     return Phase.PLAYING if game.started_at is not None else Phase.NEW
+
+
+def abandonment(game: Game) -> Abandonment:
+    """Why a game of phase ``ABANDONED`` counts as lost."""
+    return Abandonment.REPLACED if game.abandoned else Abandonment.IDLE
 
 
 def check_owner(game: Game, player: Player | None) -> None:
@@ -91,35 +113,35 @@ def in_play_expression(now: datetime | None = None):
     """SQL: the games still in play (not finished, not counted as lost): what a change of the
     player's settings may touch."""
     cutoff = (now or utcnow()) - IDLE_LIMIT
-    return and_(Game.status == "playing", Game.abandoned.is_(False),
+    return and_(Game.status == Status.PLAYING, Game.abandoned.is_(False),
                 or_(Game.started_at.is_(None), Game.updated_at >= cutoff))
 
 
 def result_expression(now: datetime | None = None, *, cutoff=None):
-    """SQL: 'won', 'lost' or 'playing' for a played game (callers filter started_at IS NOT NULL).
+    """SQL: the ``Status`` a played game counts as (callers filter started_at IS NOT NULL).
 
     ``cutoff`` may be a bind parameter (statements built once and reused: see app.services.stats)."""
     if cutoff is None:
         cutoff = (now or utcnow()) - IDLE_LIMIT
+    lost = literal(Status.LOST, STATUS_TYPE)
     return case(
-        (Game.abandoned.is_(True), literal("lost")),
-        (Game.status.in_(("won", "lost")), Game.status),
-        (Game.updated_at < cutoff, literal("lost")),
-        else_=literal("playing"),
+        (Game.abandoned.is_(True), lost),
+        (Game.status.in_((Status.WON, Status.LOST)), Game.status),
+        (Game.updated_at < cutoff, lost),
+        else_=literal(Status.PLAYING, STATUS_TYPE),
     )
 
 
-def result_of(game: Game, now: datetime | None = None) -> str | None:
+def result_of(game: Game, now: datetime | None = None) -> Status | None:
     """The same rule in Python for one game; None when it was never played."""
     if game.started_at is None:
         return None
-    phase = phase_of(game, now)
-    return "lost" if phase is Phase.ABANDONED else phase.value
+    return phase_of(game, now).result
 
 
 def finish_time(game: Game) -> int | None:
     """Seconds from the first move to the end, for a finished game."""
-    if game.status == "playing" or game.started_at is None or game.finished_at is None:
+    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None:
         return None
     started, finished = aware(game.started_at), aware(game.finished_at)
     assert started is not None and finished is not None
@@ -136,7 +158,7 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
     query = update(Game).where(
         Game.player_id == player_id,
         Game.preset == preset,
-        Game.status == "playing",
+        Game.status == Status.PLAYING,
         Game.started_at.is_not(None),
         Game.abandoned.is_(False),
     )

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
 
 from . import boards, games, lifecycle
 from .boards import Announcement, describe
@@ -58,7 +58,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status
-    game.finished_at = now if game.status != "playing" else None
+    game.finished_at = now if game.status != Status.PLAYING else None
     game.seconds = lifecycle.finish_time(game)
     game.score = current_score(game, record)
     game.hinted_ply = None

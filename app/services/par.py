@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, PositionVerdict, ShortestLine
-from app.engine import GameRecord, deal_for_seed, get_game, get_preset
+from app.engine import GameRecord, Status, deal_for_seed, get_game, get_preset
 from app.solver import proves_shortest
 
 from . import solver_cache
@@ -140,7 +140,8 @@ class ParFigures:
 def figures(session: Session, player_id: str) -> ParFigures:
     """The statistics' par figures over the player's won games whose deal has a kept par."""
     rows = session.execute(
-        select(Game.game, Game.rules, Game.deal, Game.cursor).where(Game.player_id == player_id, Game.status == "won")
+        select(Game.game, Game.rules, Game.deal, Game.cursor)
+        .where(Game.player_id == player_id, Game.status == Status.WON)
     ).all()
     if not rows:
         return ParFigures()

@@ -16,6 +16,7 @@ from sqlalchemy import CursorResult, Delete, delete, exists, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player, utcnow
+from app.engine import Status
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ def prune(
     if older_than_days < 0:
         raise ValueError("--older-than must be 0 or more days")
     cutoff = (now or utcnow()) - timedelta(days=older_than_days)
-    stale_games = (Game.status == "playing") & Game.started_at.is_(None) & (Game.updated_at < cutoff)
+    stale_games = (Game.status == Status.PLAYING) & Game.started_at.is_(None) & (Game.updated_at < cutoff)
     lonely_players = (
         Player.token_hash.is_(None)
         & (Player.created_at < cutoff)

@@ -23,7 +23,7 @@ from functools import singledispatch
 from babel.dates import format_date
 
 from app.db.models import Game
-from app.engine import PRESETS, GapsPosition, Position, PyramidPosition
+from app.engine import PRESETS, GapsPosition, Position, PyramidPosition, Status
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
@@ -49,7 +49,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)
-    if game.status == "playing" and not _left_unfinished(game):
+    if game.status == Status.PLAYING and not _left_unfinished(game):
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
     scored = _scored(game, translations, par, rank)
@@ -74,7 +74,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
     parts = []
     if par is not None:
         name = (_("Par %(moves)d") if par.proven else _("Best known %(moves)d")) % {"moves": par.moves}
-        won = game.status == "won" and not _left_unfinished(game)
+        won = game.status == Status.WON and not _left_unfinished(game)
         parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
@@ -107,7 +107,7 @@ def _result(game: Game, translations) -> str:
     if _left_unfinished(game):
         outcome = ngettext("Lost after %(num)d move (left unfinished)",
                            "Lost after %(num)d moves (left unfinished)", moves)
-    elif game.status == "won":
+    elif game.status == Status.WON:
         outcome = ngettext("Won in %(num)d move", "Won in %(num)d moves", moves)
     else:
         outcome = ngettext("Lost after %(num)d move", "Lost after %(num)d moves", moves)

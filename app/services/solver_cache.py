@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import PositionVerdict, ShortestLine, utcnow
-from app.engine import GameRecord
+from app.engine import GameRecord, Status
 
 from . import searches
 from .errors import ServiceError
@@ -63,9 +63,9 @@ def verdict(session: Session, record: GameRecord, *, player_id: str | None, node
     within the budget (for ``player_id``: app.services.searches.admitted) and stored. The
     session's transaction ends before the search, so no database connection waits for it."""
     position = record.position
-    if position.status == "won":
+    if position.status is Status.WON:
         return Verdict(True, ())
-    if position.status == "lost":
+    if position.status is Status.LOST:
         return Verdict(False, ())
     key = key_of(record)
     row = session.get(PositionVerdict, key)

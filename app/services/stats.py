@@ -16,7 +16,7 @@ from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, func
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, utcnow
-from app.engine import PRESETS, SCORING_SYSTEMS
+from app.engine import PRESETS, SCORING_SYSTEMS, Status
 
 from .lifecycle import IDLE_LIMIT, RESULTS, result_expression
 
@@ -89,10 +89,10 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
 @cache
 def _figures_statements():
     r = _r(False)
-    won = r.c.result == "won"
+    won = r.c.result == Status.WON
     one = lambda cond: func.coalesce(func.sum(case((cond, 1), else_=0)), 0)  # noqa: E731
     main = select(
-        r.c.preset, func.count(), one(won), one(r.c.result == "lost"), one(r.c.result == "playing"),
+        r.c.preset, func.count(), one(won), one(r.c.result == Status.LOST), one(r.c.result == Status.PLAYING),
         func.min(case((won, r.c.seconds))), func.min(case((won, r.c.cursor))),
         func.coalesce(func.sum(case((won, r.c.seconds))), 0), func.count(case((won, r.c.seconds))),
         func.coalesce(func.sum(case((won, r.c.cursor))), 0),
@@ -100,7 +100,7 @@ def _figures_statements():
         one(won & (r.c.undo_count == 0) & (r.c.hint_count == 0) & r.c.auto_finished.is_(False)),
     ).group_by(r.c.preset)
     best = (select(r.c.preset, r.c.scoring, func.max(r.c.score))
-            .where(r.c.result.in_(("won", "lost"))).group_by(r.c.preset, r.c.scoring))
+            .where(r.c.result.in_((Status.WON, Status.LOST))).group_by(r.c.preset, r.c.scoring))
     return main, best
 
 
@@ -152,11 +152,11 @@ def _streak_statement(by_preset: bool):
     r = _r(False)
     keys = [r.c.preset.label("preset")] if by_preset else []
     partition = {"partition_by": r.c.preset} if by_preset else {}
-    run = func.sum(case((r.c.result == "lost", 1), else_=0)).over(
+    run = func.sum(case((r.c.result == Status.LOST, 1), else_=0)).over(
         order_by=(r.c.started_at, r.c.id), rows=(None, 0), **partition)
     numbered = (
-        select(*keys, run.label("run"), case((r.c.result == "won", 1), else_=0).label("win"))
-        .where(r.c.result.in_(("won", "lost")))
+        select(*keys, run.label("run"), case((r.c.result == Status.WON, 1), else_=0).label("win"))
+        .where(r.c.result.in_((Status.WON, Status.LOST)))
         .subquery("numbered")
     )
     group = [numbered.c.preset] if by_preset else []
@@ -200,7 +200,7 @@ class DailyFigures:
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
-    won = (select(r.c.daily_on).where(r.c.daily_on.is_not(None), r.c.result == "won")
+    won = (select(r.c.daily_on).where(r.c.daily_on.is_not(None), r.c.result == Status.WON)
            .group_by(r.c.daily_on).order_by(r.c.daily_on))
     return played, won
 
@@ -276,7 +276,7 @@ def history(session: Session, player_id: str, *, preset: str | None = None, resu
 @cache
 def _rolling_statement(filtered: bool):
     r = _r(filtered)
-    return (select(r.c.result).where(r.c.result.in_(("won", "lost")))
+    return (select(r.c.result).where(r.c.result.in_((Status.WON, Status.LOST)))
             .order_by(r.c.started_at.desc(), r.c.id.desc()).limit(ROLLING_GAMES))
 
 
@@ -295,7 +295,7 @@ def rolling_win_rate(session: Session, player_id: str, *, preset: str | None = N
     points = []
     for i in range(ROLLING_WINDOW - 1, len(results)):
         window = results[i + 1 - ROLLING_WINDOW: i + 1]
-        points.append(round(100 * window.count("won") / len(window), 1))
+        points.append(round(100 * window.count(Status.WON) / len(window), 1))
     return Rolling(points, len(results))
 
 
@@ -310,7 +310,7 @@ class Histogram:
 @cache
 def _histogram_statements(filtered: bool):
     r = _r(filtered)
-    where = (r.c.result.in_(("won", "lost")), r.c.scoring == bindparam("scoring"))
+    where = (r.c.result.in_((Status.WON, Status.LOST)), r.c.scoring == bindparam("scoring"))
     low, width = bindparam("low", type_=Integer), bindparam("width", type_=Integer)
     bucket = ((r.c.score - low) // width).label("bucket")
     return (select(func.min(r.c.score), func.max(r.c.score)).where(*where),
@@ -347,8 +347,8 @@ def _days_statement(filtered: bool, postgresql: bool):
         day = cast(func.timezone("UTC", r.c.started_at), Date)
     else:
         day = func.date(r.c.started_at)  # SQLite keeps the UTC time as text
-    return (select(day.label("day"), func.sum(case((r.c.result == "won", 1), else_=0)),
-                   func.sum(case((r.c.result == "lost", 1), else_=0)))
+    return (select(day.label("day"), func.sum(case((r.c.result == Status.WON, 1), else_=0)),
+                   func.sum(case((r.c.result == Status.LOST, 1), else_=0)))
             .where(r.c.started_at >= bindparam("since", type_=Game.started_at.type))
             .group_by(day))
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from app.engine import GapsPosition
+from app.engine import GapsPosition, Status
 
 from .gaps import COLUMNS, ROWS, SUITS, GapsCore, card_code, fill_text
 from .result import Budget, BudgetExceeded
@@ -88,7 +88,7 @@ def play_deal(position: GapsPosition, rng: random.Random, nodes: int = 100_000) 
         line = _round_win(position, nodes)
         if line:
             won = _play(position, line)  # the engine replays every fill: an illegal one raises
-            if won.status != "won":
+            if won.status is not Status.WON:
                 raise AssertionError(f"the solver's line does not win: {line}")
             return PlayerResult(True, position.round, won.simple_score, False)
         if not position.can_redeal():

@@ -50,6 +50,7 @@ from app.engine import (
     IllegalMoveError,
     InvalidMoveError,
     PyramidPosition,
+    Status,
 )
 from app.engine.gaps import COLUMNS, ROWS
 
@@ -114,8 +115,8 @@ def _winning_prefix(position, moves: tuple[str, ...]) -> tuple[str, ...] | None:
             here = here.apply(move)
         except (IllegalMoveError, InvalidMoveError):
             # a won position takes no more moves: the line won before its end
-            return moves[:index] if here.status == "won" else None
-    return moves if here.status == "won" else None
+            return moves[:index] if here.status is Status.WON else None
+    return moves if here.status is Status.WON else None
 
 
 def _cut_loops(keys_after: Sequence, first_key) -> list[int]:
@@ -151,7 +152,7 @@ def _clean_pyramid(position: PyramidPosition, moves: tuple[str, ...]) -> tuple[s
         except (IllegalMoveError, InvalidMoveError) as exc:
             raise LineError(f"the line is not legal from this position: {exc}") from None
         keys.append(_pyramid_key(here))
-    if here.status != "won":
+    if here.status is not Status.WON:
         raise LineError("the line does not win from this position")
     return tuple(moves[i] for i in _cut_loops(keys, _pyramid_key(position)))
 

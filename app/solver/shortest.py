@@ -55,7 +55,7 @@ import functools
 import heapq
 from dataclasses import dataclass
 
-from app.engine import PyramidPosition, get_game
+from app.engine import PyramidPosition, Status, get_game
 
 from .lines import clean_line
 from .pyramid import solve_problem
@@ -111,7 +111,7 @@ def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
 
 @functools.lru_cache(maxsize=256)
 def _cached(position: PyramidPosition, budget_nodes, budget_seconds) -> ShortestWin:
-    if position.status == "won":
+    if position.status is Status.WON:
         return ShortestWin(True, (), True, 0, 0)
     # one allowance for both searches: the time in all, the nodes for each
     budget = Budget(budget_nodes, budget_seconds)
@@ -127,7 +127,7 @@ def _cached(position: PyramidPosition, budget_nodes, budget_seconds) -> Shortest
         replayed = position
         for move in moves:  # the engine checks A*'s line before anyone sees it
             replayed = replayed.apply(move)
-        if replayed.status == "won":
+        if replayed.status is Status.WON:
             return ShortestWin(True, moves, True, len(moves), search.nodes)
     if won and lower >= len(known):
         return ShortestWin(True, known, True, len(known), search.nodes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.engine import GapsPosition, PyramidPosition
+from app.engine import GapsPosition, PyramidPosition, Status
 
 from .gaps import solve_gaps
 from .lines import clean_line
@@ -53,7 +53,7 @@ def wants_budget(position) -> bool:
 def search(position, *, budget_nodes: int | None = None,
            budget_seconds: float | None = None) -> SolveResult:
     """``solve`` without the cleaning: the search's own line, as it found it."""
-    if position.status == "won":
+    if position.status is Status.WON:
         return SolveResult(True, (), None, 0)
     try:
         run, default_seconds = SEARCHES[type(position)]

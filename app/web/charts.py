@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.engine import Status
 from app.services.stats import DayResults, Histogram
 
 W, H = 600, 220
@@ -31,7 +32,7 @@ class Bar:
     h: float
     value: int
     label: str
-    kind: str = ""
+    kind: str = ""        # a day's bar: the ``Status`` it counts (WON, LOST)
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,9 @@ def day_bars(days: list[DayResults], format_day) -> Bars | None:
         y_all = _y(d.won + d.lost, top)
         label = format_day(d.day)
         if d.won:
-            bars.append(Bar(x, round(y_won, 1), width, round(H - BOTTOM - y_won, 1), d.won, label, "won"))
+            bars.append(Bar(x, round(y_won, 1), width, round(H - BOTTOM - y_won, 1), d.won, label, Status.WON))
         if d.lost:
-            bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), d.lost, label, "lost"))
+            bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), d.lost, label, Status.LOST))
         if i % 7 == (n - 1) % 7:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
     return Bars(bars, _labels(labels), _grid(top), top)

@@ -10,6 +10,7 @@ from babel.numbers import format_decimal
 from jinja2 import Environment
 
 from app import i18n
+from app.engine import Status
 
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "en": "en_GB"}
 
@@ -79,13 +80,13 @@ def scoring_name(system: str) -> str:
     return {"simple": _("simple"), "pairs": _("pairs"), "timed": _("timed")}.get(system, system)
 
 
-def result_name(result: str, of_deal: bool = False) -> str:
-    """A game's result ("won": sv *vunnet*, ett spel), or with ``of_deal`` a deal's (sv *vunnen*, en giv)."""
+def result_name(result: Status, of_deal: bool = False) -> str:
+    """A game's result (``WON``: sv *vunnet*, ett spel), or with ``of_deal`` a deal's (sv *vunnen*, en giv)."""
     _ = i18n.gettext
     if of_deal:
-        return {"won": i18n.pgettext("a deal", "won"), "lost": i18n.pgettext("a deal", "lost"),
-                "playing": _("in progress")}.get(result, result)
-    return {"won": _("won"), "lost": _("lost"), "playing": _("in progress")}.get(result, result)
+        return {Status.WON: i18n.pgettext("a deal", "won"), Status.LOST: i18n.pgettext("a deal", "lost"),
+                Status.PLAYING: _("in progress")}.get(result, result)
+    return {Status.WON: _("won"), Status.LOST: _("lost"), Status.PLAYING: _("in progress")}.get(result, result)
 
 
 def install(env: Environment) -> None:

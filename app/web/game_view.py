@@ -8,7 +8,7 @@ from fastapi import Request
 from starlette.responses import Response
 
 from app.db.models import Game, Player
-from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
+from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.services import assist, lifecycle, sharing
 from app.services.boards import Announcement, board_of, describe, hint_targets
 from app.services.games import Draft, elapsed_seconds, record_of, share_path
@@ -48,7 +48,8 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
     stored = isinstance(game, Game)
     phase = lifecycle.phase_of(game) if isinstance(game, Game) else lifecycle.Phase.NEW
     finished = phase not in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING)
-    status = "lost" if phase is lifecycle.Phase.ABANDONED else position.status
+    status = Status.LOST if phase is lifecycle.Phase.ABANDONED else position.status
+    abandoned = lifecycle.abandonment(game) if isinstance(game, Game) and phase is lifecycle.Phase.ABANDONED else None
     is_owner = player is not None and player.id == game.player_id
     can_act = is_owner and phase is not lifecycle.Phase.ABANDONED
     as_fragment = is_htmx(request) if fragment is None else fragment
@@ -58,7 +59,7 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "act_url": f"/games/{game.id}/act" if stored else share_path(game),
         "replacing": replacing,
         "share_path": share_path(game),
-        "phase": phase.value,
+        "phase": phase,
         "can_act": can_act,
         "can_undo": can_act and phase is not lifecycle.Phase.WON and record.can_undo,
         "can_redo": can_act and phase is not lifecycle.Phase.WON and record.can_redo,
@@ -69,8 +70,7 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "preset_summary": preset.summary.get(language, preset.summary["en"]),
         "board": board_of(position, result.selected if can_act else None),
         "status": status,
-        "end_reason": ("replaced" if game.abandoned else "idle") if phase is lifecycle.Phase.ABANDONED
-                      else position.end_reason,
+        "end_reason": abandoned or position.end_reason,
         "is_owner": is_owner,
         "zen": bool(is_owner and player is not None and player.zen),
         "elapsed": elapsed_seconds(game),
@@ -80,13 +80,13 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "share_result": share_result(request, game, position, language)
         if finished and is_owner and isinstance(game, Game) else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
-        "can_hint": bool(can_act and status == "playing"),
+        "can_hint": bool(can_act and status is Status.PLAYING),
         # the page asks for "still winnable?" after the move: the player shows the indicator,
         # or the game is near its end (an auto-finish may be offered); the search decides
-        "status_placeholder": bool(stored and can_act and status == "playing" and player is not None
+        "status_placeholder": bool(stored and can_act and status is Status.PLAYING and player is not None
                                    and (player.winnable_indicator or get_game(game.game).near_end(position))),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
-        "analysis_placeholder": status != "playing",
+        "analysis_placeholder": status is not Status.PLAYING,
         "hint": None,
         "solver_status": None,
         "analysis": None,

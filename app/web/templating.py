@@ -24,9 +24,10 @@ from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
 from app import i18n
-from app.engine import PRESETS, Card
+from app.engine import PRESETS, Card, Status, Termination
 from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.i18n import N_, gettext
+from app.services.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
 
 from . import formatting
@@ -44,8 +45,8 @@ TEXTS = {
     "confirm_restart": N_("Start this deal again from the beginning? This game is not finished: it counts as lost."),
     "won_final": N_("This game is won, and a win is final: it cannot be undone."),
     "counted_lost": N_("This game was counted as lost and cannot be played on."),
-    "replaced": N_("It counts as lost: a new deal of this variant was started while it was unfinished."),
-    "idle": N_("It counts as lost: it was left unfinished for a day."),
+    Abandonment.REPLACED: N_("It counts as lost: a new deal of this variant was started while it was unfinished."),
+    Abandonment.IDLE: N_("It counts as lost: it was left unfinished for a day."),
     "solver_busy": N_("The solver is busy. Please try again in a moment."),
     "stale": N_("This game moved on in another tab. Here is the current position."),
     "raced": N_("A game of this variant was started in another tab just now. Here it is."),
@@ -68,14 +69,14 @@ TEXTS = {
     "too_large": N_("The request was too large."),
     "server_error": N_("Something went wrong on our side. Please try again."),
     "device_link_gone": N_("This device link is unknown or has been revoked."),
-    "won_pyramid": N_("The pyramid is cleared."),
-    "won_pyramids": N_("Both pyramids are cleared."),
-    "won_all": N_("Every card is gone."),
-    "won_gaps": N_("Every row runs from 2 to king in one suit."),
-    "lost_stock": N_("No more moves: the stock is empty and no passes are left."),
-    "lost_pyramid": N_("No more moves: no pair or king can be removed."),
-    "lost_giza": N_("No more moves: no pair or king is uncovered."),
-    "lost_gaps": N_("No more moves: every gap is dead and no redeals are left."),
+    Termination.WON_PYRAMID: N_("The pyramid is cleared."),
+    Termination.WON_PYRAMIDS: N_("Both pyramids are cleared."),
+    Termination.WON_ALL: N_("Every card is gone."),
+    Termination.WON_GAPS: N_("Every row runs from 2 to king in one suit."),
+    Termination.LOST_STOCK: N_("No more moves: the stock is empty and no passes are left."),
+    Termination.LOST_PYRAMID: N_("No more moves: no pair or king can be removed."),
+    Termination.LOST_GIZA: N_("No more moves: no pair or king is uncovered."),
+    Termination.LOST_GAPS: N_("No more moves: every gap is dead and no redeals are left."),
     "game_over": N_("The game is over."),
     "no_hint": N_("There is no move to hint at."),
     "no_auto_finish": N_("Auto-finish is only possible when the solver has proven that the rest wins."),
@@ -229,6 +230,9 @@ environment.globals.update(
     PAIR_TOTAL=PAIR_TOTAL,
     suit_symbol=suit_symbol,
     PRESETS=PRESETS,
+    # results and phases are compared as members (``status == Status.WON``), never as words
+    Status=Status,
+    Phase=Phase,
     LANGUAGES=i18n.LANGUAGES,
     LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
 )

@@ -13,6 +13,8 @@ from app.engine import (
     IllegalMoveError,
     PyramidPosition,
     Remove,
+    Status,
+    Termination,
     card,
 )
 from app.engine.gaps import Fill
@@ -48,9 +50,14 @@ def candidate_moves(position):
 
 def check_status_agrees_with_legal_moves(position):
     legal = position.legal_moves()
-    if position.status == "won":
+    # an end reason exactly when the game is over, and one of the result the position says
+    assert isinstance(position.status, Status)
+    reason = position.end_reason
+    assert (reason is None) == (position.status is Status.PLAYING)
+    assert reason is None or (isinstance(reason, Termination) and reason.status is position.status)
+    if position.status is Status.WON:
         assert legal == ()
-    elif position.status == "playing":
+    elif position.status is Status.PLAYING:
         assert legal
     elif isinstance(position, PyramidPosition) and position.rules.passes is None:
         assert not any(isinstance(m, Remove) for m in legal)

@@ -118,5 +118,5 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
         record_player = player.id
         game = games.start_game(session, player, "pyramid", seed=5)
         with searches.admitted(f"{player.id}/status"):  # the page's status search under way
-            assist.status(session, game, player)
+            assist.still_winnable(session, game, player)
     assert asked == [f"{record_player}/status"]

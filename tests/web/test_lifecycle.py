@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 
 from app.db.models import Game, Player
-from app.engine import PRESETS, GameRecord, deal_for_seed
+from app.engine import PRESETS, GameRecord, Status, deal_for_seed
 
 from .helpers import HX, act, board_state, csrf_of, first_move, start_seeded
 from .play import LOSE_SEED, WIN_LINE, WIN_SEED, api_player, days_ago, lose, move, new_game, set_columns, win
@@ -122,6 +122,16 @@ def test_a_won_game_has_no_undo_and_offers_replay_analysis_and_the_deal_again(cl
     assert 'id="analysis"' in html
     refused = act(client, game_id, html, action="undo")
     assert refused.status_code == 422 and 'data-error="won_final"' in refused.text
+
+
+def test_a_games_status_is_stored_as_its_word_and_read_back_as_the_engines_status(client, app):
+    auth = api_player(client)
+    won, lost = win(client, auth), lose(client, auth, seed=LOSE_SEED)
+    with app.state.sessionmaker() as session:
+        stored = dict(session.execute(select(Game.id, literal_column("games.status"))).all())  # the column's own text
+        assert [(type(stored[g["id"]]), stored[g["id"]]) for g in (won, lost)] == [(str, "won"), (str, "lost")]
+        assert session.get(Game, won["id"]).status is Status.WON
+        assert session.get(Game, lost["id"]).status is Status.LOST
 
 
 def test_a_game_with_no_moves_left_may_be_undone_and_counts_as_it_ends(client):
