@@ -6,7 +6,7 @@
     https://…/deal/pyramid/123?from=GAMEID
 
 Short enough for a chat message, in the player's language. The result is the one the
-statistics count (app.services.lifecycle): a game left unfinished (replaced by another, or
+statistics count (app.services.play.lifecycle): a game left unfinished (replaced by another, or
 idle for a day) is lost even if it was finished later. The picture is the final position: a
 Pyramid-family game draws its pyramid(s) row by row from the apex, Gaps its four rows as the
 cards in their row's run.
@@ -28,9 +28,9 @@ from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
 
+from .assist.par import Par
 from .errors import InputError, NotFoundError
-from .lifecycle import idle
-from .par import Par
+from .play.lifecycle import idle
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
@@ -44,7 +44,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     """The text to share for a finished ``game`` whose final position is ``position``.
 
     ``url`` is the absolute link to the deal with the game as its origin (the caller knows the
-    public base URL). With the deal's ``par`` (app.services.par) a line "Par 41: +3" ("par" at
+    public base URL). With the deal's ``par`` (app.services.assist.par) a line "Par 41: +3" ("par" at
     par, "−" for a game not won; "Best known 41" without a proof); with ``rank`` (place,
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """

@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.engine import PRESETS
-from app.services import deals, previews, sharing
-from app.services.games import Draft
+from app.services import previews, sharing
+from app.services.play import deals
+from app.services.play.games import Draft
 
 from .templating import absolute
 

@@ -110,7 +110,7 @@ def test_a_card_that_cannot_be_played_keeps_the_selection(client):
 
 
 def test_the_solver_busy_refusal_shows_in_the_toast_and_leaves_the_board(client, monkeypatch):
-    from app.services import searches
+    from app.services.assist import searches
 
     from .helpers import HX, csrf_of
 

@@ -11,11 +11,14 @@ from starlette.responses import Response
 
 from app.engine import NotationError
 from app.engine.cards import parse_card
-from app.services import assist, daily, games, moves, sharing, stats
+from app.services import sharing
+from app.services.assist import assist
 from app.services.boards import Announcement
 from app.services.errors import ServiceError
-from app.services.games import record_of
-from app.services.moves import ActionResult, RacedError
+from app.services.play import daily, games, moves
+from app.services.play.games import record_of
+from app.services.play.moves import ActionResult, RacedError
+from app.services.stats import stats
 
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of

@@ -8,7 +8,9 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, games, leaderboard, replays
+from app.services.assist import analysis
+from app.services.play import games, replays
+from app.services.stats import leaderboard
 
 from ..deps import GameIdDep, PlayerDep, SessionDep
 from ..link_meta import game_meta

@@ -20,10 +20,11 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import GameRecord
 
-from . import games, lifecycle, moves, par, solver_cache
-from .boards import Announcement, said_moves
-from .errors import InputError
-from .games import record_of
+from ..boards import Announcement, said_moves
+from ..errors import InputError
+from ..play import games, lifecycle, moves
+from ..play.games import record_of
+from . import par, solver_cache
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class GameAnalysis:
     proven: bool = False        # won: no win is shorter than ``shortest``
     moves: tuple[str, ...] = ()  # the game's moves in notation (page hooks, never shown)
     said: tuple[Announcement, ...] = ()  # the same moves in words and card symbols, for the move list
-    best_line: tuple[str, ...] = ()  # won: the deal's par line (app.services.par), in notation
+    best_line: tuple[str, ...] = ()  # won: the deal's par line (app.services.assist.par), in notation
     best_said: tuple[Announcement, ...] = ()  # that line in words and card symbols
 
     @property
@@ -61,7 +62,7 @@ def analysable(game: Game) -> bool:
 
 def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
     """The analysis of a finished game, asked for by ``player_id`` (its searches are admitted
-    for that player: app.services.searches)."""
+    for that player: app.services.assist.searches)."""
     if not analysable(game):
         return None
     record = record_of(game)
@@ -101,7 +102,7 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
 
 def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...],
          said: tuple[Announcement, ...], player_id: str | None) -> GameAnalysis:
-    """A won game against the deal's par (app.services.par): proven where the solver can prove
+    """A won game against the deal's par (app.services.assist.par): proven where the solver can prove
     it, else the best line it knows; the same number the deal page and the share text give."""
     found = par.par_of(session, record.at(0), player_id=player_id)
     if found is not None:

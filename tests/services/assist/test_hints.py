@@ -10,8 +10,9 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Player
 from app.db.session import session_factory
 from app.engine import PRESETS
-from app.services import assist, games, moves, searches, solver_cache, winnable
-from app.services.games import record_of
+from app.services.assist import assist, searches, solver_cache, winnable
+from app.services.play import games, moves
+from app.services.play.games import record_of
 from app.settings import Settings
 
 DEALS = 10

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 from app.db.models import PositionVerdict, ShortestLine, utcnow
 from app.engine import GameRecord
 
+from ..errors import ServiceError
 from . import searches
-from .errors import ServiceError
 
 log = logging.getLogger("tretten.solver")
 
@@ -60,7 +60,7 @@ def cached(session: Session, record: GameRecord) -> Verdict | None:
 def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
             seconds: float = STATUS_SECONDS) -> Verdict:
     """The verdict on the record's position at its cursor: from the cache, or searched now
-    within the budget (for ``player_id``: app.services.searches.admitted) and stored. The
+    within the budget (for ``player_id``: app.services.assist.searches.admitted) and stored. The
     session's transaction ends before the search, so no database connection waits for it."""
     position = record.position
     if position.status == "won":

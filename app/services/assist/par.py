@@ -24,8 +24,8 @@ from app.db.models import Game, PositionVerdict, ShortestLine
 from app.engine import GameRecord, deal_for_seed, get_game, get_preset
 from app.solver import proves_shortest
 
+from ..errors import ServiceError
 from . import solver_cache
-from .errors import ServiceError
 
 log = logging.getLogger("tretten.par")
 

@@ -16,9 +16,10 @@ from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
 from app.solver import line_from
 
-from . import games, lifecycle, moves, searches, solver_cache
-from .errors import ConflictError, InputError
-from .games import record_of
+from ..errors import ConflictError, InputError
+from ..play import games, lifecycle, moves
+from ..play.games import record_of
+from . import searches, solver_cache
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
 SCORE_NODES = 8_000                       # the best-score fallback when no win is known

@@ -2,7 +2,7 @@
 change of a game makes first, and the game's derived figures (time, score).
 
 A stored game is its GameRecord replayed from the row's text (``record_of``): a row is never
-trusted further than the rules allow. How a change is stored is app.services.moves.
+trusted further than the rules allow. How a change is stored is app.services.play.moves.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from app.engine import (
     score,
 )
 
-from . import daily, lifecycle, winnable
-from .errors import InputError, NotFoundError, RateLimitError
-from .ratelimit import Arrivals
+from ..accounts.ratelimit import Arrivals
+from ..assist import winnable
+from ..errors import InputError, NotFoundError, RateLimitError
+from . import daily, lifecycle
 
 
 def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None = None) -> GameRecord:
@@ -185,7 +186,8 @@ def start_game(
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
-    session.flush()  # its id; its first move replaces the player's unfinished game of the preset (app.services.moves)
+    # its id; its first move replaces the player's unfinished game of the preset (app.services.play.moves)
+    session.flush()
     return game
 
 
@@ -201,7 +203,7 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
 @dataclass(frozen=True)
 class Draft:
     """A deal ready to play, not stored: what its first move stores as a game (``start_game``,
-    app.services.moves.first_move). It answers what a page reads of a game; it has no id, no
+    app.services.play.moves.first_move). It answers what a page reads of a game; it has no id, no
     move and no time yet."""
 
     player_id: str

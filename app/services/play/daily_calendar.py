@@ -1,8 +1,8 @@
 """The statistics page's month of daily deals: each day played, won, or not played, and the
-days of the current daily streak (app.services.stats.daily_figures counts it).
+days of the current daily streak (app.services.stats.stats.daily_figures counts it).
 
 Weeks start on Monday, as Danish, Swedish and British calendars do. Days are UTC days, as the
-daily deal's are (app.services.daily).
+daily deal's are (app.services.play.daily).
 """
 
 from __future__ import annotations

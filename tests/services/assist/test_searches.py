@@ -1,4 +1,4 @@
-"""Solver searches run in worker processes of their own (app/services/searches.py)."""
+"""Solver searches run in worker processes of their own (app/services/assist/searches.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 
 from app import solver
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.services import searches
+from app.services.assist import searches
 
-from ..processes import alive
+from ...processes import alive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +60,7 @@ def test_a_search_process_that_dies_is_replaced(processes):
 
 def test_search_processes_leave_with_the_process_that_started_them(tmp_path):
     script = ("import os, sys, time\n"
-              "from app.services import searches\n"
+              "from app.services.assist import searches\n"
               "searches.use_processes(1)\n"
               "print(searches._run(os.getpid), flush=True)\n"
               "time.sleep(60)\n")

@@ -4,7 +4,7 @@ stands beside "Play this deal" once they have finished the deal.
 
 A ``from`` that is not a finished game of this very deal (another deal's, one still in play,
 the viewer's own, or no game at all) leads with nothing: the page is the plain deal page.
-Results are the ones the statistics count (app.services.lifecycle).
+Results are the ones the statistics count (app.services.play.lifecycle).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from app.db.models import DailyDeal, DealVerdict
 from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
-from . import par, searches
+from ..assist import par, searches
 
 log = logging.getLogger("tretten.daily")
 
@@ -104,7 +104,7 @@ def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> D
             row = session.get(DailyDeal, (day, preset_slug))
             assert row is not None
             return row
-        if choice.proven:  # its par is ready before anyone finishes it (app.services.par)
+        if choice.proven:  # its par is ready before anyone finishes it (app.services.assist.par)
             par.prepare(session, preset_slug, row.seed)
         return row
 

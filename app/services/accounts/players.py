@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import SCORING_SYSTEMS
 
-from .lifecycle import in_play_expression
+from ..play.lifecycle import in_play_expression
 
 LANGUAGES = ("da", "sv", "en")
 THEMES = ("auto", "light", "dark")

@@ -1,4 +1,4 @@
-"""A deal's par (app/services/par.py): the length of a line that replays to a win, with no
+"""A deal's par (app/services/assist/par.py): the length of a line that replays to a win, with no
 shorter win (checked by breadth-first search over the engine's own moves), and the best known
 line, never called par, where the solver proves nothing."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.services import par as par_service
+from app.services.assist import par as par_service
 from app.solver import shortest_win
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from app.db.models import Game
 from app.engine import Position
 
-from .boards import Announcement, GapsBoard, PyramidBoard, board_of, said_moves
+from ..boards import Announcement, GapsBoard, PyramidBoard, board_of, said_moves
 from .games import record_of
 
 

@@ -1,5 +1,5 @@
 """A player's statistics, computed in SQL (aggregates, window functions), never by loading
-every game. The rule of what counts is in app.services.lifecycle.
+every game. The rule of what counts is in app.services.play.lifecycle.
 
 Every function takes the session, the player's id and plain filter values; the web layer
 draws the numbers (app.services.charts turns the series into SVG geometry).
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, utcnow
 from app.engine import PRESETS, SCORING_SYSTEMS
 
-from .lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
 
 PAGE_SIZE = 20
 ROLLING_WINDOW = 10      # games per point of the rolling win rate

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 from app.engine import Position
 
-from .errors import BusyError, RateLimitError
+from ..errors import BusyError, RateLimitError
 
 log = logging.getLogger("tretten.searches")
 

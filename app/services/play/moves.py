@@ -27,9 +27,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move
 
-from . import boards, games, lifecycle
-from .boards import Announcement, describe
-from .errors import ConflictError, InputError, ServiceError
+from .. import boards
+from ..boards import Announcement, describe
+from ..errors import ConflictError, InputError, ServiceError
+from . import games, lifecycle
 from .games import Limits, current_score, record_of
 
 move_log = logging.getLogger("tretten.move")

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
+from app.services.accounts.ratelimit import Arrivals, address_key
 from app.services.errors import RateLimitError
-from app.services.ratelimit import Arrivals, address_key
 
 
 class Clock:

@@ -19,12 +19,13 @@ from sqlalchemy.orm import Session
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
 
-from . import leaderboard, par, searches
-from .boards import said_moves
-from .errors import BusyError, RateLimitError, ServiceError
+from ..assist import par, searches
+from ..assist.par import Par
+from ..boards import said_moves
+from ..errors import BusyError, RateLimitError, ServiceError
+from ..stats import leaderboard
 from .games import get_preset_or_error, parse_seed
 from .lifecycle import IDLE_LIMIT, result_expression
-from .par import Par
 
 log = logging.getLogger("tretten.deals")
 
@@ -52,7 +53,7 @@ class DealSummary:
     viewer_result: str | None = None    # the viewer's best: won > lost > playing; None = not played
     viewer_finished: bool = False
     verdict: DealVerdict | None = None  # only when viewer_finished
-    par: Par | None = None              # the deal's par or best known line (app.services.par)
+    par: Par | None = None              # the deal's par or best known line (app.services.assist.par)
     games_shown: bool = True            # the best results name their games (replay links)
 
     def to_json(self) -> dict:

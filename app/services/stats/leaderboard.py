@@ -21,9 +21,10 @@ from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, Game, Player, utcnow
 
-from . import daily, par
-from .errors import BusyError, ForbiddenError, RateLimitError
-from .lifecycle import result_expression
+from ..assist import par
+from ..errors import BusyError, ForbiddenError, RateLimitError
+from ..play import daily
+from ..play.lifecycle import result_expression
 
 HISTORY_DAYS = 30
 

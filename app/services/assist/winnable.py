@@ -22,8 +22,8 @@ from sqlalchemy.orm import Session
 from app.db.models import DealVerdict, PositionVerdict, utcnow
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
+from ..errors import ServiceError
 from . import searches, solver_cache
-from .errors import ServiceError
 
 log = logging.getLogger("tretten.winnable")
 

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player, utcnow
 
-from .errors import ConflictError, ForbiddenError, InputError
+from ..errors import ConflictError, ForbiddenError, InputError
 
 IDLE_LIMIT = timedelta(days=1)
 RESULTS = ("won", "lost", "playing")  # what the statistics count (a played game's result)
@@ -98,7 +98,7 @@ def in_play_expression(now: datetime | None = None):
 def result_expression(now: datetime | None = None, *, cutoff=None):
     """SQL: 'won', 'lost' or 'playing' for a played game (callers filter started_at IS NOT NULL).
 
-    ``cutoff`` may be a bind parameter (statements built once and reused: see app.services.stats)."""
+    ``cutoff`` may be a bind parameter (statements built once and reused: see app.services.stats.stats)."""
     if cutoff is None:
         cutoff = (now or utcnow()) - IDLE_LIMIT
     return case(
@@ -132,7 +132,7 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
     a new game of the preset replaces them. Given a deal (``seed``, or an imported ``deal``'s
     text), its own games are left alone: a first move of a deal already in play elsewhere (two
     tabs racing) must not count that game lost, and the database's one-unfinished-game index
-    refuses the second instead (app.services.moves.first_move)."""
+    refuses the second instead (app.services.play.moves.first_move)."""
     query = update(Game).where(
         Game.player_id == player_id,
         Game.preset == preset,
