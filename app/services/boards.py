@@ -1,15 +1,13 @@
-"""The board: what a tap on it means, what it shows, and a move in words.
+"""The board: what it shows, and a move in words.
 
-What a tap means is decided from the engine's legal moves only (``tap``); the selection lives
-in the page (a hidden field, or the flash after a plain form post), never in the database.
 What the board shows are view models of a position for the templates: which card is playable,
 selected, a partner of the selection. The templates and the JavaScript know no rules: they
 draw the places these models describe and post taps back. Each place also carries what a tap
 on it would do (the places it pairs with, the move a tap alone plays, or that it is refused),
-the same answers ``tap`` gives (tests/services/test_boards.py holds them to it), so the page
-can show them before the server answers. Each kind of position registers its own functions
-(functools.singledispatch: ``tap``, ``board_of``); each family's helpers know that family's
-move types, so nothing here asks which game a position is.
+the same answers a tap gives (``Variant.tap``, app/engine/taps.py; tests/services/test_boards.py
+holds them to it), so the page can show them before the server answers. Each kind of position
+registers its own builder (functools.singledispatch: ``board_of``); each family's helpers know
+that family's move types, so nothing here asks which game a position is.
 """
 
 from __future__ import annotations
@@ -18,121 +16,10 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 from typing import NamedTuple, cast
 
-from app.engine import Card, GameRecord, InvalidMoveError, Move, Position
+from app.engine import Card, GameRecord, Move, Position
 from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
-from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle, Remove, location_text
-
-# ---------------------------------------------------------------- what a tap means
-
-@dataclass(frozen=True)
-class Tap:
-    """The outcome of a tap: a move to play, or a new selection (None = nothing selected)."""
-
-    move: Move | None = None
-    selected: str | None = None
-    note: str | None = None  # a message key when the tap did nothing useful
-    cards: tuple[Card, ...] = ()  # "no_pair": the selected card and the tapped one, in that order
-
-
-def places(move: Move) -> tuple[str, ...]:
-    """The places a Pyramid removal takes its cards from, as the board names them (P12, S, G3)."""
-    return tuple(location_text(loc) for loc in move.locs) if isinstance(move, Remove) else ()
-
-
-def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
-    """A card that goes alone (a king) is removed at once; a card with partners is selected,
-    and tapping one of its partners then removes the pair; the selected card again deselects."""
-    position.card_at(loc)  # raises InvalidMoveError for text that is no location of this game
-    moves = [m for m in position.legal_moves() if loc in places(m)]
-    if selected == loc:
-        return Tap(selected=None)
-    if selected:
-        pair = [m for m in moves if set(places(m)) == {selected, loc}]
-        if pair:
-            return Tap(move=pair[0])
-    alone = [m for m in moves if places(m) == (loc,)]
-    if alone:
-        return Tap(move=alone[0])
-    if moves:
-        if selected and _selectable(position, selected):
-            # the player meant a pair: say why it is none, and take the new card as the selection
-            return Tap(selected=loc, note="no_pair", cards=(position.card_at(selected), position.card_at(loc)))
-        return Tap(selected=loc)
-    # a card that can't be played leaves the selection as it was: the next tap may still pair it
-    return Tap(selected=selected if selected and _selectable(position, selected) else None, note="not_playable")
-
-
-def _selectable(position, loc: str) -> bool:
-    try:
-        position.card_at(loc)
-    except InvalidMoveError:
-        return False
-    return any(loc in places(m) for m in position.legal_moves())
-
-
-def parse_pos(text: str) -> tuple[int, int] | None:
-    """A Gaps place as the board names it: "row.column", both from 0."""
-    try:
-        r, c = (int(part) for part in text.split("."))
-    except ValueError:
-        return None
-    return (r, c) if 0 <= r < ROWS and 0 <= c < COLUMNS else None
-
-
-def pos_text(fill: Fill) -> str:
-    return f"{fill.row}.{fill.col}"
-
-
-def gaps_tap(position, selected: str | None, pos: str) -> Tap:
-    """Tap a card that fits one gap to move it there; a card that fits several (a 2), or a gap
-    that takes several cards, is selected first, and the second tap picks. A card already in
-    its row's correct run (a 2 in column 0 with what follows it) is only selected, with a word:
-    one tap never takes a finished part of a row apart; the gap tapped next moves it. The
-    selection is a card (its code, or its place) or a gap (its place)."""
-    where = parse_pos(pos)
-    if where is None:
-        raise InvalidMoveError(f"{pos[:8]!r} is not a position: use row.column, e.g. 2.5")
-    r, c = where
-    card = position.grid[r * COLUMNS + c]
-    # a selected card may be named by its place, as the page's script names it
-    held = parse_pos(selected) if selected else None
-    if held is not None and position.grid[held[0] * COLUMNS + held[1]] is not None:
-        selected = position.grid[held[0] * COLUMNS + held[1]].code
-    if card is None:
-        fills = position.moves_into(r, c)
-        chosen = [f for f in fills if f.card.code == selected]
-        if chosen:
-            return Tap(move=chosen[0])
-        if len(fills) == 1:
-            return Tap(move=fills[0])
-        if fills:
-            return Tap(selected=pos)
-        return Tap(note="dead_gap")
-    fills = position.moves_of_card(card)
-    if selected == card.code:
-        return Tap(selected=None)
-    chosen = [f for f in fills if pos_text(f) == selected]
-    if chosen:
-        return Tap(move=chosen[0])
-    if fills and c < position.correct_prefix_lengths()[r]:
-        return Tap(selected=card.code, note="in_place")
-    if len(fills) == 1:
-        return Tap(move=fills[0])
-    if fills:
-        return Tap(selected=card.code)
-    return Tap(note="not_playable")
-
-
-@singledispatch
-def tap(position: Position, selected: str | None, target: str) -> Tap:
-    """What a tap on ``target`` means in this position, with ``selected`` selected: each kind
-    of position registers its own (``pyramid_tap``, ``gaps_tap``)."""
-    raise TypeError(f"no taps for {type(position).__name__}")
-
-
-tap.register(PyramidPosition, pyramid_tap)
-tap.register(GapsPosition, gaps_tap)
-
+from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
+from app.engine.taps import places, pos_text
 
 # ---------------------------------------------------------------- what the board shows
 

@@ -8,7 +8,7 @@ import html as html_module
 import re
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.services.boards import places
+from app.engine.taps import places
 from app.web.templating import card_symbol
 
 from .helpers import act, board_state, start_seeded

@@ -27,7 +27,6 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move
 
-from .. import boards
 from ..boards import Announcement, describe
 from ..errors import ConflictError, InputError, ServiceError
 from . import games, lifecycle
@@ -186,7 +185,7 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
     if action in MOVE_OF_ACTION:
         return MOVE_OF_ACTION[action], None
     try:
-        tap = boards.tap(record.position, selected or None, target)
+        tap = record.variant.tap(record.position, selected or None, target)
     except InvalidMoveError as exc:
         raise InputError(str(exc), "bad_move", detail=str(exc)) from None
     if tap.move is None:
