@@ -1,4 +1,4 @@
-"""The board: what it shows, and a move in words.
+"""The board: what it shows.
 
 What the board shows are view models of a position for the templates: which card is playable,
 selected, a partner of the selection. The templates and the JavaScript know no rules: they
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from app.engine import Card, GameRecord, Move, Position
+from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
 from app.engine.taps import places, pos_text
@@ -349,35 +350,7 @@ board_of.register(PyramidPosition, pyramid_board)
 board_of.register(GapsPosition, gaps_board)
 
 
-# ---------------------------------------------------------------- a move in words
-
-@dataclass(frozen=True)
-class Announcement:
-    """What a move did, for the live region, the replay and hints (the templates word it)."""
-
-    kind: str                      # remove, draw, recycle, fill, redeal, undo, autofinish; no_pair (a tap)
-    cards: tuple[Card, ...] = ()
-    row: int | None = None
-    col: int | None = None
-    round: int | None = None
-    count: int = 0                 # autofinish: moves played
-    undone: Announcement | None = None  # undo: the move taken back (its last, for a group)
-
-
-def describe(move: Move, before: Position, after: Position) -> Announcement:
-    """The announcement of ``move``, played from ``before`` to ``after``."""
-    # a move is of its position's game: each cast only names that position's type for the checker
-    if isinstance(move, Draw):
-        return Announcement("draw", cards=(cast(PyramidPosition, after).waste[0],))
-    if isinstance(move, Recycle):
-        return Announcement("recycle")
-    if isinstance(move, Redeal):
-        return Announcement("redeal", round=cast(GapsPosition, after).round)
-    if isinstance(move, Fill):
-        return Announcement("fill", cards=(move.card,), row=move.row, col=move.col)
-    cards = tuple(c for c in (cast(PyramidPosition, before).card_at(loc) for loc in move.locs) if c is not None)
-    return Announcement("remove", cards=cards)
-
+# ---------------------------------------------------------------- a move as the page shows it
 
 def hint_targets(move: Move) -> dict[str, str]:
     """What the page highlights for a hinted move: card places, a Gaps card and gap, or a
@@ -391,12 +364,6 @@ def hint_targets(move: Move) -> dict[str, str]:
     if isinstance(move, Fill):
         return {"cards": move.card.code, "pos": pos_text(move)}
     return {"locs": " ".join(places(move))}
-
-
-def said_moves(record: GameRecord, start: int = 0) -> tuple[Announcement, ...]:
-    """The record's moves from ply ``start`` to its cursor, each in words (``describe``)."""
-    positions = record.positions()
-    return tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(start, record.cursor))
 
 
 def motion_steps(record: GameRecord, start: int) -> str:

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.engine import GameRecord
+from app.engine.announcements import Announcement, said_moves
 
-from ..boards import Announcement, said_moves
 from ..errors import InputError
 from ..play import games, lifecycle, moves
 from ..play.games import record_of

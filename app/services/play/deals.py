@@ -18,10 +18,10 @@ from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
 from app.engine import SCORING_SYSTEMS, GameRecord, deal_for_seed
+from app.engine.announcements import said_moves
 
 from ..assist import par, searches
 from ..assist.par import Par
-from ..boards import said_moves
 from ..errors import BusyError, RateLimitError, ServiceError
 from ..stats import leaderboard
 from .games import get_preset_or_error, parse_seed
@@ -183,7 +183,7 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
 
 
 def line_said(preset_slug: str, seed: int, moves_text: str) -> tuple:
-    """A solver's line from the deal, in words and card symbols (boards.Announcement), for the
+    """A solver's line from the deal, in words and card symbols (app.engine.announcements.Announcement), for the
     deal page: players read "7♥ + 6♠", never the notation the line is stored in."""
     preset = get_preset_or_error(preset_slug)
     record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))

@@ -26,8 +26,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move
+from app.engine.announcements import Announcement, describe
 
-from ..boards import Announcement, describe
 from ..errors import ConflictError, InputError, ServiceError
 from . import games, lifecycle
 from .games import Limits, current_score, record_of

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from app.db.models import Game
 from app.engine import Position
+from app.engine.announcements import Announcement, said_moves
 
-from ..boards import Announcement, GapsBoard, PyramidBoard, board_of, said_moves
+from ..boards import GapsBoard, PyramidBoard, board_of
 from .games import record_of
 
 

@@ -10,10 +10,10 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import NotationError
+from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
 from app.services import sharing
 from app.services.assist import assist
-from app.services.boards import Announcement
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
 from app.services.play.games import record_of

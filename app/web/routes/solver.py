@@ -14,9 +14,10 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
+from app.engine.announcements import Announcement
 from app.services.accounts import players
 from app.services.assist import analysis, assist, odds, searches
-from app.services.boards import Announcement, motion_steps
+from app.services.boards import motion_steps
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
 from app.services.play.games import record_of
