@@ -13,7 +13,6 @@ from app.db.models import Game
 from app.engine import Position
 from app.engine.announcements import Announcement, said_moves
 
-from ..boards import GapsBoard, PyramidBoard, board_of
 from .games import record_of
 
 
@@ -22,7 +21,6 @@ class Frame:
     ply: int            # moves played so far in this frame
     total: int          # moves in the game
     position: Position
-    board: PyramidBoard | GapsBoard  # nothing selected
     move: str | None    # the move that led here, in notation (a page hook; None at the deal)
     announcement: Announcement | None  # that move in words
     moves: tuple[Announcement, ...]    # the game's moves in words, for the move list
@@ -34,5 +32,5 @@ def frame(game: Game, ply: int | None) -> Frame:
     ply = total if ply is None else min(max(0, ply), total)
     said = said_moves(record)
     position = record.positions()[ply]
-    return Frame(ply, total, position, board_of(position, None),
+    return Frame(ply, total, position,
                  str(record.moves[ply - 1]) if ply else None, said[ply - 1] if ply else None, said)
