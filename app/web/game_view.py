@@ -10,12 +10,12 @@ from starlette.responses import Response
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, get_game
 from app.engine.announcements import Announcement, describe
-from app.services import sharing
 from app.services.assist import assist
 from app.services.play import lifecycle
 from app.services.play.games import Draft, elapsed_seconds, record_of, share_path
 from app.services.play.moves import ActionResult
 
+from . import sharing
 from .boards import board_of, hint_targets
 from .templating import absolute, is_htmx, render
 

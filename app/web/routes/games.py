@@ -12,7 +12,6 @@ from starlette.responses import Response
 from app.engine import NotationError
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services import sharing
 from app.services.assist import assist
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
@@ -20,6 +19,7 @@ from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import stats
 
+from .. import sharing
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
 from ..game_view import hint_of, hinted, render_game, render_hinted

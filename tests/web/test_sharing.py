@@ -1,4 +1,4 @@
-"""The result to share (app/services/sharing.py): real wording in da, sv and en, and the picture."""
+"""The result to share (app/web/sharing.py): real wording in da, sv and en, and the picture."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from app.db.models import Game
 from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, get_preset
 from app.i18n import translations_for
-from app.services import sharing
 from app.services.errors import InputError, NotFoundError
+from app.web import sharing
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
 URL = "https://tretten.example/deal/pyramid/18?from=g1"

@@ -12,7 +12,7 @@ Pyramid-family game draws its pyramid(s) row by row from the apex, Gaps its four
 cards in their row's run.
 
 Also the words of a shared link's preview (``og:title``, ``og:description``): ``link_title``
-and ``link_description``; the image is app.services.previews'.
+and ``link_description``; the image is app.web.previews'.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from app.engine import PRESETS, GapsPosition, Position, PyramidPosition
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
-
-from .assist.par import Par
-from .errors import InputError, NotFoundError
-from .play.lifecycle import idle
+from app.services.assist.par import Par
+from app.services.errors import InputError, NotFoundError
+from app.services.play.lifecycle import idle
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square

@@ -1,12 +1,12 @@
-"""The share text against par (app/services/sharing.py with app.services.assist.par): "+4", "par" or
+"""The share text against par (app/web/sharing.py with app.services.assist.par): "+4", "par" or
 "−" after the par, "best known" without a proof, and the place on the day's table, in da, sv, en."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.services import sharing
 from app.services.assist.par import Par
+from app.web import sharing
 
 from .test_sharing import CLEARED, LOSS, URL, WIN, _game, _played
 

@@ -1,4 +1,4 @@
-"""Link preview images (app/services/previews.py): what they show, how they are named."""
+"""Link preview images (app/web/previews.py): what they show, how they are named."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from PIL import Image, ImageChops
 
 from app.engine import PRESETS, GameRecord, deal_for_seed, format_deal, shuffled
 from app.engine.cards import full_deck
-from app.services import previews
 from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
+from app.web import previews
 
 FAMILIES = ["pyramid", "giza", "double-pyramid", "gaps", "gaps-danish"]
 
@@ -264,12 +264,12 @@ def test_a_bad_deal_is_a_clear_error():
         previews.preview_png("gaps", "AS " * 400)
 
 
-def test_previews_and_sharing_know_nothing_of_the_web_and_previews_nothing_of_the_database():
+def test_previews_and_sharing_know_nothing_of_http_and_previews_nothing_of_the_database():
     from ..engine.test_purity import imported_modules
 
-    services = Path(previews.__file__).parent
-    web = ("fastapi", "starlette", "app.web", "jinja2")
+    web = Path(previews.__file__).parent
+    http = ("fastapi", "starlette", "jinja2")
     for name in ("previews.py", "sharing.py"):
-        assert not [m for m in imported_modules(services / name) if m.startswith(web)], name
+        assert not [m for m in imported_modules(web / name) if m.startswith(http)], name
     # a preview is drawn from the seed or deal alone: a bot fetching one stores nothing
-    assert not [m for m in imported_modules(services / "previews.py") if m.startswith(("sqlalchemy", "app.db"))]
+    assert not [m for m in imported_modules(web / "previews.py") if m.startswith(("sqlalchemy", "app.db"))]

@@ -30,8 +30,7 @@ from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.gaps import GapsPosition
 from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
-
-from .errors import BusyError, InputError, NotFoundError
+from app.services.errors import BusyError, InputError, NotFoundError
 
 DRAWING_VERSION = 2  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
