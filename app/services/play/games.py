@@ -11,7 +11,6 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from urllib.parse import quote
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -249,9 +248,3 @@ def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
                              deal=draft.deal if draft.seed is None else None)
     return found[0] if found else None
 
-
-def share_path(game: Game | Draft) -> str:
-    """The deal's link, which shows it ready to play."""
-    if game.seed is not None:
-        return f"/play/{game.preset}/{game.seed}"
-    return f"/play/{game.preset}?deal={quote(game.deal)}"

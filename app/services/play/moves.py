@@ -153,7 +153,7 @@ class ActionResult:
     note: str | None = None               # message key: the tap did nothing, or asks to confirm
     announcement: Announcement | None = None
     confirm: str | None = None            # "redeal", "new" or "restart": asks before it does it
-    redirect: str | None = None           # the page moves on: a new deal, the deal again
+    leaves: bool = False                  # the page moves on: a new deal, or this game's deal again
     next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
@@ -211,10 +211,10 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
     if action == "new":
         games.abandon(game)
         seed = games.new_seed(session, player, game.preset)
-        return ActionResult(record, redirect=f"/play/{game.preset}/{seed}", next_seed=seed)
+        return ActionResult(record, leaves=True, next_seed=seed)
     if action == "restart":
         games.abandon(game)
-        return ActionResult(record, redirect=games.share_path(game), next_seed=game.seed)
+        return ActionResult(record, leaves=True, next_seed=game.seed)
     if action == "undo":
         if not record.can_undo:
             raise InputError("there is nothing to undo", "nothing_to_undo")
