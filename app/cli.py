@@ -195,7 +195,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def prune(args: argparse.Namespace) -> int:
     from app.db.session import session_factory
-    from app.services.prune import prune as prune_database
+    from app.services.accounts.prune import prune as prune_database
     from app.settings import get_settings
 
     if args.older_than < 0:

@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     )
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
     # Cookie-less visitors become players, so these count per client address and in total, in
-    # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
+    # each instance's memory (app/services/accounts/ratelimit.py); bursts up to the figure, refilled at
     # it a minute; 0: no limit.
     new_players_per_address: int = Field(
         default=30, ge=0,
@@ -87,7 +87,8 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     solver_processes: int = Field(
         default=1, ge=0, le=16,
-        description="Processes for the solver's searches (app/services/searches.py); 0: in the request's own thread.",
+        description="Processes for the solver's searches (app/services/assist/searches.py); "
+                    "0: in the request's own thread.",
     )
     solver_searches: int = Field(
         default=3, ge=1, le=256,

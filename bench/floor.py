@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import update
 
 from app.db.models import Game, utcnow
-from app.services import games
+from app.services.play import games
 from app.web.deps import GameIdDep, SessionDep
 from app.web.main import create_app as create_tretten
 

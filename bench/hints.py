@@ -19,7 +19,7 @@ For each deal (seeds from ``--seed``) it measures, at the solver level:
 - Gaps: a greedy player's rounds 1 and 2, then the round-3 start and a position half way
   through the greedy player's round 3, each solved at the hint budget (decided or not).
 
-The hint budget is the service's (``app/services/assist.py``): 200,000 positions, 1.5 s.
+The hint budget is the service's (``app/services/assist/assist.py``): 200,000 positions, 1.5 s.
 Times are CPU time with wall time beside it. Every preset at 100 deals takes about half an
 hour on a shared 2-core machine, almost half of it Double Pyramid's shortest-win budgets
 (``--prove-seconds`` shortens them).
@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 PRESETS = ("gaps", "gaps-danish", "pyramid", "pyramid-3", "relaxed", "giza", "double-pyramid")
-HINT_NODES, HINT_SECONDS = 200_000, 1.5  # as app/services/assist.py
+HINT_NODES, HINT_SECONDS = 200_000, 1.5  # as app/services/assist/assist.py
 SCORE_NODES = 20_000
 SAMPLES = 2  # positions per game (hinted, greedy) whose solve time is measured
 
@@ -191,8 +191,8 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
                prove_seconds: float | None, lost_hints: int) -> dict:
     from app.engine import PyramidPosition, deal_for_seed, get_preset
     from app.solver import clean_line, shortest_win
-    from app.solver.solve import search
     from app.solver.shortest import SHORTEST_NODES, SHORTEST_SECONDS
+    from app.solver.solve import search
 
     preset = get_preset(slug)
     rules, variant = preset.rules, preset.variant

@@ -5,7 +5,7 @@ the server's budget, and its CPU per deal (a figure, not a test).
     nice -n 10 .venv/bin/python bench/par.py --preset pyramid --deals 200 --seed 7
 
 Target (issue 28): every winnable deal of ``pyramid-3`` proven at the default budget
-(app.services.solver_cache.SHORTEST_NODES / SHORTEST_SECONDS), median CPU no worse than before.
+(app.services.assist.solver_cache.SHORTEST_NODES / SHORTEST_SECONDS), median CPU no worse than before.
 The budget's seconds are counted as CPU seconds here (see ``main``).
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import deal_for_seed, get_preset
-from app.services.solver_cache import SHORTEST_NODES, SHORTEST_SECONDS
+from app.services.assist.solver_cache import SHORTEST_NODES, SHORTEST_SECONDS
 from app.solver import result
 from app.solver.shortest import shortest_win
 

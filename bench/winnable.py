@@ -3,7 +3,7 @@
     .venv/bin/python bench/winnable.py [--deals 50] [--presets pyramid,pyramid-classic,...] [--seed 1]
 
 For each Pyramid-family preset, N new deals from random starting seeds (drawn from --seed, so a
-run can be repeated) through ``app.services.winnable.first_winnable`` — the same search, budgets
+run can be repeated) through ``app.services.assist.winnable.first_winnable`` — the same search, budgets
 and limits the server uses — and prints candidates tried, p50 / p95 / max seconds and how many
 searches found no proven deal within the limits (the server then deals at random, unproven).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import PRESETS  # noqa: E402
-from app.services.winnable import first_winnable  # noqa: E402
+from app.services.assist.winnable import first_winnable  # noqa: E402
 
 PYRAMID_FAMILY = [slug for slug, p in PRESETS.items() if p.game != "gaps"]
 

@@ -68,18 +68,18 @@ class Player(Base):
     theme: Mapped[str] = mapped_column(String(8), default="auto", server_default="auto")
     # cards move, deal in and celebrate a win; off (or the device's reduced motion) they don't
     animations: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    # "new deal" gives only deals the solver proves winnable (app.services.winnable)
+    # "new deal" gives only deals the solver proves winnable (app.services.assist.winnable)
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # the "still winnable?" indicator on the game page (off by default: it is a spoiler)
     winnable_indicator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # shown on deal pages beside the player's results (escaped); NULL = "anonymous"
     display_name: Mapped[str | None] = mapped_column(String(40))
-    # the player's daily wins appear on the day's table (app.services.leaderboard), under
+    # the player's daily wins appear on the day's table (app.services.stats.leaderboard), under
     # ``display_name`` or as anonymous; off, only the player sees them there
     on_daily_table: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # "use this profile on another device": the link is an HMAC of this nonce (see
-    # app.services.profiles); NULL = no link, and a new nonce revokes the old link
+    # app.services.accounts.profiles); NULL = no link, and a new nonce revokes the old link
     device_nonce: Mapped[str | None] = mapped_column(String(32))
     # the browser sessions of this profile: a signed cookie of an older generation is logged out
     # (revoking the device link, or "log out other devices", moves it on)
@@ -124,7 +124,7 @@ class Game(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     auto_finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     daily_on: Mapped[date | None] = mapped_column(Date)  # the UTC day whose daily deal this is
-    # the ply of the position whose cached winning line the hints follow (app.services.assist)
+    # the ply of the position whose cached winning line the hints follow (app.services.assist.assist)
     line_ply: Mapped[int | None] = mapped_column(Integer)
     # the ply of the last hint counted: asking again for the same position is not counted again
     hinted_ply: Mapped[int | None] = mapped_column(Integer)
@@ -167,7 +167,7 @@ class PositionVerdict(Base):
     """The solver's verdict on one position, shared by every game and instance that reaches it.
 
     ``key`` is the SHA-256 of the game, its rules, the deal and the moves played
-    (app.services.solver_cache.position_key). ``budget`` is the node budget the verdict was
+    (app.services.assist.solver_cache.position_key). ``budget`` is the node budget the verdict was
     searched with: an undecided verdict (``winnable`` NULL) may be searched again with more.
     """
 

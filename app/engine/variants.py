@@ -1,9 +1,10 @@
 """The registry of games: one ``Variant`` per game name of the notation.
 
-A variant carries its own types (position class, rules class, move parser), so code outside
-the engine asks the variant rather than which family it holds: ``variant.new_position``,
-``variant.parse_move``, ``variant.deal``. ``family`` names the layout ("pyramid" or "gaps")
-for whatever draws it (the web's board views are keyed by it).
+A variant carries its own types (position class, rules class, move parser) and what a tap on
+its board means, so code outside the engine asks the variant rather than which family it
+holds: ``variant.new_position``, ``variant.parse_move``, ``variant.tap``, ``variant.deal``.
+``family`` names the layout ("pyramid" or "gaps") for whatever draws it (the web's board views
+are keyed by it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .gaps import GapsMove, GapsPosition, parse_gaps_move
 from .pyramid import PyramidMove, PyramidPosition, PyramidTable, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
+from .taps import Tap, gaps_tap, pyramid_tap
 
 Rules = PyramidRules | GapsRules
 Position = PyramidPosition | GapsPosition
@@ -33,6 +35,7 @@ class Variant:
     position_class: type[PyramidPosition] | type[GapsPosition]
     rules_class: type[PyramidRules] | type[GapsRules]
     move_parser: Callable[[str, Any], Move]  # (text, the variant's table) -> move
+    tap_rule: Callable[[Any, str | None, str], Tap]  # (position, selection, place tapped): app.engine.taps
     decks: int = 1
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
     # read; Gaps has none
@@ -68,6 +71,11 @@ class Variant:
     def parse_move(self, text: str) -> Move:
         return self.move_parser(text, self.table)
 
+    def tap(self, position: Position, selected: str | None, target: str) -> Tap:
+        """What a tap on ``target`` means in ``position`` with ``selected`` selected: a move, or a
+        new selection (``InvalidMoveError`` for a place the board does not have)."""
+        return self.tap_rule(position, selected, target)
+
     def new_position(self, deal: tuple[Card, ...], rules: Rules) -> Position:
         return self.position_class.from_deal(self.table, rules, deal)  # type: ignore[arg-type]
 
@@ -79,13 +87,13 @@ class Variant:
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move,
+        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
                 table=PyramidTable("pyramid")),
-        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move,
+        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
                 table=PyramidTable("giza", reserve_piles=8)),
-        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, decks=2,
+        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap, decks=2,
                 table=PyramidTable("double-pyramid", pyramids=2)),
-        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text),
+        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text), gaps_tap,
                 near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.engine import Status
-from app.services.stats import DayResults, Histogram
+from app.services.stats.stats import DayResults, Histogram
 
 W, H = 600, 220
 # room for the axis labels at the size a phone needs (static/css/app.css enlarges them there,

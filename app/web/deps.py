@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Player
 from app.services.errors import NotFoundError
-from app.services.games import Limits
+from app.services.play.games import Limits
 from app.settings import Settings
 
 from . import identity

@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
+from urllib.parse import quote
 
 from fastapi import Request
 from starlette.responses import Response
 
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
-from app.services import assist, lifecycle, sharing
-from app.services.boards import Announcement, board_of, describe, hint_targets
-from app.services.games import Draft, elapsed_seconds, record_of, share_path
-from app.services.moves import ActionResult
+from app.engine.announcements import Announcement, describe
+from app.services.assist import assist
+from app.services.play import lifecycle
+from app.services.play.games import Draft, elapsed_seconds, record_of
+from app.services.play.moves import ActionResult
 
+from . import sharing
+from .boards import board_of, hint_targets
 from .templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
+
+
+def share_path(game: Game | Draft) -> str:
+    """The deal's link, which shows it ready to play."""
+    if game.seed is not None:
+        return f"/play/{game.preset}/{game.seed}"
+    return f"/play/{game.preset}?deal={quote(game.deal)}"
 
 
 def share_url(request: Request, game: Game | Draft, finished: bool) -> str:

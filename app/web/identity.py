@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app import i18n
 from app.db.models import Game, Player, new_public_id
-from app.services import players as player_service
+from app.services.accounts import players as player_service
 from app.settings import Settings
 
 from .middleware import COOKIE_MAX_AGE, check_new_player, language_cookie_header

@@ -3,7 +3,7 @@
 
 Share links, game pages, deal pages and replays name a deal; their preview is that deal's:
 "Pyramid · Seed 123 · Tretten", the rules in words and how many players won it, and the deal
-as it is dealt (app.services.previews). Every URL is absolute, from the public base URL.
+as it is dealt (app.web.previews). Every URL is absolute, from the public base URL.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.engine import PRESETS
-from app.services import deals, previews, sharing
-from app.services.games import Draft
+from app.services.play import deals
+from app.services.play.games import Draft
 
+from . import previews, sharing
 from .templating import absolute
 
 

@@ -12,7 +12,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app import i18n
 from app.db.session import get_engine, session_factory
-from app.services import searches
+from app.services.assist import searches
 from app.settings import Settings, get_settings
 
 from .assets import STATIC_DIR, CachedStaticFiles

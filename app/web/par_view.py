@@ -6,8 +6,10 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.services import leaderboard, lifecycle, par
-from app.services.games import record_of
+from app.services.assist import par
+from app.services.play import lifecycle
+from app.services.play.games import record_of
+from app.services.stats import leaderboard
 
 from .game_view import share_result
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine import PRESETS, GameRecord, deal_for_seed, get_preset
-from app.services.boards import places
+from app.engine.taps import places
 
 from .conftest import shot
 

@@ -2,7 +2,7 @@
 in total (429 with Retry-After), and X-Forwarded-For counts only through a trusted proxy.
 
 A browser's player is stored by its first POST and a game by its first move
-(app/services/lifecycle.py), so a flood is GET a share link, then POST its first move."""
+(app/services/play/lifecycle.py), so a flood is GET a share link, then POST its first move."""
 
 from __future__ import annotations
 

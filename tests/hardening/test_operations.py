@@ -17,13 +17,13 @@ from fastapi.testclient import TestClient
 from app.cli import main as cli_main
 from app.db.models import Game, Player, utcnow
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.services.prune import prune
+from app.services.accounts.prune import prune
 from app.settings import Settings, get_settings
 from app.web.main import create_app
 
 from ..processes import alive
 from ..web.helpers import HX, act, csrf_of, start_seeded
-from .servers import first_move, Server, api_player, migrated
+from .servers import Server, api_player, first_move, migrated
 
 
 def log_lines(text: str) -> list[dict]:

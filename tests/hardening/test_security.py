@@ -371,7 +371,7 @@ def test_too_many_new_games_per_minute_is_429_with_a_message(make_client):
     refused = client.post("/api/games", json={"preset": "gaps"}, headers=auth)
     assert refused.status_code == 429 and "too many new games" in refused.json()["error"]
     assert 1 <= int(refused.headers["retry-after"]) <= 60  # when the first of the three leaves the minute
-    # a browser's games start with their first moves (app.services.moves.first_move)
+    # a browser's games start with their first moves (app.services.play.moves.first_move)
     page = client.get("/play/pyramid/1").text
     for seed in range(3):
         client.post(f"/play/pyramid/{seed}", data={"action": "draw", "csrf_token": csrf_of(page)})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from app.services import searches
+from app.services.assist import searches
 
 from ..web.helpers import HX, board_state, csrf_of, first_move
 

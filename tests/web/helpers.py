@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-
 from urllib.parse import parse_qs, urlsplit
 
 from fastapi.testclient import TestClient
 
 from app.db.models import Player
-from app.services import games, players
+from app.services.accounts import players
+from app.services.play import games
 from app.web.identity import PLAYER_COOKIE, sign_player, unsign_player
 
 HX = {"HX-Request": "true"}

@@ -8,7 +8,7 @@ import html as html_module
 import re
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.services.boards import places
+from app.engine.taps import places
 from app.web.templating import card_symbol
 
 from .helpers import act, board_state, start_seeded
@@ -110,7 +110,7 @@ def test_a_card_that_cannot_be_played_keeps_the_selection(client):
 
 
 def test_the_solver_busy_refusal_shows_in_the_toast_and_leaves_the_board(client, monkeypatch):
-    from app.services import searches
+    from app.services.assist import searches
 
     from .helpers import HX, csrf_of
 

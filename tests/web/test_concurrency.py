@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 
 from app.db.models import Game, Player
 from app.engine import GameRecord, get_game
-from app.services import games, moves
 from app.services.errors import ConflictError, RateLimitError
-from app.services.games import record_of
+from app.services.play import games, moves
+from app.services.play.games import record_of
 
 
 def test_simultaneous_moves_on_one_ply_land_once(app):

@@ -10,7 +10,8 @@ import pytest
 from app.db.models import DailyDeal, Game
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.seeding import text_seed
-from app.services import daily, stats
+from app.services.play import daily
+from app.services.stats import stats
 from app.solver import SolveResult, solve
 
 from .helpers import first_move
@@ -104,7 +105,7 @@ def test_daily_streaks_count_days_in_a_row(client, app):
     auth = api_player(client)
     today = date(2031, 5, 20)
     with app.state.sessionmaker() as session:
-        from app.services.players import player_for_token
+        from app.services.accounts.players import player_for_token
 
         player_id = player_for_token(session, auth["Authorization"].split()[1]).id
         won_days = [today - timedelta(days=d) for d in (9, 8, 7, 5, 1, 0)]

@@ -9,8 +9,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from app.services import daily
-from app.services.daily_calendar import parse_month
+from app.services.play import daily
+from app.services.play.daily_calendar import parse_month
 
 from .play import api_player, browse_as, lose, new_game, play_line, set_columns, win
 

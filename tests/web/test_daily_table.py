@@ -1,4 +1,4 @@
-"""The daily table (app.services.leaderboard, /daily/{preset}/table, /api/daily/{preset}): clean
+"""The daily table (app.services.stats.leaderboard, /daily/{preset}/table, /api/daily/{preset}): clean
 wins ranked by moves then time with ties shared, other wins after them, one row per player,
 names and anonymity, the choice to appear, the UTC day's boundary, and no spoilers before a
 viewer has finished today's deal."""
@@ -12,8 +12,10 @@ import pytest
 from sqlalchemy import update
 
 from app.db.models import DailyDeal, Game, Player
-from app.services import daily, leaderboard, solver_cache
-from app.services import par as par_service
+from app.services.assist import par as par_service
+from app.services.assist import solver_cache
+from app.services.play import daily
+from app.services.stats import leaderboard
 
 from .helpers import csrf_of
 from .play import WIN_LINE, WIN_SEED, api_player, browse_as, move, new_game, play_line, set_columns

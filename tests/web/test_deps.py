@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from app.services import players
+from app.services.accounts import players
 from app.web import identity
 from app.web.deps import get_api_player, get_browser_player
 

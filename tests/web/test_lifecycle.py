@@ -1,4 +1,4 @@
-"""A game's life (app/services/lifecycle.py, docs/lifecycle.md): what a GET, a first move, a win,
+"""A game's life (app/services/play/lifecycle.py, docs/lifecycle.md): what a GET, a first move, a win,
 "no moves left", New deal, Restart and a day's idleness do to a result."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A deal's par (app.services.par) everywhere it is shown: one number on the end screen, the
+"""A deal's par (app.services.assist.par) everywhere it is shown: one number on the end screen, the
 replay, the deal page and the API, kept per deal in the database for every instance."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import delete
 
 from app.db.models import PositionVerdict, ShortestLine
-from app.services import par as par_service
-from app.services import solver_cache
+from app.services.assist import par as par_service
+from app.services.assist import solver_cache
 from app.solver import shortest_win
 
 from .helpers import HX

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from app.engine import PRESETS, deal_for_seed, format_deal
-from app.services import previews
 from app.settings import Settings
+from app.web import previews
 
 
 def _png(response) -> Image.Image:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from app.db.models import DailyDeal, Game, Player
 from app.engine import PRESETS, deal_for_seed, format_deal
-from app.services import daily
+from app.services.play import daily
 from app.web.main import create_app
 
 from .helpers import csrf_of, first_move

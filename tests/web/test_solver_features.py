@@ -14,9 +14,10 @@ from sqlalchemy import delete, func, select
 
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
-from app.services import games as game_service
-from app.services import moves, searches, solver_cache, winnable
-from app.services.games import record_of
+from app.services.assist import searches, solver_cache, winnable
+from app.services.play import games as game_service
+from app.services.play import moves
+from app.services.play.games import record_of
 from app.solver import SolveResult, solve
 
 from .helpers import HX, board_state, csrf_of, stored_game
@@ -404,7 +405,7 @@ def test_the_odds_page_writes_the_published_figures_as_the_language_does(client,
 def test_odds_rows_with_undecided_deals_show_a_range_not_a_rate_over_decided_deals(client):
     import re
 
-    from app.services.odds import survey_rows
+    from app.services.assist.odds import survey_rows
     from app.web.formatting import share_down, share_up
 
     # the committed survey has undecided deals (Double Pyramid, Danish Gaps: 5 s a deal)

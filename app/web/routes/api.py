@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
-from app.services import games, leaderboard, moves, players
+from app.services.accounts import players
 from app.services.errors import ConflictError
-from app.services.games import record_of
+from app.services.play import games, moves
+from app.services.play.games import record_of
+from app.services.stats import leaderboard
 
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard
 from ..middleware import check_new_player

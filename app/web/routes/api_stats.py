@@ -8,7 +8,9 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
-from app.services import daily, deals, games, leaderboard, players, profiles, stats
+from app.services.accounts import players, profiles
+from app.services.play import daily, deals, games
+from app.services.stats import leaderboard, stats
 
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
 from ..templating import absolute

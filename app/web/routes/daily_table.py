@@ -10,8 +10,9 @@ from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import daily, games, leaderboard
 from app.services.errors import InputError, NotFoundError
+from app.services.play import daily, games
+from app.services.stats import leaderboard
 
 from ..deps import CsrfDep, PlayerDep, SessionDep
 from ..redirects import safe_next, see_other

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import challenges, daily, deals, games, lifecycle
+from app.services.play import challenges, daily, deals, games, lifecycle
 
 from ..deps import PUBLIC_ID, PlayerDep, SessionDep
 from ..link_meta import deal_meta

@@ -10,16 +10,19 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import NotationError
+from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services import assist, daily, games, moves, sharing, stats
-from app.services.boards import Announcement
+from app.services.assist import assist
 from app.services.errors import ServiceError
-from app.services.games import record_of
-from app.services.moves import ActionResult, RacedError
+from app.services.play import daily, games, moves
+from app.services.play.games import record_of
+from app.services.play.moves import ActionResult, RacedError
+from app.services.stats import stats
 
+from .. import sharing
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
-from ..game_view import hint_of, hinted, render_game, render_hinted
+from ..game_view import hint_of, hinted, render_game, render_hinted, share_path
 from ..link_meta import game_meta
 from ..redirects import flash, flashed, see_other
 from ..templating import is_htmx
@@ -112,12 +115,14 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
                                                                        form.sel or None))
     session.commit()  # stored before the board is drawn: see app.web.deps.get_session
-    if result.redirect is not None:
-        if is_htmx(request) and result.next_seed is not None:
+    if result.leaves:
+        if result.next_seed is None:  # an imported deal again: it has no seed
+            return see_other(request, share_path(game))
+        if is_htmx(request):
             # the next deal's board in place of this one, and its address in the address bar: a
             # full page load (HX-Redirect) would take several times as long
             return _dealt(request, session, player, game.preset, result.next_seed)
-        return see_other(request, result.redirect)
+        return see_other(request, f"/play/{game.preset}/{result.next_seed}")
     if is_htmx(request):
         return render_game(request, game, player, result)
     _flash_result(request, result)
@@ -151,7 +156,7 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     if is_htmx(request):
         return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": None})
     day = daily.day_of_daily(session, draft.preset, seed)
-    meta = game_meta(request, session, draft, games.share_path(draft), daily_on=day)
+    meta = game_meta(request, session, draft, share_path(draft), daily_on=day)
     return render_game(request, draft, player, result, replacing=replacing,
                        extra={"link_meta": meta} | _daily(request, session, player, day))
 
@@ -167,7 +172,7 @@ def _dealt(request: Request, session, player, preset: str, seed: int) -> Respons
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
                 form: BoardForm) -> Response:
     action, confirmed = _action(form)
-    draft_url = games.share_path(games.pending(player, preset, seed=seed, deal_text=deal))
+    draft_url = share_path(games.pending(player, preset, seed=seed, deal_text=deal))
     if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
         try:
             game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import daily, games
+from app.services.play import daily, games
 
 from ..deps import PlayerDep, SessionDep
 from ..templating import render

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from starlette.responses import Response
 
-from app.services import players
+from app.services.accounts import players
 
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
 from ..identity import set_language_cookie

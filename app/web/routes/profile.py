@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from starlette.responses import Response
 
-from app.services import players, profiles
+from app.services.accounts import players, profiles
 from app.services.errors import NotFoundError
 
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
@@ -81,7 +81,7 @@ def _linked_player(session, settings, token: str):
     return target
 
 
-# a device link's token: a player id, a dot and 40 hex digits (app.services.profiles)
+# a device link's token: a player id, a dot and 40 hex digits (app.services.accounts.profiles)
 DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,24}\.[0-9a-f]{40}")
 
 

@@ -8,8 +8,11 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, games, leaderboard, replays
+from app.services.assist import analysis
+from app.services.play import games, replays
+from app.services.stats import leaderboard
 
+from ..boards import board_of
 from ..deps import GameIdDep, PlayerDep, SessionDep
 from ..link_meta import game_meta
 from ..templating import is_htmx, render
@@ -29,7 +32,7 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
     context = {
         "game": game,
         "frame": frame,
-        "board": frame.board,
+        "board": board_of(frame.position, None),  # nothing selected
         "status": frame.position.status,
         "end_reason": frame.position.end_reason,
         "analysis": analysis.analyse(session, game, player.id),

@@ -14,13 +14,17 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services import analysis, assist, games, leaderboard, odds, players, searches
-from app.services.boards import Announcement, motion_steps
+from app.engine.announcements import Announcement
+from app.services.accounts import players
+from app.services.assist import analysis, assist, odds, searches
 from app.services.errors import BusyError, RateLimitError, ServiceError
-from app.services.games import record_of
-from app.services.moves import ActionResult
+from app.services.play import games
+from app.services.play.games import record_of
+from app.services.play.moves import ActionResult
+from app.services.stats import leaderboard
 
 from .. import par_view
+from ..boards import motion_steps
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
 from ..errors import RefusedEarly, status_of
 from ..game_view import hinted, render_game, render_hinted

@@ -11,8 +11,10 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS, SCORING_SYSTEMS
-from app.services import daily, daily_calendar, leaderboard, par, stats
-from app.services.lifecycle import RESULTS
+from app.services.assist import par
+from app.services.play import daily, daily_calendar
+from app.services.play.lifecycle import RESULTS
+from app.services.stats import leaderboard, stats
 
 from .. import charts, formatting
 from ..deps import PlayerDep, SessionDep

@@ -1,0 +1,51 @@
+"""A move in words: what it did, for the live region, the replay, hints and the analysis.
+
+An ``Announcement`` names the kind of move and the cards it took or moved; the templates word
+it. Each move type says what it did here, beside the engine's types, so nothing outside the
+engine asks which game a move is of.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from .cards import Card
+from .gaps import Fill, GapsPosition, Redeal
+from .history import GameRecord
+from .pyramid import Draw, PyramidPosition, Recycle
+from .variants import Move, Position
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """What a move did, for the live region, the replay and hints (the templates word it)."""
+
+    kind: str                      # remove, draw, recycle, fill, redeal, undo, autofinish; no_pair (a tap)
+    cards: tuple[Card, ...] = ()
+    row: int | None = None
+    col: int | None = None
+    round: int | None = None
+    count: int = 0                 # autofinish: moves played
+    undone: Announcement | None = None  # undo: the move taken back (its last, for a group)
+
+
+def describe(move: Move, before: Position, after: Position) -> Announcement:
+    """The announcement of ``move``, played from ``before`` to ``after``."""
+    # a move is of its position's game: each cast only names that position's type for the checker
+    if isinstance(move, Draw):
+        return Announcement("draw", cards=(cast(PyramidPosition, after).waste[0],))
+    if isinstance(move, Recycle):
+        return Announcement("recycle")
+    if isinstance(move, Redeal):
+        return Announcement("redeal", round=cast(GapsPosition, after).round)
+    if isinstance(move, Fill):
+        return Announcement("fill", cards=(move.card,), row=move.row, col=move.col)
+    cards = tuple(c for c in (cast(PyramidPosition, before).card_at(loc) for loc in move.locs) if c is not None)
+    return Announcement("remove", cards=cards)
+
+
+def said_moves(record: GameRecord, start: int = 0) -> tuple[Announcement, ...]:
+    """The record's moves from ply ``start`` to its cursor, each in words (``describe``)."""
+    positions = record.positions()
+    return tuple(describe(record.moves[k], positions[k], positions[k + 1]) for k in range(start, record.cursor))

@@ -1,0 +1,1 @@
+"""Players: who they are, their profiles, pruning, limits on new arrivals."""

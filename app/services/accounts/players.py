@@ -1,0 +1,102 @@
+"""Anonymous players: created on first visit (cookie) or by the API (bearer token)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Player
+from app.engine import SCORING_SYSTEMS
+
+from ..play.lifecycle import in_play_expression
+
+LANGUAGES = ("da", "sv", "en")
+THEMES = ("auto", "light", "dark")
+
+
+def visitor(player_id: str) -> Player:
+    """A browser's player before it has done anything: not stored (a GET stores nothing, so a
+    link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""
+    return Player(id=player_id, language=None, scoring="simple", zen=False, four_colour=False,
+                  theme="auto", animations=True,
+                  winnable_only=False, winnable_indicator=False, session_generation=0, on_daily_table=True)
+
+
+def stored_visitor(session: Session, player_id: str) -> Player:
+    """The visitor of this id, stored with the request's other changes (IntegrityError at the
+    flush: two first requests of one browser at once, and the other stored it)."""
+    player = visitor(player_id)
+    session.add(player)
+    session.flush()
+    return player
+
+
+def end_other_sessions(session: Session, player: Player) -> None:
+    """Log out every device of this profile (their cookies carry the old generation); the
+    caller gives the current device a cookie of the new one."""
+    player.session_generation = (player.session_generation or 0) + 1
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_api_player(session: Session) -> tuple[Player, str]:
+    """A new player and its bearer token; only the token's hash is stored."""
+    token = secrets.token_urlsafe(32)
+    player = Player(token_hash=_token_hash(token))
+    session.add(player)
+    session.flush()
+    return player, token
+
+
+def player_for_token(session: Session, token: str) -> Player | None:
+    return session.scalar(select(Player).where(Player.token_hash == _token_hash(token)))
+
+
+def update_preferences(
+    session: Session,
+    player: Player,
+    *,
+    language: str | None = None,
+    scoring: str | None = None,
+    zen: bool | None = None,
+    four_colour: bool | None = None,
+    theme: str | None = None,
+    animations: bool | None = None,
+) -> Player:
+    """Change only what was given; an unknown language, scoring system or theme is ignored."""
+    if language in LANGUAGES:
+        player.language = language
+    if scoring in SCORING_SYSTEMS:
+        player.scoring = scoring
+        # the games in play follow the player's choice; finished ones, and those counted as
+        # lost, keep theirs (and are not touched: a write would make an idle game look played)
+        session.execute(
+            update(Game)
+            .where(Game.player_id == player.id, in_play_expression(), Game.scoring != scoring)
+            .values(scoring=scoring)
+            .execution_options(synchronize_session=False)
+        )
+    if zen is not None:
+        player.zen = zen
+    if four_colour is not None:
+        player.four_colour = four_colour
+    if theme in THEMES:
+        player.theme = theme
+    if animations is not None:
+        player.animations = animations
+    return player
+
+
+def update_solver_preferences(session: Session, player: Player, *, winnable_only: bool | None = None,
+                              winnable_indicator: bool | None = None) -> Player:
+    """Winnable-only new deals, and the "still winnable?" indicator (both off by default)."""
+    if winnable_only is not None:
+        player.winnable_only = winnable_only
+    if winnable_indicator is not None:
+        player.winnable_indicator = winnable_indicator
+    return player

@@ -1,0 +1,1 @@
+"""The solver's part: hints, "still winnable?", analysis, winnable-only deals, par, the odds."""

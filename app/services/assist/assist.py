@@ -1,0 +1,167 @@
+"""Help during a game, from the solver: hints, "still winnable?", and auto-finish.
+
+All three read the cached verdict of the current position (``solver_cache``) or search it now
+within a budget, so none of them can hang a request. The move response never waits for them:
+the board carries a placeholder that asks for the status with its own request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from app.db.models import Game, Player
+from app.engine import GameRecord, Status, get_game
+from app.solver import line_from
+
+from ..errors import ConflictError, InputError
+from ..play import games, lifecycle, moves
+from ..play.games import record_of
+from . import searches, solver_cache
+
+HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
+SCORE_NODES = 8_000                       # the best-score fallback when no win is known
+ALTERNATIVES = 3                          # first moves tried when the line leads back
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: str
+    winning: bool         # the next move of a known winning line (False: the best score found)
+    steps: int = 0        # winning: the moves of that line from here, this one included
+    lost: bool = False    # not winning: proven that no win is possible from here (else: unknown)
+
+
+@dataclass(frozen=True)
+class StillWinnable:
+    """The answer to "still winnable?"."""
+
+    winnable: bool | None       # the indicator: True ✓, False ✗, None ?
+    auto_finish: bool           # offer auto-finish (proven win, near the end)
+    remaining: int = 0          # moves auto-finish would play
+
+
+def _playing(record: GameRecord) -> None:
+    if record.position.status is not Status.PLAYING:
+        raise InputError("the game is over", "game_over")
+
+
+def _kept_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ...] | None:
+    """The rest, from the position now, of the winning line the game's hints follow (kept as
+    the cached verdict of the position at ``game.line_ply``): None when there is none, or the
+    player has left it."""
+    if game.line_ply is None or not 0 <= game.line_ply <= record.cursor:
+        return None
+    kept = solver_cache.cached(session, record.at(game.line_ply))
+    if kept is None or not kept.winnable or not kept.moves:
+        return None
+    positions = record.positions()
+    return line_from(positions[game.line_ply], kept.moves, record.position) or None
+
+
+def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
+    """Whether the line's first move leads to a position the game has not been in before."""
+    return record.position.apply(line[0]) not in seen
+
+
+def _winning_step(
+    session: Session, game: Game, record: GameRecord, seen: set
+) -> tuple[str, tuple[str, ...], int] | None:
+    """(move, the winning line from here that starts with it, the ply its line is kept at): the
+    kept line's next move, else a new search's; a line that would lead back to a position the
+    game has been in is passed over for a first move that does not (a few tried, each searched
+    on a share of the budget)."""
+    rest = _kept_line(session, game, record)
+    if rest is not None and game.line_ply is not None and _away_from(record, rest, seen):
+        return rest[0], rest, game.line_ply
+    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    if not (found.winnable and found.moves):
+        return None
+    if _away_from(record, found.moves, seen):
+        return found.moves[0], found.moves, record.cursor
+    others = [m for m in record.position.legal_moves() if str(m) != found.moves[0]
+              and record.position.apply(m) not in seen][:ALTERNATIVES]
+    for move in others:
+        after = record.play(move)
+        tried = solver_cache.verdict(session, after, player_id=game.player_id, nodes=HINT_NODES // ALTERNATIVES,
+                                     seconds=HINT_SECONDS / ALTERNATIVES)
+        if tried.winnable:
+            return str(move), (str(move), *tried.moves), record.cursor + 1  # kept from the position it leads to
+    return None
+
+
+def hint(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+         version: int | None = None) -> Hint:
+    """The next move of one winning line, kept from hint to hint (``games.line_ply``): it
+    follows the line the last hint came from while the player does, and searches again when
+    they leave it. Never a move back to a position the game has been in. When no win is known,
+    the move reaching the best score found, saying whether a win is proven impossible. Counted
+    on the game (``hint_count``), once per position: asking again before the next move (a
+    double click) answers the same hint without counting it again."""
+    lifecycle.check(game, player, ply=ply, version=version)
+    record = record_of(game)
+    _playing(record)
+    seen = set(record.positions()[:record.cursor])
+    step = _winning_step(session, game, record, seen)
+    move: str | None
+    if step is not None:
+        move, line, line_ply = step
+        result = Hint(move, True, steps=len(line))
+        game.line_ply = line_ply
+    else:
+        move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
+        if move is None:
+            raise InputError("no move is possible", "no_hint")
+        known = solver_cache.cached(session, record)
+        result = Hint(move, False, lost=bool(known is not None and known.winnable is False))
+    if game.hinted_ply != record.cursor:
+        game.hint_count += 1
+        game.hinted_ply = record.cursor
+    try:
+        session.flush()
+    except StaleDataError:
+        raise ConflictError("this game moved on in another tab", "stale") from None
+    return result
+
+
+def near_end(record: GameRecord) -> bool:
+    """Few enough cards left that an auto-finish offer is no great spoiler (the variant says
+    how few)."""
+    return get_game(record.game).near_end(record.position)
+
+
+def still_winnable(session: Session, game: Game, player: Player | None) -> StillWinnable:
+    record = record_of(game)
+    if record.position.status is not Status.PLAYING:
+        return StillWinnable(record.position.status is Status.WON, False)
+    if player is None or player.id != game.player_id or lifecycle.phase_of(game) is lifecycle.Phase.ABANDONED:
+        return StillWinnable(None, False)
+    show = bool(player.winnable_indicator)
+    near = near_end(record)
+    if not show and not near:
+        return StillWinnable(None, False)
+    # the page asks for this by itself after each move: counted apart from the player's own
+    # searches (one at a time), so it never makes their hint wait or be refused
+    found = solver_cache.verdict(session, record, player_id=f"{game.player_id}/status")
+    offer = bool(near and found.winnable and found.moves)
+    return StillWinnable(found.winnable if show else None, offer, len(found.moves) if offer else 0)
+
+
+def auto_finish(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+                version: int | None = None, limits: games.Limits = games.Limits()) -> GameRecord:
+    """Play the proven winning line to the end, in one write (a win: final)."""
+    lifecycle.check(game, player, ply=ply, version=version)
+    record = record_of(game)
+    _playing(record)
+    found = solver_cache.verdict(session, record, player_id=game.player_id)
+    if not (found.winnable and found.moves):
+        raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
+    trial = record
+    for move in found.moves:  # the engine checks the solver's line before anything is stored
+        trial = trial.play(move)
+    if trial.position.status is not Status.WON:
+        raise InputError("auto-finish needs a proven win from here", "no_auto_finish")
+    game.auto_finished = True  # stored with the moves, in the same write
+    return moves.store(session, game, moves.played(record, list(found.moves), limits), "auto-finish")

@@ -1,0 +1,140 @@
+"""The solver's verdicts on positions, kept in the database (table ``position_verdicts``).
+
+A position is named by its game, rules, deal and the moves played to reach it; the key is the
+SHA-256 of that text, so every instance (and every game reaching the same position by the same
+moves) reuses a verdict. The solver runs with a budget (nodes and seconds) and never hangs a
+request: an undecided answer is kept too, and searched again only with a larger node budget.
+Proven verdicts (won / not winnable) are facts and are never searched again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import PositionVerdict, ShortestLine, utcnow
+from app.engine import GameRecord, Status
+
+from ..errors import ServiceError
+from . import searches
+
+log = logging.getLogger("tretten.solver")
+
+# Budgets per use. The Pyramid family is exact and fast (milliseconds for most positions);
+# Double Pyramid and Gaps searches are the ones these budgets cut short.
+STATUS_NODES, STATUS_SECONDS = 200_000, 1.5      # the "still winnable?" indicator, auto-finish
+ANALYSIS_NODES, ANALYSIS_SECONDS = 200_000, 1.5  # each probe of the post-game analysis
+SHORTEST_NODES, SHORTEST_SECONDS = 300_000, 10.0  # the proven shortest win of a deal: its par (kept per deal)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    winnable: bool | None          # None: undecided within the budget (or no solver for it)
+    moves: tuple[str, ...] = ()    # a winning continuation when winnable
+    cached: bool = False           # read from the database rather than searched now
+
+
+def position_key(game: str, rules: dict, deal: str, played: str) -> str:
+    text = "\n".join((game, json.dumps({str(k): str(v) for k, v in rules.items()}, sort_keys=True),
+                      deal, " ".join(played.split())))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def key_of(record: GameRecord) -> str:
+    return position_key(record.game, record.rules.to_options(), record.deal_text, record.played_text)
+
+
+def cached(session: Session, record: GameRecord) -> Verdict | None:
+    row = session.get(PositionVerdict, key_of(record))
+    if row is None:
+        return None
+    return Verdict(row.winnable, tuple(row.moves.split()), True)
+
+
+def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
+            seconds: float = STATUS_SECONDS) -> Verdict:
+    """The verdict on the record's position at its cursor: from the cache, or searched now
+    within the budget (for ``player_id``: app.services.assist.searches.admitted) and stored. The
+    session's transaction ends before the search, so no database connection waits for it."""
+    position = record.position
+    if position.status is Status.WON:
+        return Verdict(True, ())
+    if position.status is Status.LOST:
+        return Verdict(False, ())
+    key = key_of(record)
+    row = session.get(PositionVerdict, key)
+    if row is not None and (row.winnable is not None or row.budget >= nodes):
+        return Verdict(row.winnable, tuple(row.moves.split()), True)
+    session.commit()  # nothing is pending here; the connection goes back to the pool while we search
+    try:
+        result = searches.solve(position, player_id=player_id, budget_nodes=nodes, budget_seconds=seconds)
+    except ServiceError:
+        raise
+    except Exception as exc:  # a solver failure shows as "unknown", never as an error page
+        log.warning("solver failed on %s at ply %s: %s", record.game, record.cursor, exc)
+        return Verdict(None, ())
+    found = Verdict(result.winnable, tuple(result.moves) if result.winnable else ())
+    # a time-limited "undecided" depends on the machine: keep it only as an answer for this
+    # node budget, so a later, larger budget tries again
+    if row is None:
+        row = PositionVerdict(key=key, game=record.game, ply=record.cursor)
+        session.add(row)
+    row.winnable = found.winnable
+    row.moves = " ".join(found.moves)
+    row.nodes = result.nodes
+    row.budget = nodes
+    row.solved_at = utcnow()
+    try:
+        session.commit()
+    except IntegrityError:  # another request or instance stored it first: theirs is as good
+        session.rollback()
+    return found
+
+
+@dataclass(frozen=True)
+class Shortest:
+    winnable: bool | None
+    moves: tuple[str, ...] = ()
+    proven: bool = False          # no win is shorter than ``moves``
+    lower_bound: int = 0          # every win needs at least this many moves
+
+
+def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> Shortest | None:
+    """The shortest win from the record's position: kept, or searched now within its budget and
+    kept (one search per deal, for every player). None where the solver has no such search
+    (Gaps: a win there is only as short as the line found)."""
+    key = key_of(record)
+    row = session.get(ShortestLine, key)
+    # a proof is a fact; an answer cut short by the clock depends on the machine's load then, and
+    # is searched again until one search has spent its whole node budget on it
+    if row is not None and (row.proven or row.nodes >= SHORTEST_NODES):
+        return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
+    session.commit()  # no database connection waits for the search
+    try:
+        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES,
+                                       budget_seconds=SHORTEST_SECONDS)
+    except ServiceError:
+        raise
+    except Exception as exc:  # a solver failure shows as "unknown", never as an error page
+        log.warning("shortest-win search failed on %s: %s", record.game, exc)
+        return None
+    if result is None:
+        return None
+    values = {"winnable": result.winnable, "moves": " ".join(result.moves), "proven": result.proven,
+              "lower_bound": result.lower_bound, "nodes": result.nodes, "solved_at": utcnow()}
+    if row is None:
+        session.add(ShortestLine(key=key, game=record.game, **values))
+    elif result.proven or (result.winnable and (not row.moves or len(result.moves) < len(row.moves.split()))):
+        session.execute(update(ShortestLine).where(ShortestLine.key == key, ShortestLine.proven.is_(False))
+                        .values(**values))
+    try:
+        session.commit()
+    except IntegrityError:  # another request stored it first
+        session.rollback()
+    return Shortest(result.winnable, tuple(result.moves), result.proven, result.lower_bound)

@@ -1,0 +1,84 @@
+"""Winnable-only deals: "new deal" gives the next seed the solver proves winnable.
+
+How (docs/winnable-only.md): start from a random seed s (as any new deal does) and try s,
+s+1, s+2, … in order; each candidate is dealt with the preset's rules and solved from the start
+with a budget of ``CANDIDATE_NODES`` searched positions and ``CANDIDATE_SECONDS`` seconds. The
+first candidate proven winnable is the deal. A proven-unwinnable or undecided candidate is
+skipped, so the player only ever gets a proven deal; after the variant's ``winnable_candidates`` (or
+``MAX_SECONDS`` in all) without one, the random seed itself is dealt, unproven, rather than
+keep the player waiting. Each verdict found is kept in ``deal_verdicts`` (the deal page shows it
+after the game) and the winning line seeds the position cache, so a hint on the first move
+costs nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import DealVerdict, PositionVerdict, utcnow
+from app.engine import MAX_SEED, GameRecord, get_game, get_preset
+
+from ..errors import ServiceError
+from . import searches, solver_cache
+
+log = logging.getLogger("tretten.winnable")
+
+CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are proven within a few hundred;
+                             # a hard deal is skipped, not waited for
+CANDIDATE_SECONDS = 0.1
+# Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
+MAX_SECONDS = 4.0            # in all, per new deal
+
+
+def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None, max_candidates: int | None = None,
+                   candidate_nodes: int = CANDIDATE_NODES, candidate_seconds: float = CANDIDATE_SECONDS,
+                   max_seconds: float = MAX_SECONDS):
+    """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
+    (None, None, tried) when none was found within the limits."""
+    preset = get_preset(preset_slug)
+    limit = max_candidates or get_game(preset.game).winnable_candidates
+    deadline = time.perf_counter() + max_seconds
+    for k in range(limit):
+        seed = (start + k) % (MAX_SEED + 1)
+        position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
+        try:
+            result = searches.solve(position, player_id=player_id, budget_nodes=candidate_nodes,
+                                   budget_seconds=candidate_seconds)
+        except ServiceError:
+            raise
+        except Exception as exc:  # no solver for this game: give up, deal at random
+            log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
+            return None, None, k + 1
+        if result.winnable:
+            return seed, result, k + 1
+        if time.perf_counter() >= deadline:
+            break
+    return None, None, k + 1
+
+
+def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str | None) -> int | None:
+    """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
+    time; deal at random)."""
+    session.commit()  # no database connection waits for the search
+    seed, result, tried = first_winnable(preset_slug, start, player_id=player_id)
+    if seed is None:
+        log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
+        return None
+    preset = get_preset(preset_slug)
+    if session.get(DealVerdict, (preset_slug, seed)) is None:
+        session.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
+                                nodes=result.nodes, solved_at=utcnow()))
+    record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
+    key = solver_cache.key_of(record)
+    if session.get(PositionVerdict, key) is None:
+        session.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
+                                    nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
+    try:
+        session.commit()
+    except IntegrityError:  # another request stored the same verdicts first
+        session.rollback()
+    return seed

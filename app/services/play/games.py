@@ -1,0 +1,251 @@
+"""Games: starting one (a seed, a deal, or a fresh random seed), finding one, the checks every
+change of a game makes first, and the game's derived figures (time, score).
+
+A stored game is its GameRecord replayed from the row's text (``record_of``): a row is never
+trusted further than the rules allow. How a change is stored is app.services.play.moves.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Player, utcnow
+from app.engine import (
+    MAX_SEED,
+    GameRecord,
+    InvalidDealError,
+    InvalidRulesError,
+    Preset,
+    Status,
+    format_deal,
+    get_game,
+    get_preset,
+    score,
+)
+
+from ..accounts.ratelimit import Arrivals
+from ..assist import winnable
+from ..errors import InputError, NotFoundError, RateLimitError
+from . import daily, lifecycle
+
+
+def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None = None) -> GameRecord:
+    """The record of a stored game: the canonical deal, the whole move list (redo tail
+    included) and the cursor, every move checked again by the engine; raises the engine's
+    errors if the text does not replay."""
+    return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, moves, cursor)
+
+
+def record_of(game: Game | Draft) -> GameRecord:
+    return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
+
+MAX_DEAL_TEXT = 1000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may do: the per-player limits, and the limits on new games per client
+    address and in total (``new_games``, counted against ``address``; None: none)."""
+
+    games_per_minute: int = 60
+    max_moves: int = 5000
+    new_games: Arrivals | None = None
+    address: str = ""
+
+
+def get_preset_or_error(slug: str) -> Preset:
+    try:
+        return get_preset(slug)  # a former name (presets.ALIASES) opens the preset itself
+    except InvalidRulesError:
+        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug) from None
+
+
+def parse_seed(text: str | int) -> int:
+    try:
+        seed = int(str(text).strip())
+    except ValueError:
+        raise InputError(f"a seed is a whole number, not {str(text)[:40]!r}", "bad_seed") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"a seed is a whole number from 0 to {MAX_SEED}", "bad_seed")
+    return seed
+
+
+def random_seed() -> int:
+    # short enough to read aloud and type into the lobby's seed field
+    return secrets.randbelow(1_000_000_000)
+
+
+def parse_deal_text(preset: Preset, text: str) -> tuple:
+    """An imported deal's cards, or InputError naming what is wrong with it."""
+    if len(text) > MAX_DEAL_TEXT:
+        raise InputError("that deal is far too long", "bad_deal")
+    try:
+        return get_game(preset.game).parse_deal(text)
+    except InvalidDealError as exc:
+        raise InputError(str(exc), "bad_deal", detail=str(exc), reason=(exc.reason, exc.params)) from None
+
+
+# ---------------------------------------------------------------- queries
+
+def get_game_row(session: Session, game_id: str) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFoundError("no such game", "no_such_game")
+    return game
+
+
+def unfinished_games(session: Session, player: Player, limit: int = 20, *, preset: str | None = None,
+                     seed: int | None = None, deal: str | None = None) -> list[Game]:
+    """The player's games in play (a move made, not finished, not counted as lost), newest first;
+    of one preset, or one deal (a seed, or an imported deal's canonical text), if given."""
+    if player.id is None:
+        return []
+    query = select(Game).where(
+        Game.player_id == player.id, Game.status == Status.PLAYING, Game.started_at.is_not(None),
+        Game.abandoned.is_(False), Game.updated_at >= utcnow() - lifecycle.IDLE_LIMIT,
+    )
+    if preset is not None:
+        query = query.where(Game.preset == preset)
+    if seed is not None:
+        query = query.where(Game.seed == seed)
+    elif deal is not None:
+        query = query.where(Game.seed.is_(None), Game.deal == deal)
+    return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
+
+
+def elapsed_seconds(game: Game | Draft, now: datetime | None = None) -> int:
+    if game.started_at is None:
+        return 0
+    end = game.finished_at or now or utcnow()
+    started = game.started_at if game.started_at.tzinfo else game.started_at.replace(tzinfo=UTC)
+    end = end if end.tzinfo else end.replace(tzinfo=UTC)
+    return max(0, int((end - started).total_seconds()))
+
+
+def current_score(game: Game, record: GameRecord | None = None) -> int:
+    return score(record or record_of(game), game.scoring, elapsed_seconds(game))
+
+
+# ---------------------------------------------------------------- starting
+
+def _check_rate(session: Session, player: Player, limits: Limits) -> None:
+    now = utcnow()
+    since = now - timedelta(minutes=1)
+    recent, oldest = session.execute(
+        select(func.count(), func.min(Game.created_at)).where(Game.player_id == player.id, Game.created_at >= since)
+    ).one()
+    if (recent or 0) >= limits.games_per_minute:
+        wait = 60.0
+        if oldest is not None:  # the oldest of them leaves the minute first
+            oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)
+            wait = 60 - (now - oldest).total_seconds()
+        raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
+                             retry_after=max(1, math.ceil(wait)))
+
+
+def start_game(
+    session: Session,
+    player: Player,
+    preset_slug: str,
+    *,
+    seed: int | None = None,
+    deal_text: str | None = None,
+    limits: Limits = Limits(),
+) -> Game:
+    """A new game of the preset, stored before its first move: the given deal, the seed's deal,
+    or a fresh random seed (a proven-winnable one if the player asked for those)."""
+    preset = get_preset_or_error(preset_slug)
+    variant = get_game(preset.game)
+    if deal_text is not None:
+        deal = parse_deal_text(preset, deal_text)
+        seed = None
+    else:
+        seed = new_seed(session, player, preset.slug) if seed is None else seed
+        deal = variant.deal(seed)
+    _check_rate(session, player, limits)
+    if limits.new_games is not None:
+        limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
+    game = Game(
+        player_id=player.id,
+        preset=preset.slug,
+        game=variant.name,
+        rules=preset.rules.to_options(),
+        deal=format_deal(deal),
+        seed=seed,
+        moves="",
+        cursor=0,
+        status=Status.PLAYING,
+        scoring=player.scoring,
+    )
+    game.score = current_score(game)
+    game.daily_on = daily.day_of_daily(session, preset.slug, seed)
+    session.add(game)
+    # its id; its first move replaces the player's unfinished game of the preset (app.services.play.moves)
+    session.flush()
+    return game
+
+
+def new_seed(session: Session, player: Player, preset_slug: str) -> int:
+    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
+    if player.winnable_only:
+        found = winnable.winnable_seed(session, preset_slug, random_seed(), player.id)
+        if found is not None:
+            return found
+    return random_seed()
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A deal ready to play, not stored: what its first move stores as a game (``start_game``,
+    app.services.play.moves.first_move). It answers what a page reads of a game; it has no id, no
+    move and no time yet."""
+
+    player_id: str
+    preset: str
+    game: str
+    rules: dict
+    deal: str
+    seed: int | None
+    scoring: str
+    id: None = None
+    moves: str = ""
+    cursor: int = 0
+    version: int = 0
+    status: Status = Status.PLAYING
+    score: int = 0
+    undo_count: int = 0
+    hint_count: int = 0
+    abandoned: bool = False
+    auto_finished: bool = False
+    started_at: None = None
+    finished_at: None = None
+    daily_on: None = None
+
+
+def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Draft:
+    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None)."""
+    preset = get_preset_or_error(preset_slug)
+    variant = get_game(preset.game)
+    deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
+    return Draft(player.id, preset.slug, variant.name, preset.rules.to_options(), format_deal(deal),
+                 None if deal_text is not None else seed, player.scoring or "simple")
+
+
+def abandon(game: Game) -> None:
+    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
+    if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
+        game.abandoned = True
+
+
+def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
+    """The player's game in play of this deal (a seed's, or an imported deal's), if any."""
+    found = unfinished_games(session, player, 1, preset=draft.preset, seed=draft.seed,
+                             deal=draft.deal if draft.seed is None else None)
+    return found[0] if found else None
+

@@ -1,0 +1,172 @@
+"""A game's life, in one place: from its first move to a result that never changes after the fact.
+
+- **Ready to play.** A share link, the daily deal, an imported deal or "New deal" shows a deal
+  ready to play; nothing is stored (a GET never changes a result, and a link-preview bot's visit
+  creates no player and no game). The game is stored with its **first move**.
+- **Playing** (``PLAYING``): from the first move. It counts as **played** from then on.
+- **Won** (``WON``): the engine says so. Final: no undo or redo.
+- **No moves left** (``LOST``): the engine says so. It may be undone and played on; it counts by
+  its final state.
+- **Counted as lost** (``ABANDONED``): the player made the first move of another deal of the same
+  preset, or confirmed "New deal" or "Restart" while it was unfinished (``abandoned`` is set), or
+  it was left unfinished for a day (24 hours after its last move). Final, and it opens as
+  finished: closing a tab or starting over never erases a loss.
+- A game of the API may be stored before its first move (``NEW``); it is not played yet.
+
+The 24 hours need no background job: ``phase_of`` and ``result_expression`` decide at read time
+(in Python and in SQL alike). docs/lifecycle.md says the same for players and operators; the
+stats page states it in a sentence.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+from sqlalchemy import and_, case, literal, or_, update
+from sqlalchemy.orm import Session
+
+from app.db.models import STATUS_TYPE, Game, Player, utcnow
+from app.engine import Status
+
+from ..errors import ConflictError, ForbiddenError, InputError
+
+IDLE_LIMIT = timedelta(days=1)
+RESULTS = (Status.WON, Status.LOST, Status.PLAYING)  # what the statistics count (a played game's result)
+
+
+class Phase(StrEnum):
+    """The stored game's ``Status``, and beside it what only the stored game knows."""
+
+    NEW = "new"                  # stored before its first move (the API): not played yet
+    PLAYING = Status.PLAYING
+    WON = Status.WON
+    LOST = Status.LOST           # no moves left: may still be undone
+    ABANDONED = "abandoned"      # counted as lost for good: replaced, or idle for a day
+
+    @property
+    def result(self) -> Status:
+        """What the game counts as (a game not played yet: ``PLAYING``)."""
+        if self is Phase.ABANDONED:
+            return Status.LOST
+        return Status.PLAYING if self is Phase.NEW else Status(self)
+
+
+class Abandonment(StrEnum):
+    """Why a game counts as lost though its last position was not (the pages' key)."""
+
+    REPLACED = "replaced"        # a new game of its preset was started while it was unfinished
+    IDLE = "idle"                # left unfinished for a day
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes (always UTC here)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def idle(game: Game, now: datetime | None = None) -> bool:
+    """Unfinished and untouched for a day since a move was made."""
+    updated = aware(game.updated_at)
+    return (game.status == Status.PLAYING and game.started_at is not None and updated is not None
+            and updated < (now or utcnow()) - IDLE_LIMIT)
+
+
+def phase_of(game: Game, now: datetime | None = None) -> Phase:
+    if game.status == Status.WON:
+        return Phase.WON
+    if game.abandoned or idle(game, now):
+        return Phase.ABANDONED
+    if game.status == Status.LOST:
+        return Phase.LOST
+    return Phase.PLAYING if game.started_at is not None else Phase.NEW
+
+
+def abandonment(game: Game) -> Abandonment:
+    """Why a game of phase ``ABANDONED`` counts as lost."""
+    return Abandonment.REPLACED if game.abandoned else Abandonment.IDLE
+
+
+def check_owner(game: Game, player: Player | None) -> None:
+    if player is None or game.player_id != player.id:
+        raise ForbiddenError("only the player who started this game can change it", "not_owner")
+
+
+def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> None:
+    """The one check before anything changes a stored game or asks the solver about it (a
+    move, undo, redo, a hint, "still winnable?", auto-finish): the player's own game, as the
+    page saw it (``ply``/``version``: a stale tab gets 409), and still in play. A won game, or
+    one counted as lost (replaced, or a day idle), takes nothing more: not a move, not a hint,
+    not a setting. "No moves left" (``LOST``) may still be undone."""
+    check_owner(game, player)
+    if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
+        raise ConflictError("this game moved on in another tab", "stale")
+    phase = phase_of(game)
+    if phase is Phase.WON:
+        raise InputError("the game is won: a win is final", "won_final")
+    if phase is Phase.ABANDONED:
+        raise InputError("this game was counted as lost", "counted_lost")
+
+
+def in_play_expression(now: datetime | None = None):
+    """SQL: the games still in play (not finished, not counted as lost): what a change of the
+    player's settings may touch."""
+    cutoff = (now or utcnow()) - IDLE_LIMIT
+    return and_(Game.status == Status.PLAYING, Game.abandoned.is_(False),
+                or_(Game.started_at.is_(None), Game.updated_at >= cutoff))
+
+
+def result_expression(now: datetime | None = None, *, cutoff=None):
+    """SQL: the ``Status`` a played game counts as (callers filter started_at IS NOT NULL).
+
+    ``cutoff`` may be a bind parameter (statements built once and reused: see app.services.stats.stats)."""
+    if cutoff is None:
+        cutoff = (now or utcnow()) - IDLE_LIMIT
+    lost = literal(Status.LOST, STATUS_TYPE)
+    return case(
+        (Game.abandoned.is_(True), lost),
+        (Game.status.in_((Status.WON, Status.LOST)), Game.status),
+        (Game.updated_at < cutoff, lost),
+        else_=literal(Status.PLAYING, STATUS_TYPE),
+    )
+
+
+def result_of(game: Game, now: datetime | None = None) -> Status | None:
+    """The same rule in Python for one game; None when it was never played."""
+    if game.started_at is None:
+        return None
+    return phase_of(game, now).result
+
+
+def finish_time(game: Game) -> int | None:
+    """Seconds from the first move to the end, for a finished game."""
+    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None:
+        return None
+    started, finished = aware(game.started_at), aware(game.finished_at)
+    assert started is not None and finished is not None
+    return max(0, int((finished - started).total_seconds()))
+
+
+def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: str | None = None,
+                       seed: int | None = None, deal: str | None = None) -> None:
+    """The player's unfinished, played games of the preset (but ``keep``) count as lost from now on:
+    a new game of the preset replaces them. Given a deal (``seed``, or an imported ``deal``'s
+    text), its own games are left alone: a first move of a deal already in play elsewhere (two
+    tabs racing) must not count that game lost, and the database's one-unfinished-game index
+    refuses the second instead (app.services.play.moves.first_move)."""
+    query = update(Game).where(
+        Game.player_id == player_id,
+        Game.preset == preset,
+        Game.status == Status.PLAYING,
+        Game.started_at.is_not(None),
+        Game.abandoned.is_(False),
+    )
+    if keep is not None:
+        query = query.where(Game.id != keep)
+    idle_before = utcnow() - IDLE_LIMIT  # an idle game of the deal is counted lost like any other
+    if seed is not None:
+        query = query.where(or_(Game.seed.is_(None), Game.seed != seed, Game.updated_at < idle_before))
+    elif deal is not None:
+        query = query.where(or_(Game.seed.is_not(None), Game.deal != deal, Game.updated_at < idle_before))
+    session.execute(query.values(abandoned=True).execution_options(synchronize_session=False))

@@ -1,0 +1,264 @@
+"""A game's board actions and its stored moves.
+
+What a browser's action on the board means (a tap, draw, undo, redeal, new deal…): ``perform``
+(a stored game) and ``first_move`` (a deal ready to play, stored with its first move) answer an
+``ActionResult``, the one object the web layer draws from, refusals included (``error``).
+
+Changing a stored game (a move, several moves as one action, undo and redo): every change is
+checked (``lifecycle.check``: the owner, a fresh page, a game still in play), played by the
+engine, then written in one UPDATE conditional on the game's version (SQLAlchemy's
+``version_id_col``, see app.db.models.Game): a write that finds the row moved on (another tab,
+another instance) matches nothing, raises StaleDataError, and becomes a ConflictError (409),
+so two writers can never fork a history. The write is flushed here, so a refusal is known
+before the page is drawn; the request's session commits it (app.web.deps). Each stored change
+writes a JSON log line (logger ``tretten.move``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from app.db.models import Game, Player, utcnow
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
+from app.engine.announcements import Announcement, describe
+
+from ..errors import ConflictError, InputError, ServiceError
+from . import games, lifecycle
+from .games import Limits, current_score, record_of
+
+move_log = logging.getLogger("tretten.move")
+
+
+class RacedError(ConflictError):
+    """Another first move of this player and preset was stored at the same moment (another tab,
+    another instance): the database keeps one unfinished game per player and preset."""
+
+
+def store(session: Session, game: Game, record: GameRecord, action: str, *,
+          same_deal_kept: bool = False) -> GameRecord:
+    """Write the record's state into the game row (ConflictError if the row moved on).
+
+    A game's first move makes it played, and replaces the player's unfinished game of the
+    preset (counted as lost); with ``same_deal_kept`` a game of the same deal is not replaced,
+    and a racing one makes this write fail instead (RacedError)."""
+    started = time.perf_counter()
+    now = utcnow()
+    first = game.started_at is None and record.cursor > 0
+    if first:  # before this game's row is written: the index allows one unfinished game
+        lifecycle.abandon_unfinished(session, game.player_id, game.preset, keep=game.id,
+                                     seed=game.seed if same_deal_kept else None,
+                                     deal=game.deal if same_deal_kept and game.seed is None else None)
+        game.started_at = now
+    game.moves = record.moves_text
+    game.cursor = record.cursor
+    game.status = record.position.status
+    game.finished_at = now if game.status != Status.PLAYING else None
+    game.seconds = lifecycle.finish_time(game)
+    game.score = current_score(game, record)
+    game.hinted_ply = None
+    game_id = game.id  # read before the flush: after a failed one the row can't be read
+    try:
+        session.flush()  # UPDATE … WHERE id = :id AND version = :seen (or the first move's INSERT)
+    except StaleDataError:
+        _log(game_id, action, record, "stale", started)
+        raise ConflictError("this game moved on in another tab", "stale") from None
+    except IntegrityError:
+        _log(game_id, action, record, "raced", started)
+        raise RacedError("a game of this preset was started in another tab", "raced") from None
+    _log(game.id, action, record, "stored", started)
+    return record
+
+
+def _log(game_id: str | None, action: str, record: GameRecord, outcome: str, started: float) -> None:
+    """One JSON line per stored (or refused as stale) change: see app.web.middleware, "logs"."""
+    if not move_log.isEnabledFor(logging.INFO):
+        return
+    fields = {"game": game_id, "action": action, "outcome": outcome, "ply": record.cursor,
+              "status": record.position.status, "ms": round((time.perf_counter() - started) * 1000, 2)}
+    if action == "move" and record.cursor:
+        fields["move"] = str(record.moves[record.cursor - 1])
+    move_log.info(action, extra={"fields": fields})
+
+
+def played(record: GameRecord, moves: list[Move | str], limits: Limits) -> GameRecord:
+    """The record after ``moves`` (the engine's Move objects, or the notation from the API and
+    the solver), all legal or an InputError naming the first that is not."""
+    if record.cursor + len(moves) > limits.max_moves:
+        raise InputError("this game has reached the longest move list allowed", "too_many_moves")
+    try:
+        for move in moves:
+            record = record.play(move.strip()[:64] if isinstance(move, str) else move)
+    except InvalidMoveError as exc:
+        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
+    except IllegalMoveError as exc:
+        raise InputError(str(exc), "illegal_move", detail=str(exc)) from None
+    return record
+
+
+# ---------------------------------------------------------------- actions
+
+def play_moves(session: Session, game: Game, player: Player | None, moves: list[Move | str], *,
+               ply: int | None = None, version: int | None = None, limits: Limits = Limits(),
+               action: str = "move") -> GameRecord:
+    """Play ``moves`` at the cursor, all legal or none stored, in one write (an auto-finish plays
+    the rest of a won game; "try again from here" the start of one). A move drops any redo tail."""
+    lifecycle.check(game, player, ply=ply, version=version)
+    return store(session, game, played(record_of(game), moves, limits), action)
+
+
+def play_move(session: Session, game: Game, player: Player | None, move: Move | str, *,
+              ply: int | None = None, version: int | None = None, limits: Limits = Limits()) -> GameRecord:
+    return play_moves(session, game, player, [move], ply=ply, version=version, limits=limits)
+
+
+def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+         version: int | None = None) -> GameRecord:
+    """Take back the last move (not after a win: lifecycle)."""
+    lifecycle.check(game, player, ply=ply, version=version)
+    record = record_of(game)
+    if not record.can_undo:
+        raise InputError("there is nothing to undo", "nothing_to_undo")
+    game.undo_count += 1
+    return store(session, game, record.undo(), "undo")
+
+
+def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
+         version: int | None = None) -> GameRecord:
+    lifecycle.check(game, player, ply=ply, version=version)
+    record = record_of(game)
+    if not record.can_redo:
+        raise InputError("there is nothing to redo", "nothing_to_redo")
+    return store(session, game, record.redo(), "redo")
+
+
+# ---------------------------------------------------------------- a board action
+
+ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap")
+MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
+CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again as "confirm-…"
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """What an action did, for the page: the game's record now, the selection, and what to say."""
+
+    record: GameRecord
+    selected: str | None = None
+    note: str | None = None               # message key: the tap did nothing, or asks to confirm
+    announcement: Announcement | None = None
+    confirm: str | None = None            # "redeal", "new" or "restart": asks before it does it
+    leaves: bool = False                  # the page moves on: a new deal, or this game's deal again
+    next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
+    game: Game | None = None              # the game stored by a first move (first_move)
+    error: str | None = None              # message key of a refused action
+    detail: str | None = None             # the engine's precise reason, if any
+    status_code: int = 200
+    retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
+
+    @classmethod
+    def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
+        """A refused action: the game as stored now, and why."""
+        detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
+        return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
+                   status_code=status_code, retry_after=retry_after if isinstance(retry_after, int) else None)
+
+
+def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
+    """Whether ``action`` needs a confirmation on this game: a redeal that skips possible moves;
+    a new deal or restart that counts a game in play as lost."""
+    if action == "redeal":
+        legal = record.position.legal_moves()
+        return REDEAL in legal and len(legal) > 1
+    if action in ("new", "restart"):
+        return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
+    return False
+
+
+def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
+    """The move an action or tap means here, or the result of a tap that only selects."""
+    if action in MOVE_OF_ACTION:
+        return MOVE_OF_ACTION[action], None
+    try:
+        tap = record.variant.tap(record.position, selected or None, target)
+    except InvalidMoveError as exc:
+        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
+    if tap.move is None:
+        said = Announcement("no_pair", cards=tap.cards) if tap.note == "no_pair" else None
+        return None, ActionResult(record, selected=tap.selected, note=tap.note, announcement=said)
+    return tap.move, None
+
+
+def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
+            selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
+            limits: games.Limits = games.Limits()) -> ActionResult:
+    """An action on a stored game: checked once (``lifecycle.check``), then done."""
+    action = action or ("tap" if target else "")
+    if action not in ACTIONS:
+        raise InputError("unknown action", "unknown_action")
+    if action in ("new", "restart"):  # they leave this game: only the owner, as it is now
+        lifecycle.check_owner(game, player)
+    else:
+        lifecycle.check(game, player, ply=ply, version=version)
+    record = record_of(game)
+    if not confirm and _asks_first(action, record, game):
+        return ActionResult(record, confirm=action, note=f"confirm_{action}")
+    if action == "new":
+        games.abandon(game)
+        seed = games.new_seed(session, player, game.preset)
+        return ActionResult(record, leaves=True, next_seed=seed)
+    if action == "restart":
+        games.abandon(game)
+        return ActionResult(record, leaves=True, next_seed=game.seed)
+    if action == "undo":
+        if not record.can_undo:
+            raise InputError("there is nothing to undo", "nothing_to_undo")
+        game.undo_count += 1
+        after = store(session, game, record.undo(), "undo")
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
+    if action == "redo":
+        if not record.can_redo:
+            raise InputError("there is nothing to redo", "nothing_to_redo")
+        after = store(session, game, record.redo(), "redo")
+        return ActionResult(after, announcement=_last_move(after))
+    move, selection = _move_of(record, action, target, selected)
+    if move is None:
+        assert selection is not None
+        return selection
+    after = store(session, game, played(record, [move], limits), "move")
+    return ActionResult(after, announcement=_last_move(after))
+
+
+def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
+               action: str, target: str = "", selected: str = "", confirm: bool = False,
+               limits: games.Limits = games.Limits()) -> ActionResult:
+    """An action on a deal ready to play: a selection changes only the page; a move stores the
+    game with that move, replacing the player's unfinished game of the preset (counted as
+    lost). If the player already plays this very deal (another tab moved first), that game is
+    the answer, and nothing is stored or counted lost."""
+    action = action or ("tap" if target else "")
+    if action not in ("draw", "recycle", "redeal", "tap"):
+        raise InputError("unknown action", "unknown_action")
+    draft = games.pending(player, preset, seed=seed, deal_text=deal_text)
+    record = record_of(draft)
+    if not confirm and _asks_first(action, record, None):
+        return ActionResult(record, confirm=action, note=f"confirm_{action}")
+    move, selection = _move_of(record, action, target, selected)
+    if move is None:
+        assert selection is not None
+        return selection
+    after = played(record, [move], limits)
+    in_play = games.game_of_deal(session, player, draft)
+    if in_play is not None:
+        raise RacedError("this deal is already in play in another tab", "raced")
+    game = games.start_game(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
+    store(session, game, after, "move", same_deal_kept=True)
+    return ActionResult(after, announcement=_last_move(after), game=game)
+def _last_move(record: GameRecord) -> Announcement:
+    """The move that led to the record's position, in words."""
+    return describe(record.moves[record.cursor - 1], record.at(record.cursor - 1).position, record.position)

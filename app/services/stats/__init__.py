@@ -1,0 +1,1 @@
+"""Statistics: a player's figures and the daily tables."""

@@ -1,0 +1,228 @@
+"""The daily table: the day's wins of a preset's daily deal, the cleanest and shortest first.
+
+A win counts for day D when its game is of the preset and the day's seed and was started (its
+first move) on D in UTC, through the pages or the API alike. Each player is on the table once,
+with their best win: clean wins (no undo, no hint, no auto-finish, as the statistics count
+them) first, ranked by moves, then seconds (equal moves and seconds share a rank); the other
+wins after them, unranked. A player who chose not to appear (``Player.on_daily_table``) is
+left out for everyone else and still sees their own row.
+
+No spoilers: a game of the day's deal (its moves, its replay) may be shown only to a viewer who
+has finished that deal, or once the day is over (``may_see_lines``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session
+
+from app.db.models import DailyDeal, Game, Player, utcnow
+from app.engine import Status
+
+from ..assist import par
+from ..errors import BusyError, ForbiddenError, RateLimitError
+from ..play import daily
+from ..play.lifecycle import result_expression
+
+HISTORY_DAYS = 30
+
+
+@dataclass(frozen=True)
+class Entry:
+    rank: int | None            # clean wins: 1, 2, 2, 4 …; other wins: None
+    name: str | None            # the player's display name; None = anonymous
+    moves: int
+    seconds: int | None
+    clean: bool
+    over_par: int | None        # moves over the deal's par (proven par only)
+    game_id: str
+    mine: bool = False
+
+    def to_json(self) -> dict:
+        return {"rank": self.rank, "name": self.name, "moves": self.moves, "seconds": self.seconds,
+                "clean": self.clean, "over_par": self.over_par, "you": self.mine}
+
+
+@dataclass
+class Table:
+    preset: str
+    day: date
+    seed: int
+    par: par.Par | None
+    entries: list[Entry] = field(default_factory=list)
+    lines_shown: bool = False   # the viewer may see the games' moves and replays
+
+    @property
+    def mine(self) -> Entry | None:
+        return next((e for e in self.entries if e.mine), None)
+
+    @property
+    def ranked(self) -> int:
+        return sum(1 for e in self.entries if e.rank is not None)
+
+    def place_of_mine(self) -> tuple[int, int] | None:
+        """(rank, ranked entries) of the viewer's clean win, for the share text."""
+        mine = self.mine
+        return None if mine is None or mine.rank is None else (mine.rank, self.ranked)
+
+
+def day_bounds(day: date) -> tuple[datetime, datetime]:
+    start = datetime.combine(day, time(0), tzinfo=UTC)
+    return start, start + timedelta(days=1)
+
+
+def utc_day(moment: datetime) -> date:
+    """The UTC day of a stored moment (SQLite hands back naive UTC datetimes)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).date()
+
+
+def is_clean(game: Game) -> bool:
+    return not game.undo_count and not game.hint_count and not game.auto_finished
+
+
+def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str | None,
+                 now: datetime | None = None) -> bool:
+    """Whether the viewer has won or lost a game of this deal (ever)."""
+    if viewer_id is None:
+        return False
+    result = result_expression(now)
+    return session.scalar(
+        select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
+                              Game.started_at.is_not(None), result.in_((Status.WON, Status.LOST))).limit(1)
+    ) is not None
+
+
+def may_see_lines(session: Session, preset_slug: str, seed: int | None, viewer_id: str | None, *,
+                  now: datetime | None = None) -> bool:
+    """False while the deal is today's daily deal of the preset and the viewer has not finished
+    it: its winning lines and other players' games stay hidden until then, or until the day ends."""
+    if seed is None:
+        return True
+    now = now or utcnow()
+    today = session.get(DailyDeal, (now.astimezone(UTC).date(), preset_slug))
+    if today is None or today.seed != seed:
+        return True
+    return has_finished(session, preset_slug, seed, viewer_id, now)
+
+
+def check_may_watch(session: Session, game: Game, viewer_id: str | None) -> None:
+    """``ForbiddenError`` for another player's game of today's daily deal while the viewer has
+    not finished that deal (``may_see_lines``)."""
+    if game.player_id != viewer_id and not may_see_lines(session, game.preset, game.seed, viewer_id):
+        raise ForbiddenError("a game of today's daily deal is shown once you have finished the deal",
+                             "daily_spoiler")
+
+
+def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, *,
+          now: datetime | None = None, choose: bool = True) -> Table | None:
+    """The table of ``day`` for the preset (its daily deal chosen now if ``choose`` and nobody
+    asked before; None when there is no such deal)."""
+    now = now or utcnow()
+    row = daily.daily_deal(session, preset_slug, day) if choose else daily.cached_daily(session, preset_slug, day)
+    if row is None:
+        return None
+    start, end = day_bounds(day)
+    found = par.known(session, par.start_of_deal(preset_slug, row.seed))
+    if (found is None or not found.proven) and choose:  # prepared when chosen, unless the solver was busy or cut short
+        try:
+            found = par.par_of(session, par.start_of_deal(preset_slug, row.seed), player_id=None)
+        except (BusyError, RateLimitError):
+            found = None
+    result = result_expression(now)
+    rows = session.execute(
+        select(Game, Player.display_name, Player.on_daily_table).join(Player, Player.id == Game.player_id)
+        .where(Game.preset == preset_slug, Game.seed == row.seed, Game.started_at >= start, Game.started_at < end,
+               result == Status.WON)
+    ).all()
+    best: dict[str, tuple] = {}
+    for game, name, shown in rows:
+        mine = game.player_id == viewer_id
+        if not shown and not mine:
+            continue
+        key = (not is_clean(game), game.cursor, game.seconds if game.seconds is not None else 1 << 40,
+               game.finished_at or end, game.id)
+        if game.player_id not in best or key < best[game.player_id][0]:
+            best[game.player_id] = (key, game, name, mine)
+    ordered = sorted(best.values(), key=lambda item: item[0])
+    entries: list[Entry] = []
+    for key, game, name, mine in ordered:
+        clean = not key[0]
+        rank = None
+        if clean:
+            rank = 1 + sum(1 for other in ordered if not other[0][0] and other[0][1:3] < key[1:3])
+        over = found.over(game.cursor) if found is not None and found.proven else None
+        entries.append(Entry(rank, name, game.cursor, game.seconds, clean, over, game.id, mine))
+    shown = day < now.astimezone(UTC).date() or has_finished(session, preset_slug, row.seed, viewer_id, now)
+    return Table(preset_slug, day, row.seed, found, entries, shown)
+
+
+def place_of_game(session: Session, game: Game, *, now: datetime | None = None) -> tuple[int, int] | None:
+    """(rank, ranked entries) of the game's player on the table of the day the game was started,
+    when the game is a clean win of that day's daily deal; else None."""
+    if game.started_at is None or game.seed is None or game.status != Status.WON:
+        return None
+    day = utc_day(game.started_at)
+    row = daily.cached_daily(session, game.preset, day)
+    if row is None or row.seed != game.seed:
+        return None
+    found = table(session, game.preset, day, game.player_id, now=now, choose=False)
+    return found.place_of_mine() if found is not None else None
+
+
+@dataclass(frozen=True)
+class DayResult:
+    day: date
+    preset: str
+    rank: int | None       # None: a win, not clean
+    ranked: int            # clean wins that day
+    moves: int
+    over_par: int | None
+
+
+def history(session: Session, player_id: str, *, today: date | None = None,
+            days: int = HISTORY_DAYS) -> list[DayResult]:
+    """The player's daily wins of the last ``days`` days (before today: tables still open are
+    left out), newest first, with their place on each day's table."""
+    today = today or daily.utc_today()
+    first = today - timedelta(days=days)
+    start, _ = day_bounds(first)
+    end, _ = day_bounds(today)
+    candidates = session.execute(
+        select(Game.preset, Game.started_at).join(
+            DailyDeal, and_(DailyDeal.preset == Game.preset, DailyDeal.seed == Game.seed))
+        .where(Game.player_id == player_id, Game.status == Status.WON, Game.started_at >= start,
+               Game.started_at < end)
+    ).all()
+    seen = {(preset, utc_day(at)) for preset, at in candidates if at is not None}
+    out = []
+    for preset, day in sorted(seen, key=lambda pd: (pd[1], pd[0]), reverse=True):
+        found = table(session, preset, day, player_id, choose=False)
+        mine = found.mine if found is not None else None
+        if found is not None and mine is not None:
+            out.append(DayResult(day, preset, mine.rank, found.ranked, mine.moves, mine.over_par))
+    return out
+
+
+def set_on_table(session: Session, player: Player, shown: bool) -> Player:
+    """The player's choice: their daily wins on the day's tables (under their display name,
+    or as anonymous), or left out for everyone else."""
+    player.on_daily_table = shown
+    return player
+
+
+def tables_of_day(session: Session, day: date, viewer_id: str | None, *, limit: int = 10) -> list[Table]:
+    """Every preset's table of a past ``day`` that has wins, each cut to its first ``limit``
+    entries (the viewer's own row kept), in the lobby's order of presets."""
+    from app.engine import PRESETS
+
+    out = []
+    for slug in PRESETS:
+        found = table(session, slug, day, viewer_id, choose=False)
+        if found is None or not found.entries:
+            continue
+        found.entries = [e for i, e in enumerate(found.entries) if i < limit or e.mine]
+        out.append(found)
+    return out

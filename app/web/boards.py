@@ -1,0 +1,377 @@
+"""The board: what it shows.
+
+What the board shows are view models of a position for the templates: which card is playable,
+selected, a partner of the selection. The templates and the JavaScript know no rules: they
+draw the places these models describe and post taps back. Each place also carries what a tap
+on it would do (the places it pairs with, the move a tap alone plays, or that it is refused),
+the same answers a tap gives (``Variant.tap``, app/engine/taps.py; tests/web/test_boards.py
+holds them to it), so the page can show them before the server answers. Each kind of position
+registers its own builder (functools.singledispatch: ``board_of``); each family's helpers know
+that family's move types, so nothing here asks which game a position is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import singledispatch
+from typing import NamedTuple
+
+from app.engine import Card, GameRecord, Move, Position
+from app.engine.announcements import said_moves
+from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
+from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
+from app.engine.taps import places, pos_text
+
+# ---------------------------------------------------------------- what the board shows
+
+class Slot(NamedTuple):
+    """One place of a Pyramid-family board. The answers to a tap (``partners``, ``alone``, ``strangers``) are
+    those of ``pyramid_tap``."""
+
+    loc: str
+    card: Card | None
+    playable: bool = False
+    selected: bool = False
+    partner: bool = False
+    covered: bool = False  # both cards below it still lie on it: only its top strip shows
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these removes the pair
+    alone: bool = False             # a tap removes it by itself (a king)
+    # selected, a tap on one of these (a free card it does not pair with) selects that one, and
+    # says why the two make no pair: (place, card) of each
+    strangers: tuple[tuple[str, Card], ...] = ()
+
+    @property
+    def answers(self) -> dict[str, str]:
+        """What a tap here does, as the page's script reads it (templates/_cards.html): the places
+        it pairs with, the move a tap alone plays, or the refusal's message key."""
+        if not self.playable:
+            return {"data-refusal": "not_playable"}
+        said = {"data-partners": " ".join(self.partners)} if self.partners else {}
+        return said | {"data-move": self.loc} if self.alone else said
+
+
+@dataclass(frozen=True)
+class PyramidBoard:
+    pyramids: tuple[tuple[tuple[Slot, ...], ...], ...]  # pyramid → row → slots (None card = removed)
+    stock: Slot | None
+    waste: Slot | None
+    reserves: tuple[tuple[tuple[Card, ...], Slot | None], ...]  # Giza: lower cards, then the top
+    stock_count: int
+    waste_count: int
+    can_draw: bool
+    can_recycle: bool
+    passes_left: int | None
+    pass_number: int
+    cards_left: int
+    selected: str | None
+    family: str = "pyramid"
+    gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
+    # the answers of the board after each move, by what the page shows of the move (``ahead``)
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)
+    draw_move: str = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
+    recycle_move: str = "W"  # a turnover: the waste's top card leaves it
+
+    @property
+    def cleared(self) -> bool:
+        """No card left in any pyramid (``cards_left`` also counts the stock where all must go)."""
+        return all(s.card is None for pyramid in self.pyramids for row in pyramid for s in row)
+
+    @property
+    def single_pass(self) -> bool:
+        """One pass through the stock and no turnover: no pass to count."""
+        return self.pass_number == 1 and self.passes_left == 0
+
+    @property
+    def counts_passes(self) -> bool:
+        """Passes through a stock to count: a stock, and more than one pass."""
+        return self.has_stock and not self.single_pass
+
+    @property
+    def has_stock(self) -> bool:
+        """A stock to draw from (Giza deals its cards to reserves instead)."""
+        return not self.reserves
+
+
+# (layout index, location) of each row of a first ("P") and second ("Q") pyramid
+_PYRAMID_ROWS = tuple(
+    tuple(tuple((base + r * (r + 1) // 2 + c, f"{letter}{r * (r + 1) // 2 + c}") for c in range(r + 1))
+          for r in range(7))
+    for base, letter in ((0, "P"), (PYRAMID_SIZE, "Q"))
+)
+
+
+# ---------------------------------------------------------------- one move ahead
+# A board also carries the answers of the board after each of its moves (one move ahead): the
+# page shows a move before the server's board comes, and taps on at once with these. By move,
+# as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
+# over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
+# ("" if none), a note key ("" if none)]; a place left out is refused. A card the page cannot
+# show yet (the next stock or waste card) is left out, and so is any answer naming it.
+
+
+def _pyramid_answers(position) -> tuple[dict[str, set[str]], set[str]]:
+    """The places each free card pairs with, and the cards that go alone."""
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for m in position.legal_moves():
+        locs = places(m)
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    return pairs, alone
+
+
+def _pyramid_shown(move: Move) -> str:
+    if isinstance(move, Draw):
+        return PyramidBoard.draw_move
+    if isinstance(move, Recycle):
+        return PyramidBoard.recycle_move
+    return " ".join(sorted(places(move)))
+
+
+def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    piles = tuple(f"G{k}" for k in range(len(position.reserves))) if position.reserves else ("S", "W")
+    for move in legal:
+        after = position.apply(move)
+        shown = {"W": position.card_at("S"), "S": None} if isinstance(move, Draw) else \
+            {"W": None} if isinstance(move, Recycle) else dict.fromkeys(places(move))
+        unseen = {loc for loc in piles if after.card_at(loc) is not None
+                  and after.card_at(loc) != shown.get(loc, position.card_at(loc))}
+        pairs, alone = _pyramid_answers(after)
+        answers: dict[str, list] = {
+            loc: [sorted(pairs.get(loc, set()) - unseen), loc if loc in alone else "", ""]
+            for loc in (pairs.keys() | alone) - unseen
+        }
+        answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
+                        (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
+                        if any(isinstance(m, kind) for m in after.legal_moves())})
+        out[_pyramid_shown(move)] = answers
+    return out
+
+
+def pyramid_board(position, selected: str | None) -> PyramidBoard:
+    legal = position.legal_moves()
+    taken = [places(m) for m in legal]
+    playable = {loc for locs in taken for loc in locs}
+    if selected not in playable:
+        selected = None
+    pairs: dict[str, set[str]] = {}
+    alone = set()
+    for locs in taken:
+        if len(locs) == 1:
+            alone.add(locs[0])
+        for loc in locs if len(locs) > 1 else ():
+            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
+    partners = pairs.get(selected, set()) if selected else set()
+
+    def slot(loc: str, card: Card | None, covered: bool = False) -> Slot:
+        if loc not in playable:
+            return Slot(loc, card, covered=covered)
+        mine = pairs.get(loc, set())
+        strangers = () if loc in alone else tuple(
+            (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
+        return Slot(loc, card, True, loc == selected, loc in partners, covered=covered, partners=tuple(sorted(mine)),
+                    alone=loc in alone, strangers=strangers)
+
+    def covered(rows, r: int, c: int) -> bool:
+        below = rows[r + 1] if r + 1 < len(rows) else ()
+        return bool(below) and all(position.card_at(i) is not None for i, _ in below[c:c + 2])
+
+    layout = position.layout
+    pyramids = tuple(
+        tuple(tuple(slot(loc, position.card_at(i), covered(rows, r, c)) for c, (i, loc) in enumerate(row))
+              for r, row in enumerate(rows))
+        for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
+    )
+    reserves = tuple(
+        (tuple(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
+        for k, pile in enumerate(position.reserves)
+    )
+    return PyramidBoard(
+        pyramids=pyramids,
+        stock=slot("S", position.stock[0]) if position.stock else None,
+        waste=slot("W", position.waste[0]) if position.waste else None,
+        reserves=reserves,
+        stock_count=len(position.stock),
+        waste_count=len(position.waste),
+        can_draw=any(isinstance(m, Draw) for m in legal),
+        can_recycle=any(isinstance(m, Recycle) for m in legal),
+        passes_left=position.passes_left,
+        pass_number=position.pass_number,
+        cards_left=position.cards_left,
+        selected=selected,
+        gone=tuple(card for i, card in enumerate(layout) if position.card_at(i) is None),
+        ahead=_pyramid_ahead(position, legal),
+    )
+
+
+class Cell(NamedTuple):
+    """One cell of a Gaps board. The answers to a tap (``partners``,
+    ``move``, ``note``) are those of ``gaps_tap``."""
+
+    pos: str
+    row: int
+    col: int
+    card: Card | None
+    playable: bool = False
+    selected: bool = False
+    partner: bool = False
+    dead: bool = False
+    in_place: bool = False
+    after: Card | None = None  # the card left of a gap, for its accessible name
+    partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
+    move: str | None = None  # a tap alone fills: the place at the other end of the move
+    note: str | None = None  # a tap selects it with a word (message key): a card in place
+
+    @property
+    def answers(self) -> dict[str, str]:
+        """As ``Slot.answers``; a move names the card's place, then the gap's ("1.11>0.1")."""
+        if not self.playable:
+            return {"data-refusal": "not_playable" if self.card else "dead_gap"}
+        said = {"data-partners": " ".join(self.partners)} if self.partners else {}
+        if self.move:
+            said["data-move"] = f"{self.pos}>{self.move}" if self.card else f"{self.move}>{self.pos}"
+        return said | {"data-note": self.note} if self.note else said
+
+
+@dataclass(frozen=True)
+class GapsBoard:
+    rows: tuple[tuple[Cell, ...], ...]
+    starters: tuple[str, ...]
+    round: int
+    rounds_left: int | None
+    can_redeal: bool
+    early_redeal: bool  # a redeal now would skip possible fills: ask first
+    in_place: int
+    places: int         # cards a won game has in place
+    selected: str | None
+    family: str = "gaps"
+    has_stock: bool = False  # every card is dealt to the grid
+    ahead: dict[str, dict[str, list]] = field(default_factory=dict)  # as PyramidBoard's
+
+
+def _gaps_ends(position, fills) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The places at the other end of each card's fills (gaps), and of each gap's (cards)."""
+    gaps_of: dict[str, list[str]] = {}
+    cards_of: dict[str, list[str]] = {}
+    for f in fills:
+        card_pos = _card_pos(position, f)
+        gaps_of.setdefault(card_pos, []).append(pos_text(f))
+        cards_of.setdefault(pos_text(f), []).append(card_pos)
+    return gaps_of, cards_of
+
+
+def _card_pos(position, fill: Fill) -> str:
+    at = position.grid.index(fill.card)
+    return f"{at // COLUMNS}.{at % COLUMNS}"
+
+
+def _gaps_ahead(position, fills) -> dict[str, dict[str, list]]:
+    out: dict[str, dict[str, list]] = {}
+    for move in fills:
+        after = position.apply(move)
+        later = [m for m in after.legal_moves() if isinstance(m, Fill)]
+        gaps_of, cards_of = _gaps_ends(after, later)
+        prefixes = after.correct_prefix_lengths()
+        answers: dict[str, list] = {}
+        for pos, to in gaps_of.items():
+            r, c = (int(x) for x in pos.split("."))
+            in_place = c < prefixes[r]
+            answers[pos] = [to, to[0] if len(to) == 1 and not in_place else "", "in_place" if in_place else ""]
+        for pos, fits in cards_of.items():
+            answers[pos] = [fits, fits[0] if len(fits) == 1 else "", ""]
+        out[f"{_card_pos(position, move)}>{pos_text(move)}"] = answers
+    return out
+
+
+def gaps_board(position, selected: str | None) -> GapsBoard:
+    legal = position.legal_moves()
+    fills = [m for m in legal if isinstance(m, Fill)]
+    playable_cards = {f.card.code for f in fills}
+    playable_gaps = {pos_text(f) for f in fills}
+    if selected not in playable_cards | playable_gaps:
+        selected = None
+    partners: set[str] = set()
+    for f in fills:
+        if selected == f.card.code:
+            partners.add(pos_text(f))
+        elif selected == pos_text(f):
+            partners.add(f.card.code)
+    prefixes = position.correct_prefix_lengths()
+    gaps_of, cards_of = _gaps_ends(position, fills)
+    rows = []
+    for r in range(ROWS):
+        row = []
+        for c in range(COLUMNS):
+            card = position.grid[r * COLUMNS + c]
+            pos = f"{r}.{c}"
+            if card is None:
+                fits = tuple(cards_of.get(pos, ()))
+                row.append(Cell(
+                    pos, r, c, None, pos in playable_gaps, pos == selected, pos in partners,
+                    dead=position.is_dead_gap(r, c),
+                    after=position.grid[r * COLUMNS + c - 1] if c else None,
+                    partners=fits, move=fits[0] if len(fits) == 1 else None,
+                ))
+            else:
+                to = tuple(gaps_of.get(pos, ()))
+                in_place = c < prefixes[r]
+                row.append(Cell(
+                    pos, r, c, card, card.code in playable_cards, card.code == selected,
+                    card.code in partners, in_place=in_place, partners=to,
+                    move=to[0] if len(to) == 1 and not in_place else None,
+                    note="in_place" if to and in_place else None,
+                ))
+        rows.append(tuple(row))
+    can_redeal = any(isinstance(m, Redeal) for m in legal)
+    return GapsBoard(
+        rows=tuple(rows),
+        starters=tuple(position.starters),
+        round=position.round,
+        rounds_left=position.rounds_left,
+        can_redeal=can_redeal,
+        early_redeal=can_redeal and bool(fills),
+        in_place=sum(prefixes),
+        places=ROWS * (COLUMNS - 1),
+        selected=selected,
+        ahead=_gaps_ahead(position, fills),
+    )
+
+
+@singledispatch
+def board_of(position: Position, selected: str | None) -> PyramidBoard | GapsBoard:
+    """The board's view model of a position: each kind of position registers its builder."""
+    raise TypeError(f"no board for {type(position).__name__}")
+
+
+board_of.register(PyramidPosition, pyramid_board)
+board_of.register(GapsPosition, gaps_board)
+
+
+# ---------------------------------------------------------------- a move as the page shows it
+
+def hint_targets(move: Move) -> dict[str, str]:
+    """What the page highlights for a hinted move: card places, a Gaps card and gap, or a
+    button (its data-action)."""
+    if isinstance(move, Draw):
+        return {"action": "draw"}
+    if isinstance(move, Recycle):
+        return {"action": "recycle"}
+    if isinstance(move, Redeal):
+        return {"action": "redeal"}
+    if isinstance(move, Fill):
+        return {"cards": move.card.code, "pos": pos_text(move)}
+    return {"locs": " ".join(places(move))}
+
+
+def motion_steps(record: GameRecord, start: int) -> str:
+    """The cards the moves from ply ``start`` to the cursor took, moved or drew, each with the
+    step that did it ("KH:1 7S:2 6D:2"): the page plays a group of moves (auto-finish) one after
+    another from this, without knowing the rules. A card touched twice keeps its last step."""
+    steps: dict[str, int] = {}
+    for step, said in enumerate(said_moves(record, start), 1):
+        for card in said.cards:
+            steps[card.code] = step
+    return " ".join(f"{code}:{step}" for code, step in steps.items())

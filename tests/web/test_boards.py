@@ -1,0 +1,148 @@
+"""The answers a board carries (app.web.boards) are what a tap there does (app.engine.taps).
+
+The page shows a tap's answer before the server's; these check, place by place, in positions
+met in play, that the answer the board wrote is the one the server then gives.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine import Fill, GameRecord, deal_for_seed, get_preset
+from app.engine.gaps import COLUMNS
+from app.engine.taps import gaps_tap, places, pyramid_tap
+from app.web.boards import gaps_board, pyramid_board
+
+
+def positions(preset_slug: str, seed: int, plies: int = 40):
+    """The positions of a game played by random legal moves (draws and redeals included)."""
+    preset = get_preset(preset_slug)
+    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed))
+    chance = random.Random(seed)
+    for _ in range(plies):
+        yield record.position
+        legal = record.position.legal_moves()
+        if not legal:
+            return
+        record = record.play(chance.choice(legal))
+
+
+def slots(board):
+    for pyramid in board.pyramids:
+        for row in pyramid:
+            yield from (s for s in row if s.card is not None)
+    for pile in (board.stock, board.waste):
+        if pile is not None:
+            yield pile
+    for _, top in board.reserves:
+        if top is not None:
+            yield top
+
+
+@pytest.mark.parametrize("preset,seed", [("pyramid", 2), ("pyramid", 7), ("double-pyramid", 3), ("giza", 5)])
+def test_each_pyramid_place_says_what_its_tap_does(preset, seed):
+    seen = {"alone": 0, "pairs": 0, "strangers": 0, "refused": 0}
+    for position in positions(preset, seed):
+        board = pyramid_board(position, None)
+        for slot in slots(board):
+            alone = pyramid_tap(position, None, slot.loc)
+            if not slot.playable:
+                assert alone.note == "not_playable" and alone.move is None
+                seen["refused"] += 1
+                continue
+            if slot.alone:
+                assert places(alone.move) == (slot.loc,)
+                seen["alone"] += 1
+                continue
+            assert alone.move is None and alone.selected == slot.loc and slot.partners
+            for other in slot.partners:
+                assert set(places(pyramid_tap(position, slot.loc, other).move)) == {slot.loc, other}
+                seen["pairs"] += 1
+            for other, card in slot.strangers:
+                tap = pyramid_tap(position, other, slot.loc)
+                assert tap.move is None and tap.selected == slot.loc and tap.note == "no_pair"
+                assert tap.cards == (card, slot.card)
+                seen["strangers"] += 1
+    assert all(seen.values()), seen  # every kind of answer was met and checked
+
+
+@pytest.mark.parametrize("seed", [21, 4, 11])
+def test_each_gaps_place_says_what_its_tap_does(seed):
+    seen = {"moves": 0, "pairs": 0, "refused": 0}
+    for position in positions("gaps", seed, plies=30):
+        board = gaps_board(position, None)
+        for cell in (c for row in board.rows for c in row):
+            tap = gaps_tap(position, None, cell.pos)
+            if not cell.playable:
+                assert tap.move is None and tap.note == ("not_playable" if cell.card else "dead_gap")
+                seen["refused"] += 1
+                continue
+            if cell.move:
+                assert isinstance(tap.move, Fill)
+                card_pos, gap_pos = (cell.pos, cell.move) if cell.card else (cell.move, cell.pos)
+                assert f"{tap.move.row}.{tap.move.col}" == gap_pos
+                at = position.grid.index(tap.move.card)
+                assert f"{at // COLUMNS}.{at % COLUMNS}" == card_pos
+                seen["moves"] += 1
+            else:
+                assert tap.move is None and tap.note == cell.note and len(cell.partners) >= 1
+            # selected (a card by its place, as the page names it), a tap on a partner fills
+            for other in cell.partners:
+                fill = gaps_tap(position, cell.pos, other).move
+                gap = other if cell.card else cell.pos
+                assert isinstance(fill, Fill) and f"{fill.row}.{fill.col}" == gap
+                seen["pairs"] += 1
+    assert all(seen.values()), seen
+
+
+def test_a_board_marks_the_partners_of_its_selection():
+    position = next(p for p in positions("pyramid", 2) if any(s.partners for s in slots(pyramid_board(p, None))))
+    chosen = next(s for s in slots(pyramid_board(position, None)) if s.partners)
+    board = pyramid_board(position, chosen.loc)
+    marked = {s.loc for s in slots(board) if s.partner}
+    assert marked == set(chosen.partners) and board.selected == chosen.loc
+
+
+def answers_now(board) -> dict[str, list]:
+    """A board's own answers, as the board before it wrote them one move ahead."""
+    if hasattr(board, "rows"):
+        return {c.pos: [list(c.partners), c.move or "", c.note or ""] for row in board.rows for c in row if c.playable}
+    return {s.loc: [list(s.partners), s.loc if s.alone else "", ""] for s in slots(board) if s.playable}
+
+
+@pytest.mark.parametrize("preset,seed,build", [("pyramid", 2, pyramid_board), ("giza", 5, pyramid_board),
+                                                ("double-pyramid", 3, pyramid_board), ("gaps", 21, gaps_board)])
+def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
+    checked = 0
+    for position in positions(preset, seed, plies=25):
+        board = build(position, None)
+        for move in position.legal_moves():
+            if str(move) == "N":  # a redeal: its cards are the server's to show
+                continue
+            after = answers_now(build(position.apply(move), None))
+            ahead = next(v for k, v in board.ahead.items() if k == shown_as(position, move))
+            # what the page will show is answered as the next board does; a card it cannot
+            # show yet (the stock's next) is left out, and so is any answer naming it
+            for place, answer in ahead.items():
+                if place in ("draw", "recycle"):
+                    continue
+                assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
+            for place in after.keys() - ahead.keys():
+                assert place in ("S", "W") or place.startswith("G")
+            checked += 1
+    assert checked > 20
+
+
+def shown_as(position, move) -> str:
+    """How the page names a move it shows (static/js/app.js)."""
+    text = str(move)
+    if text == "D":
+        return "S>W"
+    if text == "R":
+        return "W"
+    if isinstance(move, Fill):
+        at = position.grid.index(move.card)
+        return f"{at // COLUMNS}.{at % COLUMNS}>{move.row}.{move.col}"
+    return " ".join(sorted(places(move)))
