@@ -27,7 +27,7 @@ from app import i18n
 from app.engine import PRESETS, Card, Status, Termination
 from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.i18n import N_, gettext
-from app.services.lifecycle import Abandonment, Phase
+from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
 
 from . import formatting
