@@ -34,6 +34,10 @@ class Fill:
     def __str__(self) -> str:
         return f"{self.card.code}>{self.row}.{self.col}"
 
+    def targets(self) -> dict[str, str]:
+        """Where the board shows this move: the card and the gap it goes to (row.column)."""
+        return {"cards": self.card.code, "pos": f"{self.row}.{self.col}"}
+
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
@@ -41,6 +45,10 @@ class Redeal:
 
     def __str__(self) -> str:
         return "N"
+
+    def targets(self) -> dict[str, str]:
+        """Where the board shows this move: its redeal button."""
+        return {"action": "redeal"}
 
 
 REDEAL = Redeal()

@@ -87,6 +87,11 @@ class PyramidTable:
         """Cards in the pyramid(s)."""
         return PYRAMID_SIZE * self.pyramids
 
+    @property
+    def has_stock(self) -> bool:
+        """The cards beside the pyramids form a stock to draw from (else they lie in reserve piles)."""
+        return not self.reserve_piles
+
 
 _LOCATION = re.compile(r"^(?:([PQ])(\d{1,2})|([SW])|G(\d))$")
 
@@ -116,6 +121,10 @@ class Draw:
     def __str__(self) -> str:
         return "D"
 
+    def targets(self) -> dict[str, str]:
+        """Where the board shows this move (a hint marks it): its draw button."""
+        return {"action": "draw"}
+
 
 @dataclass(frozen=True, slots=True)
 class Recycle:
@@ -123,6 +132,10 @@ class Recycle:
 
     def __str__(self) -> str:
         return "R"
+
+    def targets(self) -> dict[str, str]:
+        """Where the board shows this move: its turn-over button."""
+        return {"action": "recycle"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +150,10 @@ class Remove:
 
     def __str__(self) -> str:
         return "+".join(location_text(loc) for loc in self.locs)
+
+    def targets(self) -> dict[str, str]:
+        """Where the board shows this move: the places of its cards."""
+        return {"locs": " ".join(self.locations)}
 
 
 DRAW = Draw()

@@ -65,6 +65,7 @@ class PyramidBoard:
     cards_left: int
     selected: str | None
     family: str = "pyramid"
+    has_stock: bool = True  # a stock to draw from, or reserve piles instead (the table says which)
     gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
     # the answers of the board after each move, by what the page shows of the move (``ahead``)
     ahead: dict[str, dict[str, list]] = field(default_factory=dict)
@@ -85,11 +86,6 @@ class PyramidBoard:
     def counts_passes(self) -> bool:
         """Passes through a stock to count: a stock, and more than one pass."""
         return self.has_stock and not self.single_pass
-
-    @property
-    def has_stock(self) -> bool:
-        """A stock to draw from (Giza deals its cards to reserves instead)."""
-        return not self.reserves
 
 
 # (layout index, location) of each row of a first ("P") and second ("Q") pyramid
@@ -132,7 +128,7 @@ def _pyramid_shown(move: Move) -> str:
 
 def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
     out: dict[str, dict[str, list]] = {}
-    piles = tuple(f"G{k}" for k in range(len(position.reserves))) if position.reserves else ("S", "W")
+    piles = ("S", "W") if position.table.has_stock else tuple(f"G{k}" for k in range(position.table.reserve_piles))
     for move in legal:
         after = position.apply(move)
         shown = {"W": position.card_at("S"), "S": None} if isinstance(move, Draw) else \
@@ -194,6 +190,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         stock=slot("S", position.stock[0]) if position.stock else None,
         waste=slot("W", position.waste[0]) if position.waste else None,
         reserves=reserves,
+        has_stock=position.table.has_stock,
         stock_count=len(position.stock),
         waste_count=len(position.waste),
         can_draw=any(isinstance(m, Draw) for m in legal),
@@ -351,20 +348,6 @@ board_of.register(GapsPosition, gaps_board)
 
 
 # ---------------------------------------------------------------- a move as the page shows it
-
-def hint_targets(move: Move) -> dict[str, str]:
-    """What the page highlights for a hinted move: card places, a Gaps card and gap, or a
-    button (its data-action)."""
-    if isinstance(move, Draw):
-        return {"action": "draw"}
-    if isinstance(move, Recycle):
-        return {"action": "recycle"}
-    if isinstance(move, Redeal):
-        return {"action": "redeal"}
-    if isinstance(move, Fill):
-        return {"cards": move.card.code, "pos": pos_text(move)}
-    return {"locs": " ".join(places(move))}
-
 
 def motion_steps(record: GameRecord, start: int) -> str:
     """The cards the moves from ply ``start`` to the cursor took, moved or drew, each with the

@@ -17,7 +17,7 @@ from app.services.play.games import Draft, elapsed_seconds, record_of
 from app.services.play.moves import ActionResult
 
 from . import sharing
-from .boards import board_of, hint_targets
+from .boards import board_of
 from .templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
@@ -72,8 +72,8 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "share_path": share_path(game),
         "phase": phase,
         "can_act": can_act,
-        "can_undo": can_act and phase is not lifecycle.Phase.WON and record.can_undo,
-        "can_redo": can_act and phase is not lifecycle.Phase.WON and record.can_redo,
+        "can_undo": is_owner and phase.open and record.can_undo,
+        "can_redo": is_owner and phase.open and record.can_redo,
         "record": record,
         "result": result,
         "preset": preset,
@@ -92,10 +92,8 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         if finished and is_owner and isinstance(game, Game) else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
         "can_hint": bool(can_act and status is Status.PLAYING),
-        # the page asks for "still winnable?" after the move: the player shows the indicator,
-        # or the game is near its end (an auto-finish may be offered); the search decides
-        "status_placeholder": bool(stored and can_act and status is Status.PLAYING and player is not None
-                                   and (player.winnable_indicator or get_game(game.game).near_end(position))),
+        # the page asks for "still winnable?" after the move (assist says when); the search decides
+        "status_placeholder": isinstance(game, Game) and assist.asks_still_winnable(game, record, player),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
         "analysis_placeholder": status is not Status.PLAYING,
         "hint": None,
@@ -129,7 +127,7 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
     hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
-            **hint_targets(move)}
+            **move.targets()}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint, **(extra or {})}, headers=headers)
 

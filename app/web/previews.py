@@ -270,10 +270,10 @@ def _layout(position: Position, image: Image.Image, labels: dict) -> None:
 
 @_layout.register
 def _pyramid_family(position: PyramidPosition, image: Image.Image, labels: dict) -> None:
-    if position.reserves:
-        _giza(image, position, labels)
-    else:
+    if position.table.has_stock:
         _pyramids(image, position, labels)
+    else:
+        _giza(image, position, labels)
 
 
 def _pyramids(image: Image.Image, position, labels: dict) -> None:

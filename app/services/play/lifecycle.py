@@ -51,6 +51,11 @@ class Phase(StrEnum):
             return Status.LOST
         return Status.PLAYING if self is Phase.NEW else Status(self)
 
+    @property
+    def open(self) -> bool:
+        """Takes moves, undo, redo and the solver's help: not won, not counted as lost (``check``)."""
+        return self not in (Phase.WON, Phase.ABANDONED)
+
 
 class Abandonment(StrEnum):
     """Why a game counts as lost though its last position was not (the pages' key)."""
@@ -103,10 +108,11 @@ def check(game: Game, player: Player | None, *, ply: int | None = None, version:
     if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
         raise ConflictError("this game moved on in another tab", "stale")
     phase = phase_of(game)
+    if phase.open:
+        return
     if phase is Phase.WON:
         raise InputError("the game is won: a win is final", "won_final")
-    if phase is Phase.ABANDONED:
-        raise InputError("this game was counted as lost", "counted_lost")
+    raise InputError("this game was counted as lost", "counted_lost")
 
 
 def in_play_expression(now: datetime | None = None):
