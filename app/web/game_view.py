@@ -92,8 +92,8 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         if finished and is_owner and isinstance(game, Game) else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
         "can_hint": bool(can_act and status is Status.PLAYING),
-        # the page asks for "still winnable?" after the move (assist says when); the search decides
-        "status_placeholder": isinstance(game, Game) and assist.asks_still_winnable(game, record, player),
+        # the page asks for "still winnable?" after the move (the lifecycle says when); the search decides
+        "status_placeholder": isinstance(game, Game) and lifecycle.asks_still_winnable(game, record, player),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
         "analysis_placeholder": status is not Status.PLAYING,
         "hint": None,

@@ -132,19 +132,11 @@ def near_end(record: GameRecord) -> bool:
     return get_game(record.game).near_end(record.position)
 
 
-def asks_still_winnable(game: Game, record: GameRecord, player: Player | None) -> bool:
-    """Whether the page asks "still winnable?" after a move: the owner's game in play, and the
-    player shows the indicator or the game is near its end (an auto-finish may be offered)."""
-    return bool(player is not None and player.id == game.player_id and lifecycle.phase_of(game).open
-                and record.position.status is Status.PLAYING
-                and (player.winnable_indicator or near_end(record)))
-
-
 def still_winnable(session: Session, game: Game, player: Player | None) -> StillWinnable:
     record = record_of(game)
     if record.position.status is not Status.PLAYING:
         return StillWinnable(record.position.status is Status.WON, False)
-    if not asks_still_winnable(game, record, player):
+    if not lifecycle.asks_still_winnable(game, record, player):
         return StillWinnable(None, False)
     assert player is not None
     show = bool(player.winnable_indicator)

@@ -27,7 +27,7 @@ from sqlalchemy import and_, case, literal, or_, update
 from sqlalchemy.orm import Session
 
 from app.db.models import STATUS_TYPE, Game, Player, utcnow
-from app.engine import Status
+from app.engine import GameRecord, Status, get_game
 
 from ..errors import ConflictError, ForbiddenError, InputError
 
@@ -113,6 +113,15 @@ def check(game: Game, player: Player | None, *, ply: int | None = None, version:
     if phase is Phase.WON:
         raise InputError("the game is won: a win is final", "won_final")
     raise InputError("this game was counted as lost", "counted_lost")
+
+
+def asks_still_winnable(game: Game, record: GameRecord, player: Player | None) -> bool:
+    """Whether "still winnable?" is asked after a move (the page asks by itself): of the owner's
+    game in play, when the player shows the indicator or the game is near its end (its variant
+    says when: an auto-finish may be offered). The search itself is the solver's."""
+    return bool(player is not None and player.id == game.player_id and phase_of(game).open
+                and record.position.status is Status.PLAYING
+                and (player.winnable_indicator or get_game(record.game).near_end(record.position)))
 
 
 def in_play_expression(now: datetime | None = None):
