@@ -10,8 +10,8 @@ Kernel time (sockets, file I/O) is not counted, so compare versions, not seconds
 
   .venv/bin/python bench/instructions.py [--kinds move,floor] [--requests 50,250] [--http PROTOCOL]
 
---http is uvicorn's: `httptools` (the default) or an import string, e.g.
-app.web.protocol:GuardedHttpToolsProtocol, the protocol `tretten serve` runs.
+--http is uvicorn's: `httptools` (the default, what `tretten serve` runs), `h11`, or an
+import string of a protocol class.
 
 Needs valgrind (Debian's package). Takes about a minute per kind.
 """
