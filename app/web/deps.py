@@ -59,8 +59,6 @@ def get_session(request: Request) -> Iterator[Session]:
 
 # scope="function": the commit runs when the route returns, before the answer is sent (with the
 # default scope FastAPI sends the answer first, and a client could act on what is not stored yet)
-# scope="function": the commit runs when the route returns, before the answer is sent (with the
-# default scope FastAPI sends the answer first, and a client could act on what is not stored yet)
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
 
