@@ -6,21 +6,23 @@ import dataclasses
 from urllib.parse import quote
 
 from fastapi import Request
+from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.engine.announcements import Announcement, describe
 from app.services.assist import assist
-from app.services.play import lifecycle
+from app.services.play import daily, lifecycle
 from app.services.play.games import Draft, elapsed_seconds, record_of
 from app.services.play.moves import ActionResult
+from app.services.stats import stats
 
 from . import sharing
 from .boards import board_of
 from .templating import absolute, is_htmx, render
 
-BOARD_BLOCKS = ["board", "announce_oob", "share"]  # share: out of band (hx-swap-oob)
+BOARD_BLOCKS = ["board", "announce_oob", "share", "streak_oob"]  # the last two: out of band (hx-swap-oob)
 
 
 def share_path(game: Game | Draft) -> str:
@@ -110,6 +112,14 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
     if result.retry_after is not None:
         response.headers["retry-after"] = str(result.retry_after)
     return response
+
+
+def streak_after(session: Session, game: Game, player: Player | None) -> dict:
+    """A daily deal that a move has just ended: the player's daily streak as it is now, for the
+    board's answer to put in the page's heading (out of band; a full page draws it anyway)."""
+    if game.daily_on is None or player is None or player.id != game.player_id or game.status == Status.PLAYING:
+        return {}
+    return {"daily_streak": stats.daily_figures(session, player.id, daily.utc_today()).current_streak}
 
 
 def render_hinted(request: Request, game: Game, player: Player | None, found: assist.Hint,

@@ -14,7 +14,7 @@ from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
 
-from .helpers import first_move
+from .helpers import act, first_move
 from .play import api_player, browse_as, move
 
 DAY = date(2026, 12, 1)
@@ -125,3 +125,34 @@ def day_start(day):
     from datetime import datetime, timezone
 
     return datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+
+
+def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading(client, other_client, app):
+    auth = api_player(client)
+    browse_as(other_client, client, auth)
+    location = other_client.get("/daily/double-pyramid").headers["location"]
+    with app.state.sessionmaker() as session:
+        row = daily.daily_deal(session, "double-pyramid")
+        line = session.get(daily.DealVerdict, ("double-pyramid", row.seed)).moves.split()
+    game_id, _ = first_move(other_client, location, action="draw")
+    heading = other_client.get(f"/games/{game_id}").text
+    assert re.search(r'id="daily-streak" data-stat="daily-streak">0<', heading)
+    state = client.post(f"/api/games/{game_id}/undo", json={"ply": 1}, headers=auth).json()
+    for text in line[:-2]:
+        state = move(client, auth, state, text)
+    page = other_client.get(f"/games/{game_id}").text
+    before_last = act(other_client, game_id, page, **board_fields(line[-2]))
+    assert 'data-status="playing"' in before_last.text
+    assert "daily-streak" not in before_last.text  # a move that ends nothing says nothing of it
+    last = act(other_client, game_id, before_last.text, **board_fields(line[-1]))
+    assert last.status_code == 200 and 'data-status="won"' in last.text
+    # out of band: htmx puts it in the heading, which the board's answer does not redraw
+    assert re.search(r'<b id="daily-streak" data-stat="daily-streak" hx-swap-oob="true">1</b>', last.text)
+
+
+def board_fields(text: str) -> dict:
+    """The board form's fields for a move of the notation (a draw, a turnover, a king, a pair)."""
+    if text in ("D", "R"):
+        return {"action": "draw" if text == "D" else "recycle"}
+    *first, target = text.split("+")
+    return {"sel": first[0] if first else "", "target": target}

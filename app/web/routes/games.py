@@ -22,7 +22,7 @@ from app.services.stats import stats
 from .. import sharing
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
 from ..errors import status_of
-from ..game_view import hint_of, hinted, render_game, render_hinted, share_path
+from ..game_view import hint_of, hinted, render_game, render_hinted, share_path, streak_after
 from ..link_meta import game_meta
 from ..redirects import flash, flashed, see_other
 from ..templating import is_htmx
@@ -124,7 +124,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
             return _dealt(request, session, player, game.preset, result.next_seed)
         return see_other(request, f"/play/{game.preset}/{result.next_seed}")
     if is_htmx(request):
-        return render_game(request, game, player, result)
+        return render_game(request, game, player, result, extra=streak_after(session, game, player))
     _flash_result(request, result)
     return see_other(request, f"/games/{game.id}")
 

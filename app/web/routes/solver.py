@@ -27,7 +27,7 @@ from .. import par_view
 from ..boards import motion_steps
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
 from ..errors import RefusedEarly, status_of
-from ..game_view import hinted, render_game, render_hinted
+from ..game_view import hinted, render_game, render_hinted, streak_after
 from ..identity import cookie_identity
 from ..redirects import flash, safe_next, see_other
 from ..templating import is_htmx, render
@@ -105,7 +105,7 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
         return see_other(request, f"/games/{game.id}")
     said = Announcement("autofinish", count=record.cursor - before)
     return render_game(request, game, player, ActionResult(record, announcement=said),
-                       extra={"motion_steps": motion_steps(record, before)})
+                       extra={"motion_steps": motion_steps(record, before), **streak_after(session, game, player)})
 
 
 @router.get("/games/{game_id}/analysis")
