@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 from app.engine import Card, GameRecord, Move, Position
 from app.engine.announcements import said_moves
-from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition, Redeal
-from app.engine.pyramid import PYRAMID_SIZE, Draw, PyramidPosition, Recycle
+from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition
+from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle
 from app.engine.taps import places, pos_text
 
 # ---------------------------------------------------------------- what the board shows
@@ -193,8 +193,8 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         has_stock=position.table.has_stock,
         stock_count=len(position.stock),
         waste_count=len(position.waste),
-        can_draw=any(isinstance(m, Draw) for m in legal),
-        can_recycle=any(isinstance(m, Recycle) for m in legal),
+        can_draw=position.is_legal(DRAW),
+        can_recycle=position.is_legal(RECYCLE),
         passes_left=position.passes_left,
         pass_number=position.pass_number,
         cards_left=position.cards_left,
@@ -322,7 +322,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
                     note="in_place" if to and in_place else None,
                 ))
         rows.append(tuple(row))
-    can_redeal = any(isinstance(m, Redeal) for m in legal)
+    can_redeal = position.is_legal(REDEAL)
     return GapsBoard(
         rows=tuple(rows),
         starters=tuple(position.starters),
