@@ -229,7 +229,13 @@
   var posted = false;  // queue[0] is on its way
   var others = 0;      // htmx's own requests for the board on their way (undo, hint, new deal…)
   var known = true;    // the answers on the page are those of what it shows
-  var later = [];      // taps and presses made while no answer was known: {value, card} or {actions}
+  var later = [];      // taps and presses made while no answer was known: {value, card, at} or {actions}
+  // A double tap on a card that one tap moves (a Gaps card with one gap to go to): its second
+  // half lands on the card in its new place, where it cannot be played. The move was the answer,
+  // so that tap is let go without a refusal.
+  var arrived = null;  // where the last move made here took a card, and when: {place, at}
+  var tapAt = 0, keptAt = 0;  // when the tap being made was made (a kept tap: when it was kept)
+  var DOUBLE_TAP_MS = 600;
 
   function board() { return document.getElementById("board"); }
   function waiting() { return !known || others > 0; }
@@ -406,6 +412,8 @@
     hush();
     select(null);
     show(spec, true);
+    var to = spec.split(" ").map(function (part) { return part.split(">")[1]; }).filter(Boolean);
+    arrived = to.length ? { place: to[to.length - 1], at: tapAt || Date.now() } : null;
     var move = { spec: spec, fields: fields };
     queue.push(move);
     known = false;
@@ -436,7 +444,11 @@
       if (text) say(el, text);
       return;
     }
-    if (el.hasAttribute("data-refusal")) { refuse(el, said(el.getAttribute("data-refusal"))); return; }
+    if (el.hasAttribute("data-refusal")) {
+      if (arrived && arrived.place === el.value && tapAt - arrived.at < DOUBLE_TAP_MS) return;
+      refuse(el, said(el.getAttribute("data-refusal")));
+      return;
+    }
     // a place without answers: the server says what the tap means (its board comes as a move's)
     known = false;
     queue.push({ spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });
@@ -449,11 +461,13 @@
     if (!el || el.disabled || !window.htmx) return;
     var isTap = el.name === "target", action = el.getAttribute("data-action");
     if (!isTap && !action) return;
+    tapAt = keptAt || Date.now();
+    keptAt = 0;
     var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
     if (!now) {
       event.preventDefault();
       event.stopPropagation();
-      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card") } : { actions: [action] });
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : { actions: [action], at: tapAt });
       return;
     }
     if (!isTap && !el.hasAttribute("data-move")) return;  // undo, hint, new deal…: htmx posts them
@@ -477,7 +491,7 @@
         if (el && el.disabled) el = null;
       }
       later.shift();
-      if (el) el.click();
+      if (el) { keptAt = next.at; el.click(); keptAt = 0; }
     }
   }
 

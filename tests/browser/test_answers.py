@@ -175,3 +175,27 @@ def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page
     assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0]
     equals_a_fresh_load(page)
     assert not page.js_errors
+
+
+def test_a_double_tap_on_a_gaps_card_that_one_tap_moves_is_that_move_and_no_refusal(server, new_page):
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/21")
+    slow_connection(page, 150)
+    moved = page.eval_on_selector('#board [data-card][data-move]', "el => [el.dataset.card, el.dataset.move]")
+    into = moved[1].split(">")[1]
+    # every refusal shown (a shaken card, a note by it) is counted, however soon the board replaces it
+    page.evaluate("""() => {
+      window.refusals = 0;
+      new MutationObserver(changes => changes.forEach(change => {
+        if (change.type === "attributes" && change.target.classList.contains("refused")) window.refusals++;
+        change.addedNodes.forEach(n => { if (n.classList && n.classList.contains("toast")) window.refusals++; });
+      })).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+    }""")
+    page.click(f'#board [data-card="{moved[0]}"]')
+    page.click(f'#board [data-pos="{into}"]')  # a double tap's second half: the card lies there now
+    wait_ply(page, 1)
+    settled(page)
+    assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0]
+    assert page.evaluate("window.refusals") == 0
+    assert ply(page) == 1
+    assert not page.js_errors
