@@ -67,6 +67,15 @@ def test_presets_have_their_slugs_rules_and_three_names():
         get_preset("solitaire")
 
 
+def test_a_game_is_named_in_each_language_as_the_natives_call_it():
+    for variant in GAMES.values():
+        assert set(variant.names) == {"da", "sv", "en"}
+    assert get_game("gaps").title("da") == "13-kabalen (Gaps)"  # docs/glossary.md
+    assert get_game("gaps").title("sv") == "Gaps (Montana)"
+    assert get_game("double-pyramid").title("sv") == "Dubbelpyramid"
+    assert get_game("pyramid").title("de") == "Pyramid"  # a language it has no name in: English
+
+
 def test_a_game_lists_its_presets_in_the_lobby_order():
     assert [p.slug for p in presets_of("pyramid")] == ["pyramid", "pyramid-classic", "pyramid-3", "relaxed"]
     assert [p.slug for p in presets_of("gaps")] == ["gaps", "gaps-danish"]

@@ -16,4 +16,5 @@ router = APIRouter(include_in_schema=False)
 def rules_page(game: str, request: Request, player: PlayerDep) -> Response:
     if game not in GAMES:
         raise NotFoundError("no such game", "not_found")
-    return render(request, "rules.html", {"rules_game": game, "presets": presets_of(game), "games": list(GAMES)})
+    return render(request, "rules.html", {"rules_game": game, "variant": GAMES[game], "presets": presets_of(game),
+                                          "games": list(GAMES.values())})
