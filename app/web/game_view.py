@@ -114,12 +114,13 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
     return response
 
 
-def streak_after(session: Session, game: Game, player: Player | None) -> dict:
-    """A daily deal that a move has just ended: the player's daily streak as it is now, for the
-    board's answer to put in the page's heading (out of band; a full page draws it anyway)."""
-    if game.daily_on is None or player is None or player.id != game.player_id or game.status == Status.PLAYING:
+def streak_after(session: Session, game: Game) -> dict:
+    """A daily deal that the owner's action (checked by the lifecycle) has just ended: the
+    owner's daily streak as it is now, for the board's answer to put in the page's heading (out
+    of band; a full page draws it anyway)."""
+    if game.daily_on is None or game.status == Status.PLAYING:
         return {}
-    return {"daily_streak": stats.daily_figures(session, player.id, daily.utc_today()).current_streak}
+    return {"daily_streak": stats.daily_figures(session, game.player_id, daily.utc_today()).current_streak}
 
 
 def render_hinted(request: Request, game: Game, player: Player | None, found: assist.Hint,

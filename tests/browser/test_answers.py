@@ -159,12 +159,18 @@ def test_a_burst_of_ten_taps_on_a_slow_connection_ends_as_the_server_has_it(serv
     assert not page.js_errors
 
 
-def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page):
-    page = new_page(width=390, height=844)
+def gaps_card_one_tap_moves(page, server: str) -> tuple[list[str], str]:
+    """A Gaps deal on a phone's round trip, and a card that one tap moves: [card, its move] and
+    the gap it goes to."""
     page.goto(f"{server}/play/gaps/21")
     slow_connection(page, 150)
     moved = page.eval_on_selector('#board [data-card][data-move]', "el => [el.dataset.card, el.dataset.move]")
-    into = moved[1].split(">")[1]
+    return moved, moved[1].split(">")[1]
+
+
+def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page):
+    page = new_page(width=390, height=844)
+    moved, into = gaps_card_one_tap_moves(page, server)
     # the card is in its gap before the server answers
     shown = click_and_look(page, f'#board [data-card="{moved[0]}"]',
                            f"return [document.querySelector('#board [data-pos=\"{into}\"]').dataset.card, "
@@ -179,10 +185,7 @@ def test_gaps_fills_show_at_once_and_end_as_the_server_has_them(server, new_page
 
 def test_a_double_tap_on_a_gaps_card_that_one_tap_moves_is_that_move_and_no_refusal(server, new_page):
     page = new_page(width=390, height=844)
-    page.goto(f"{server}/play/gaps/21")
-    slow_connection(page, 150)
-    moved = page.eval_on_selector('#board [data-card][data-move]', "el => [el.dataset.card, el.dataset.move]")
-    into = moved[1].split(">")[1]
+    moved, into = gaps_card_one_tap_moves(page, server)
     # every refusal shown (a shaken card, a note by it) is counted, however soon the board replaces it
     page.evaluate("""() => {
       window.refusals = 0;

@@ -76,3 +76,12 @@ def act(client: TestClient, game_id: str, html: str, *, htmx: bool = True, **fie
     state = board_state(html)
     data = {"csrf_token": csrf_of(html), "ply": state["ply"], "version": state["version"], **fields}
     return client.post(f"/games/{game_id}/act", data=data, headers=HX if htmx else {})
+
+
+def board_fields(move: str) -> dict:
+    """The board form's fields for one move in notation: a draw or turnover by its button, a
+    king by a tap, a pair by selecting one card and tapping the other."""
+    if move in ("D", "R"):
+        return {"action": "draw" if move == "D" else "recycle"}
+    first, _, second = move.partition("+")
+    return {"sel": first, "target": second} if second else {"target": first}

@@ -9,7 +9,7 @@ import pytest
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.web.templating import card_name
 
-from .helpers import HX, act, board_state, csrf_of, start_seeded
+from .helpers import HX, act, board_fields, board_state, csrf_of, start_seeded
 from .play import WIN_LINE, WIN_SEED
 
 
@@ -190,14 +190,6 @@ def test_preferences_choose_the_theme_and_the_animations(client):
     client.post("/prefs", data={"csrf_token": csrf_of(html), "theme": "purple", "animations": "true", "next": "/"})
     page = client.get(f"/games/{game_id}").text
     assert '<html lang="en" data-theme="dark">' in page  # an unknown theme changes nothing
-
-
-def board_fields(move: str) -> dict:
-    """The board form's fields for one move in notation (tap, or select and tap)."""
-    if move == "D":
-        return {"action": "draw"}
-    first, _, second = move.partition("+")
-    return {"sel": first, "target": second} if second else {"target": first}
 
 
 def play_through_the_board(client, game_id: str, html: str, moves) -> str:

@@ -14,7 +14,7 @@ from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
 
-from .helpers import act, first_move
+from .helpers import act, board_fields, first_move
 from .play import api_player, browse_as, move
 
 DAY = date(2026, 12, 1)
@@ -149,10 +149,3 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     # out of band: htmx puts it in the heading, which the board's answer does not redraw
     assert re.search(r'<b id="daily-streak" data-stat="daily-streak" hx-swap-oob="true">1</b>', last.text)
 
-
-def board_fields(text: str) -> dict:
-    """The board form's fields for a move of the notation (a draw, a turnover, a king, a pair)."""
-    if text in ("D", "R"):
-        return {"action": "draw" if text == "D" else "recycle"}
-    *first, target = text.split("+")
-    return {"sel": first[0] if first else "", "target": target}

@@ -124,7 +124,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
             return _dealt(request, session, player, game.preset, result.next_seed)
         return see_other(request, f"/play/{game.preset}/{result.next_seed}")
     if is_htmx(request):
-        return render_game(request, game, player, result, extra=streak_after(session, game, player))
+        return render_game(request, game, player, result, extra=streak_after(session, game))
     _flash_result(request, result)
     return see_other(request, f"/games/{game.id}")
 

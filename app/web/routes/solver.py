@@ -105,7 +105,7 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
         return see_other(request, f"/games/{game.id}")
     said = Announcement("autofinish", count=record.cursor - before)
     return render_game(request, game, player, ActionResult(record, announcement=said),
-                       extra={"motion_steps": motion_steps(record, before), **streak_after(session, game, player)})
+                       extra={"motion_steps": motion_steps(record, before), **streak_after(session, game)})
 
 
 @router.get("/games/{game_id}/analysis")
