@@ -80,8 +80,10 @@ def test_share_result_on_a_desktop_copies_and_a_friend_sees_the_challenge(server
     friend_context, friend = _context(browser, server, 390, phone=True, locale="en-GB")
     try:
         text = _win(page, server)
+        page.bring_to_front()  # the clipboard refuses a page without focus, and the friend's came after
         page.click("[data-share-result]")
-        page.wait_for_selector('[data-share-status]:has-text("Copied")')
+        page.wait_for_function("() => document.querySelector('[data-share-status]').textContent !== ''")
+        assert page.inner_text("[data-share-status]") == "Copied. Paste it into a message."
         assert page.evaluate("navigator.clipboard.readText()") == text
         assert page.evaluate("window.sharedData") is None  # a mouse: no share sheet
         page.locator("[data-share-box]").scroll_into_view_if_needed()
