@@ -80,7 +80,7 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "result": result,
         "preset": preset,
         "preset_name": preset.name(language),
-        "preset_summary": preset.summary.get(language, preset.summary["en"]),
+        "preset_summary": preset.described(language),
         "board": board_of(position, result.selected if can_act else None),
         "status": status,
         "end_reason": abandoned or position.end_reason,

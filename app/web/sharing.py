@@ -154,7 +154,7 @@ def link_description(preset_slug: str, language: str, *, players: int, winners: 
         count %= {"num": players, "won": winners}
     else:
         count = translations.gettext("Nobody has played this deal yet. Be the first.")
-    return f"{preset.summary.get(language, preset.summary['en'])} {count}"
+    return f"{preset.described(language)} {count}"
 
 
 def _check_language(language: str) -> None:

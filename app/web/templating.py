@@ -107,20 +107,6 @@ def _reason(key: str, params: dict) -> Markup:
     return Markup(gettext(text)).format(**parts)  # nosec B704
 
 
-_NOT_KNOWN_STOCK = N_("Fewer than the solver's figure: a player does not know the order of the stock.")
-# what a player may expect of each preset where no player's figure was measured (the Odds page)
-PLAYER_ESTIMATES = {
-    "pyramid": (_NOT_KNOWN_STOCK, N_("With one pass, fewer than 1 deal in 10.")),
-    "pyramid-classic": (_NOT_KNOWN_STOCK, N_("With one pass, fewer than 1 deal in 10.")),
-    "pyramid-3": (_NOT_KNOWN_STOCK, N_("Clearly more than one-pass Pyramid.")),
-    "relaxed": (_NOT_KNOWN_STOCK, N_("Clearly more than one-pass Pyramid.")),
-    "giza": (N_("At most about one deal in three: Giza hides no card, so careful planning can come close to the solver's figure."),),  # noqa: E501
-    "double-pyramid": (_NOT_KNOWN_STOCK, N_("No reliable common estimate is known.")),
-    "gaps": (N_("No reliable common estimate is known."),),
-    "gaps-danish": (N_("No reliable common estimate is known."),),
-}
-
-
 def message(key: str | None, **params: object) -> str:
     if key is None:
         return ""
@@ -219,7 +205,6 @@ environment.globals.update(
     asset_url=asset_url,
     COURT_FIGURES=COURT_FIGURES,
     message=message,
-    PLAYER_ESTIMATES=PLAYER_ESTIMATES,
     card_name=card_name,
     card_symbol=card_symbol,
     suit_name=suit_name,

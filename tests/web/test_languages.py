@@ -20,6 +20,7 @@ The pages do not depend on the database, so this runs on SQLite only.
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -297,3 +298,16 @@ def test_the_odds_page_gives_the_gaps_player_s_figure_in_every_language(pages):
             row = html.split(f'data-preset="{preset}"', 1)[1].split("</tr>", 1)[0]
             assert "data-player-rate" in row and text in row, (language, preset)
             assert re.search(r"<strong>\d+[.,]\d(\u00a0|&nbsp;)%</strong>", row), (language, preset)
+
+
+def test_the_odds_page_says_what_a_player_may_expect_of_a_preset_in_its_language(pages):
+    """Where no player's figure was measured, the preset's own words say what a player may expect."""
+    expected = {"en": ("Fewer than the solver's figure", "At most about one deal in three"),
+                "da": ("Færre end løserens tal", "Højst omkring én kabale ud af tre"),
+                "sv": ("Färre än lösarens siffra", "Högst ungefär en giv av tre")}
+    for language, (pyramid, giza) in expected.items():
+        html = unescape(pages[language]["odds"][1])
+        rows = {preset: html.split(f'data-preset="{preset}"', 1)[1].split("</tr>", 1)[0] for preset in ("pyramid", "giza")}
+        estimate = {preset: row.split("data-estimate", 1)[1] for preset, row in rows.items()}
+        assert pyramid in estimate["pyramid"] and giza in estimate["giza"], language
+        assert pyramid not in estimate["giza"]

@@ -83,6 +83,7 @@ class Row:
     preset: str
     name: str
     summary: str
+    expectation: str                      # a player's chances in words, where no player's figure was measured
     game: str
     options: dict
     measured: dict | None                 # the survey's object, or None if not surveyed yet
@@ -114,7 +115,7 @@ def _measured(slug: str, rows: tuple[dict, ...]) -> dict | None:
 def rows(language: str, path: Path = RESULTS, player_path: Path = PLAYER_RESULTS) -> list[Row]:
     data = survey_rows(path)
     players = survey_rows(player_path)
-    return [Row(slug, preset.name(language), preset.summary.get(language, preset.summary["en"]), preset.game,
+    return [Row(slug, preset.name(language), preset.described(language), preset.expected(language), preset.game,
                 dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []), _measured(slug, players))
             for slug, preset in PRESETS.items()]
 
