@@ -79,10 +79,11 @@ class Settings(BaseSettings):
         "limit_concurrency).",
     )
     web_concurrency: int = Field(
-        default=1, ge=1, le=64,
-        description="Worker processes `tretten serve` runs (uvicorn's --workers). Python runs one thread at a "
-        "time per process, so one worker per core lets an instance use the machine; in-process limits (searches, "
-        "rate limits, the preview cache) are then per worker.",
+        default_factory=lambda: len(os.sched_getaffinity(0)), ge=1, le=64,
+        description="Worker processes `tretten serve` runs (uvicorn's --workers); by default one per core this "
+        "process may run on (a container's CPU quota is not read: set it there). Python runs one thread at a time "
+        "per process, so one worker per core lets an instance use the machine; in-process limits (searches, rate "
+        "limits, the preview cache, THREADS) are per worker.",
     )
     db_pool_size: int = 10
     solver_processes: int = Field(
@@ -92,16 +93,16 @@ class Settings(BaseSettings):
     )
     solver_searches: int = Field(
         default=3, ge=1, le=256,
-        description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (503, "
+        description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (429, "
         "Retry-After); one at a time per player (429).",
     )
     # Blocking work (the database, the templates, a search's wait) runs in AnyIO's threadpool
     # (40 threads unless told). Python runs one thread at a time, so beyond a few, more threads
     # only take turns and stretch every request (docs/performance.md); a search waits in one.
     threads: int = Field(
-        default=8, ge=2, le=256,
-        description="Threads per instance for requests' blocking work (the database, pages, a solver search's "
-        "wait); more than SOLVER_SEARCHES.",
+        default=4, ge=2, le=256,
+        description="Threads per worker process for requests' blocking work (the database, pages, a solver "
+        "search's wait); more than SOLVER_SEARCHES.",
     )
     log_sql: bool = False
     telemetry: bool = Field(

@@ -16,7 +16,8 @@ on a small machine the generator's own share of the cores is part of the picture
   .venv/bin/python bench/load.py --db postgresql --instances 2     # PostgreSQL, two instances
   options: --players 50 --seconds 20 --rounds 4 --think-ms 150 --presets relaxed,pyramid-3,giza
 
-  .venv/bin/python bench/load.py --workers 2                       # one instance, two worker processes
+  .venv/bin/python bench/load.py --workers 1                       # one instance, one worker process
+                                                                   # (the default: one per core, as tretten serve)
 
 The floor to hold (docs/performance.md): >= 200 moves/s with p99 < 200 ms at 50 players on one
 instance on SQLite. Only 127.0.0.1 is ever contacted; every loop ends by itself.
@@ -409,7 +410,8 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=150, help="mean pause between one player's taps")
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--instances", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1, help="worker processes per instance (WEB_CONCURRENCY)")
+    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
+                        help="worker processes per instance (WEB_CONCURRENCY; one per core, as tretten serve)")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE per instance")
     parser.add_argument("--presets", default="relaxed,pyramid-3,pyramid,giza")
     parser.add_argument("--seed", type=int, default=1)

@@ -120,3 +120,13 @@ def test_threads_leave_room_beside_the_searches():
     assert defaults.threads > defaults.solver_searches
     with pytest.raises(ValidationError, match="THREADS must be more than SOLVER_SEARCHES"):
         Settings(database_url="sqlite://", secret_key="x" * 40, threads=3, solver_searches=3)
+
+
+def test_an_instance_runs_a_worker_process_per_core_unless_told(monkeypatch):
+    """Python runs one thread at a time per process: one process per core lets an instance use
+    the machine (the load floor needs it, docs/performance.md)."""
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    assert Settings(database_url="sqlite://", secret_key="x" * 40).web_concurrency == 3
+    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    assert Settings(database_url="sqlite://", secret_key="x" * 40).web_concurrency == 1

@@ -33,7 +33,8 @@ def server(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("browser-data")
     port = _free_port()
     env = {**os.environ, "DATA_DIR": str(data_dir), "SECRET_KEY": "browser-tests-secret-of-at-least-32-chars", "GAMES_PER_MINUTE": "1000",
-           "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0"}
+           "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
+           "WEB_CONCURRENCY": "1"}  # one process: a test's server has one solver pool and one set of limits
     env.pop("DATABASE_URL", None)
     log = (data_dir / "server.log").open("w")
     process = subprocess.Popen(

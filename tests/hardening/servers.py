@@ -63,6 +63,8 @@ class Server:
             "SECRET_KEY": "hardening-secret-of-at-least-32-characters",
             "GAMES_PER_MINUTE": "100000",
             "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
+            # one process unless a test asks for more: its pid is the server's, its limits the instance's
+            "WEB_CONCURRENCY": "1",
             **self.env,
         }
         if self.cli:
