@@ -34,7 +34,10 @@ def get_session(request: Request) -> Iterator[Session]:
     Services only flush. A route that changes a game and then draws its board commits first:
     SQLite has one writer, and a write lock held while a board is drawn kept the next player's
     move waiting (the database is written to once either way; an error while drawing leaves the
-    change stored, as a reload would show it). A visitor stored by this request (its first POST)
+    change stored, as a reload would show it). An API route that writes commits before it
+    returns for the same reason, and one more: FastAPI checks its answer against the response
+    model in a worker thread, and an uncommitted write would hold the lock while waiting for a
+    thread that moves waiting for the lock may all hold (each then fails after the busy timeout). A visitor stored by this request (its first POST)
     gets its cookie once the request has succeeded; a refused one takes the visitor back."""
     with request.app.state.sessionmaker() as session:
         try:

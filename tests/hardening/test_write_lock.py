@@ -7,11 +7,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
+from app.engine import GameRecord, deal_for_seed, get_preset
+
 from ..web.helpers import csrf_of
-from .servers import Server, first_move, migrated
+from .servers import Server, api_player, first_move, migrated
 
 
 def test_pages_answer_while_another_process_holds_the_write_lock(tmp_path):
@@ -47,3 +50,30 @@ def test_pages_answer_while_another_process_holds_the_write_lock(tmp_path):
             other.close()
         mover.join(30)
         assert answered["move_status"] == 200  # it went through once the lock was free
+
+
+def test_a_write_is_committed_before_its_answer_waits_for_a_thread(tmp_path):
+    """FastAPI validates an API answer (its response model) in a worker thread after the route
+    returns. A write still uncommitted then would hold SQLite's lock while it waits for a thread,
+    and the threads may all be moves waiting for that lock: each would fail after the busy
+    timeout (500). With two threads and eight players moving at once, every move is stored."""
+    url = f"sqlite:///{tmp_path / 'threads.sqlite3'}"
+    migrated(url, tmp_path)
+    with Server(url, tmp_path, THREADS="2", SOLVER_SEARCHES="1") as server:
+        def play(seed: int) -> list[int]:
+            auth = api_player(server.url)
+            with httpx.Client(base_url=server.url, headers=auth, timeout=60) as api:
+                game = api.post("/api/games", json={"preset": "relaxed", "seed": seed}).json()
+                record = GameRecord.new("pyramid", get_preset("relaxed").rules, deal_for_seed("pyramid", seed))
+                statuses = []
+                for _ in range(6):
+                    move = record.position.legal_moves()[0]
+                    moved = api.post(f"/api/games/{game['id']}/moves", json={"move": str(move), "ply": record.cursor})
+                    statuses.append(moved.status_code)
+                    record = record.play(move)
+                statuses.append(api.post(f"/api/games/{game['id']}/undo").status_code)
+                return statuses
+
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(play, range(1, 9)))
+        assert all(status == 200 for statuses in answers for status in statuses), answers
