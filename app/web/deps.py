@@ -37,8 +37,9 @@ def get_session(request: Request) -> Iterator[Session]:
     change stored, as a reload would show it). An API route that writes commits before it
     returns for the same reason, and one more: FastAPI checks its answer against the response
     model in a worker thread, and an uncommitted write would hold the lock while waiting for a
-    thread that moves waiting for the lock may all hold (each then fails after the busy timeout). A visitor stored by this request (its first POST)
-    gets its cookie once the request has succeeded; a refused one takes the visitor back."""
+    thread that moves waiting for the lock may all hold (each then fails after the busy timeout).
+    A visitor stored by this request (its first POST) gets its cookie once the request has
+    succeeded; a refused one takes the visitor back."""
     with request.app.state.sessionmaker() as session:
         try:
             yield session
