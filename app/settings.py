@@ -20,6 +20,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIN_SECRET_LENGTH = 32  # characters; the generated key has 64 (48 random bytes, base64)
+# workers unless told: each holds its own solver process and memory, and on SQLite all of them
+# share one write lock, so a large machine is better served by more instances on PostgreSQL
+DEFAULT_MAX_WORKERS = 8
 
 
 class SettingsError(ValueError):
@@ -79,11 +82,11 @@ class Settings(BaseSettings):
         "limit_concurrency).",
     )
     web_concurrency: int = Field(
-        default_factory=lambda: len(os.sched_getaffinity(0)), ge=1, le=64,
+        default_factory=lambda: min(len(os.sched_getaffinity(0)), DEFAULT_MAX_WORKERS), ge=1, le=64,
         description="Worker processes `tretten serve` runs (uvicorn's --workers); by default one per core this "
-        "process may run on (a container's CPU quota is not read: set it there). Python runs one thread at a time "
-        "per process, so one worker per core lets an instance use the machine; in-process limits (searches, rate "
-        "limits, the preview cache, THREADS) are per worker.",
+        f"process may run on, at most {DEFAULT_MAX_WORKERS} (a container's CPU quota is not read: set it there). "
+        "Python runs one thread at a time per process, so one worker per core lets an instance use the machine; "
+        "in-process limits (searches, rate limits, the preview cache, THREADS) are per worker.",
     )
     db_pool_size: int = 10
     solver_processes: int = Field(

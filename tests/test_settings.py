@@ -128,5 +128,7 @@ def test_an_instance_runs_a_worker_process_per_core_unless_told(monkeypatch):
     monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
     assert Settings(database_url="sqlite://", secret_key="x" * 40).web_concurrency == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(96)))  # a large machine
+    assert Settings(database_url="sqlite://", secret_key="x" * 40).web_concurrency == 8
     monkeypatch.setenv("WEB_CONCURRENCY", "1")
     assert Settings(database_url="sqlite://", secret_key="x" * 40).web_concurrency == 1
