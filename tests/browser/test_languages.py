@@ -72,3 +72,22 @@ def test_a_danish_win_and_a_swedish_redeal_by_taps_on_a_phone(server, new_page):
     assert page.inner_text('[data-stat="round"]') == "2"
     assert page.inner_text('[data-action="redeal"]') == "Lägg om (1)"
     assert not page.js_errors
+
+
+@pytest.mark.parametrize("language", ["da", "sv"])
+def test_each_daily_deal_keeps_its_state_and_table_link_on_one_line_on_a_phone(server, new_page, language):
+    """"ikke spillet endnu · Tavle" once broke after the dot, leaving "Tavle" alone on a line."""
+    page = new_page(width=390, height=844, locale=LOCALES[language])
+    page.goto(server + "/")
+    entries = page.evaluate("""() => [...document.querySelectorAll('.daily-list li')].map(li => {
+        const state = li.querySelector('.daily-state').getBoundingClientRect();
+        const table = li.querySelector('[data-daily-table]').getBoundingClientRect();
+        const name = li.querySelector('a').getBoundingClientRect();
+        return {slug: li.dataset.daily, lines: Math.round(state.height / table.height),
+                right: Math.round(window.innerWidth - state.right), under: state.top >= name.bottom - 1};
+    })""")
+    assert len(entries) == 8
+    assert all(e["lines"] == 1 for e in entries), entries
+    assert len({e["right"] for e in entries}) == 1, entries  # all end at the list's right edge
+    assert any(e["under"] for e in entries) and not all(e["under"] for e in entries), entries
+    shot(page, f"{language}-daily-390")
