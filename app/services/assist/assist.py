@@ -19,7 +19,7 @@ from app.solver import line_from
 from ..errors import ConflictError, InputError
 from ..play import games, lifecycle, moves
 from ..play.games import record_of
-from . import searches, solver_cache
+from . import par, searches, solver_cache
 
 HINT_NODES, HINT_SECONDS = 200_000, 1.5   # the winning line behind a hint
 SCORE_NODES = 8_000                       # the best-score fallback when no win is known
@@ -66,13 +66,28 @@ def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
     return record.position.apply(line[0]) not in seen
 
 
+def _par_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ...] | None:
+    """The rest of the deal's kept par line (its shortest win, or the best line known) when the
+    game is on it: a player who follows the hints from the start then wins in par, not in
+    however many moves the first winning line the solver found happens to take."""
+    start = par.start_of_game(game)
+    kept = par.known(session, start)
+    if kept is None:
+        return None
+    return line_from(start.position, kept.line, record.position) or None
+
+
 def _winning_step(
     session: Session, game: Game, record: GameRecord, seen: set
-) -> tuple[str, tuple[str, ...], int] | None:
+) -> tuple[str, tuple[str, ...], int | None] | None:
     """(move, the winning line from here that starts with it, the ply its line is kept at): the
-    kept line's next move, else a new search's; a line that would lead back to a position the
-    game has been in is passed over for a first move that does not (a few tried, each searched
-    on a share of the budget)."""
+    deal's par line while the game is on it (kept with the deal: no ply), else the kept line's
+    next move, else a new search's; a line that would lead back to a position the game has been
+    in is passed over for a first move that does not (a few tried, each searched on a share of
+    the budget)."""
+    on_par = _par_line(session, game, record)
+    if on_par is not None and _away_from(record, on_par, seen):
+        return on_par[0], on_par, None
     rest = _kept_line(session, game, record)
     if rest is not None and game.line_ply is not None and _away_from(record, rest, seen):
         return rest[0], rest, game.line_ply
@@ -94,8 +109,9 @@ def _winning_step(
 
 def hint(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> Hint:
-    """The next move of one winning line, kept from hint to hint (``games.line_ply``): it
-    follows the line the last hint came from while the player does, and searches again when
+    """The next move of one winning line: the deal's par line while the game is on it (the
+    shortest win, where one is kept), else a line kept from hint to hint (``games.line_ply``):
+    it follows the line the last hint came from while the player does, and searches again when
     they leave it. Never a move back to a position the game has been in. When no win is known,
     the move reaching the best score found, saying whether a win is proven impossible. Counted
     on the game (``hint_count``), once per position: asking again before the next move (a

@@ -10,7 +10,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Player
 from app.db.session import session_factory
 from app.engine import PRESETS
-from app.services.assist import assist, searches, solver_cache, winnable
+from app.services.assist import assist, par, searches, solver_cache, winnable
 from app.services.play import games, moves
 from app.services.play.games import record_of
 from app.settings import Settings
@@ -121,3 +121,25 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
         with searches.admitted(f"{player.id}/status"):  # the page's status search under way
             assist.still_winnable(session, game, player)
     assert asked == [f"{record_player}/status"]
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "pyramid-3"])
+def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, preset):
+    """Once a deal's shortest win is known (a daily deal's from the start, any deal's once a
+    game of it was won), hints from the start follow it: the win takes par, not the length of
+    whichever winning line the solver met first. A player who leaves it gets other lines."""
+    for seed in winnable_seeds(preset, 3):
+        with sessions() as session:
+            player = Player()
+            session.add(player)
+            session.commit()
+            game = games.start_game(session, player, preset, seed=seed)
+            kept = par.par_of(session, par.start_of_game(game), player_id=None)
+            assert kept is not None and kept.proven, (preset, seed)
+            hints = 0
+            while record_of(game).position.status == "playing":
+                hint = assist.hint(session, game, player)
+                assert hint.winning and hint.steps == kept.moves - hints, (preset, seed, hints, hint)
+                moves.play_move(session, game, player, hint.move)
+                hints += 1
+            assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)
