@@ -122,7 +122,14 @@
       if (el) el.classList.add("hinted");
     });
   }
-  document.addEventListener("htmx:afterSettle", showHint);
+  // the hint asked for: its words are under the table, below a phone's window; bring them in
+  // with as little scrolling as they need (the marked cards stay in view above them)
+  document.addEventListener("htmx:afterSettle", function (event) {
+    showHint();
+    var note = document.querySelector("#board [data-hint]");
+    if (note && event.detail.target && event.detail.target.id === "board" &&
+        note.getBoundingClientRect().bottom > window.innerHeight) note.scrollIntoView({ block: "nearest" });
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });

@@ -88,3 +88,19 @@ def test_odds_page_screenshots(server, new_page):
         page.goto(f"{server}/odds")
         assert page.locator("table.odds tr[data-preset]").count() >= 8
         shot(page, f"odds-{width}")
+
+
+def test_on_a_phone_a_hints_words_come_into_view_with_its_cards(server, new_page):
+    """The hint's words are under the table, below a phone's window: the page brings them in,
+    and the cards the hint marks stay in view."""
+    page = new_page(390, 844)
+    page.goto(f"{server}/play/relaxed/12345")
+    page.click('#board [data-action="hint"]')
+    page.wait_for_selector("#board .hinted")
+    page.wait_for_function("() => document.querySelector('#board [data-hint]').getBoundingClientRect().bottom"
+                           " <= window.innerHeight + 1")
+    hinted = page.evaluate("""() => [...document.querySelectorAll('#board .hinted')].map(el => {
+        const r = el.getBoundingClientRect(); return [r.top, r.bottom]; })""")
+    assert hinted and all(top >= 0 and bottom <= 844 for top, bottom in hinted), hinted
+    shot(page, "hint-390")
+    assert page.js_errors == []
