@@ -13,7 +13,7 @@ from PIL import Image
 
 from app.engine import PRESETS
 
-from ..web.play import api_player, first_move
+from ..web.play import WIN_SEED, api_player, first_move
 from .conftest import shot
 from .test_motion import GAPS_NEAR_WON, near_won_pyramid, slow_animations
 from .test_play import wait_ply
@@ -395,3 +395,25 @@ def test_a_phones_gaps_board_fetches_no_court_figure_it_does_not_show(server, ne
         fetched = page.evaluate("""() => performance.getEntriesByType('resource')
             .filter(e => e.name.includes('/static/cards/')).length""")
         assert fetched == expected, (size, fetched)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_lost_game_shows_its_final_position_first_and_its_analysis_under_it(server, new_page, size):
+    """A game lost: the end panel says so above the table, the final position is on the first
+    screen, and the analysis (with its move list) comes under the table, where its arrival moves
+    nothing (on a phone it once pushed the position 1,500 px down)."""
+    from .test_words import _api_game, _browse_as, _pyramid_lost_at
+
+    game, info = _api_game(server, "pyramid", WIN_SEED, _pyramid_lost_at())
+    assert game["status"] == "lost"
+    page = new_page(*size)
+    _browse_as(page, server, info["link"])
+    page.goto(f"{server}/games/{game['id']}")
+    top = page.evaluate(RECTS, "#board .pyramid")[0]
+    assert 0 <= top["y"] < size[1] / 2, top
+    page.wait_for_selector('#analysis[data-analysis-kind="lost_at"]')
+    assert page.evaluate(RECTS, "#board .pyramid")[0]["y"] == top["y"]
+    order = page.evaluate("""() => ['[data-banner="lost"]', '#board .table', '#analysis', '#share-result']
+        .map(sel => document.querySelector(sel).getBoundingClientRect().top)""")
+    assert order == sorted(order), order
+    shot(page, f"table-lost-{size[0]}")
