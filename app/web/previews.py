@@ -1,7 +1,8 @@
 """Link preview images: a deal as it is dealt, drawn as a 1200×630 PNG for ``og:image``.
 
-Drawn with Pillow from shapes and Pillow's bundled scalable font only (a fresh server may
-have no system fonts), so an image is the same on every server. Pillow draws shapes without
+Drawn with Pillow from shapes, Pillow's bundled scalable font (a fresh server may have no
+system fonts) and the court figures of the game's cards as PNGs (``app/web/figures``), so an
+image is the same on every server. Pillow draws shapes without
 antialiasing: the shapes (a blank card, the suits, the back, a gap) and the ranks are drawn
 once per size, the shapes at ``SUPERSAMPLE`` times and scaled down, and a preview then only
 pastes them; a palette PNG of about 30 KB, drawn in well under 100 ms.
@@ -22,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, singledispatch
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -32,9 +34,10 @@ from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
 from app.services.errors import BusyError, InputError, NotFoundError
 
-DRAWING_VERSION = 2  # raise whenever the drawing changes: every preview URL changes with it
+DRAWING_VERSION = 3  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
 SUPERSAMPLE = 3
+FIGURES = Path(__file__).resolve().parent / "figures"
 CACHED_PREVIEWS = 256    # about 30 KB each
 PALETTE_COLOURS = 128
 
@@ -375,7 +378,11 @@ def _paste_card(image: Image.Image, c: Card, x: int, y: int, w: int, h: int, lab
     image.paste(colour, (centre_x + dx, top + dy), mask)
     small = round(w * 0.24)
     image.paste(colour, (centre_x - small // 2, top + round(rank_size * 0.95)), _suit_mask(c.suit, small))
-    if pip:
+    if pip and c.rank > 10:  # a court card shows its figure, as the game's cards do
+        figure = _figure(c.code, round(w * 0.51))
+        margin = round(w * 0.07)
+        _paste(image, figure, x + w - figure.width - margin, y + h - figure.height - margin)
+    elif pip:
         large = round(w * 0.46)
         margin = round(w * 0.1)
         image.paste(colour, (x + w - large - margin, y + h - large - margin), _suit_mask(c.suit, large))
@@ -398,6 +405,14 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     # with a size, Pillow's bundled FreeType font (the bitmap ImageFont only without FreeType)
     assert isinstance(font, ImageFont.FreeTypeFont), "Pillow without FreeType cannot draw the previews"
     return font
+
+
+@lru_cache(maxsize=64)
+def _figure(code: str, width: int) -> Image.Image:
+    """A court card's figure ``width`` px wide (app/web/figures: the game's own figures, drawn
+    by scripts/preview_figures.py, since Pillow reads no SVG)."""
+    figure = Image.open(FIGURES / f"{code}.png").convert("RGBA")
+    return figure.resize((width, round(width * figure.height / figure.width)), Image.Resampling.LANCZOS)
 
 
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:

@@ -126,8 +126,8 @@ def test_gaps_shows_a_gap_where_each_ace_lay_and_the_danish_rule_the_starters(pr
         danish = preset == "gaps-danish"
         w, h, starters, cells = previews.gaps_layout(danish)
 
-        def colour_at(x, y):  # the middle of a card (never ink) or of a gap
-            return image.getpixel((x + w // 2, y + h // 2))
+        def colour_at(x, y):  # a card's top right (never ink: its index is left, its pip or figure lower) or a gap's
+            return image.getpixel((x + w * 4 // 5, y + h // 6))
 
         for index, code in enumerate(deal):
             expected = previews.GAP_FILL if code[0] == "A" else previews.PAPER
@@ -162,12 +162,13 @@ def test_the_name_and_the_indices_are_the_language_asked_for():
     def index_of(image, rank):
         row, column = where[rank]
         x, y = cells[row][column]
-        return image.crop((x, y, x + w // 2, y + h // 2))
+        return image.crop((x, y, x + w * 2 // 5, y + h // 2))  # the index (a court's figure is right of it)
 
     for rank, same in ((7, True), (12, False), (11, False), (1 if 1 in where else 13, 1 not in where)):
-        # each image has a palette of its own: a shade may differ a little
+        # each image has a palette of its own (the court figures' colours among it): a shade may
+        # differ a little; another letter differs by far more
         difference = ImageChops.difference(index_of(english, rank), index_of(danish, rank)).getextrema()
-        assert (max(high for _, high in difference) <= 12) == same, rank
+        assert (max(high for _, high in difference) <= 40) == same, (rank, difference)
 
 
 def test_the_previews_indices_are_the_apps():
@@ -273,3 +274,17 @@ def test_previews_and_sharing_know_nothing_of_http_and_previews_nothing_of_the_d
         assert not [m for m in imported_modules(web / name) if m.startswith(http)], name
     # a preview is drawn from the seed or deal alone: a bot fetching one stores nothing
     assert not [m for m in imported_modules(web / "previews.py") if m.startswith(("sqlalchemy", "app.db"))]
+
+
+def test_a_court_card_shows_its_figure_and_a_number_card_its_suit():
+    """As on the game's cards: an uncovered jack, queen or king shows its figure (the game's
+    own, app/web/figures), in colours no pip has; a number card a large pip of its ink."""
+    deal = _deal("gaps", 2)
+    image = _image(previews.preview_png("gaps", deal)).convert("RGB")
+    w, h, _, cells = previews.gaps_layout(False)
+    for index, code in enumerate(deal.split()):
+        x, y = cells[index // 13][index % 13]
+        lower_right = image.crop((x + w // 2, y + h // 2, x + w, y + h))
+        colours = {colour for _, colour in lower_right.getcolors(maxcolors=w * h)}
+        blue = any(b > 120 and r < 100 for r, g, b in colours)  # the figures' blue; no suit is blue
+        assert blue == (code[0] in "JQK"), code
