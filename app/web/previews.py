@@ -5,7 +5,8 @@ system fonts) and the court figures of the game's cards as PNGs (``app/web/figur
 image is the same on every server. Pillow draws shapes without
 antialiasing: the shapes (a blank card, the suits, the back, a gap) and the ranks are drawn
 once per size, the shapes at ``SUPERSAMPLE`` times and scaled down, and a preview then only
-pastes them; a palette PNG of about 30 KB, drawn in well under 100 ms.
+pastes them; a palette PNG of 25–50 KB (Gaps, with its twelve figures, the most), drawn in well
+under 100 ms.
 
 Addressing. A preview is named by what it shows: ``/preview/{language}/{preset}/{ref}.png``
 where ``ref`` is a seed (digits) or, for any other deal, its token (one letter a card, see
@@ -38,7 +39,7 @@ DRAWING_VERSION = 3  # raise whenever the drawing changes: every preview URL cha
 WIDTH, HEIGHT = 1200, 630
 SUPERSAMPLE = 3
 FIGURES = Path(__file__).resolve().parent / "figures"
-CACHED_PREVIEWS = 256    # about 30 KB each
+CACHED_PREVIEWS = 256    # 25–50 KB each
 PALETTE_COLOURS = 128
 
 FELT = (14, 90, 58)          # the app's --felt
