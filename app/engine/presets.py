@@ -27,13 +27,18 @@ class Preset:
         return self.variant.parse_rules(self.options)
 
     def name(self, language: str = "en") -> str:
-        return self.names.get(language, self.names["en"])
+        return _in(self.names, language)
 
     def described(self, language: str = "en") -> str:
-        return self.summary.get(language, self.summary["en"])
+        return _in(self.summary, language)
 
     def expected(self, language: str = "en") -> str:
-        return self.expectation.get(language, self.expectation["en"])
+        return _in(self.expectation, language)
+
+
+def _in(words: dict[str, str], language: str) -> str:
+    """The words in ``language``, English where it has none."""
+    return words.get(language, words["en"])
 
 
 def _in_languages(texts: tuple[str, str, str]) -> dict[str, str]:
