@@ -315,9 +315,7 @@
     toast.setAttribute("aria-hidden", "true");  // #announce reads it out
     toast.textContent = text;
     board().appendChild(toast);  // fixed in the window; it goes with the board's next answer
-    var r = el.getBoundingClientRect(), w = toast.offsetWidth;
-    toast.style.left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left + r.width / 2 - w / 2)) + w / 2 + "px";
-    toast.style.top = Math.min(window.innerHeight - toast.offsetHeight - 8, r.bottom + 8) + "px";
+    if (window.TrettenTable) window.TrettenTable.placeToast(toast, el.getBoundingClientRect());
     var announce = document.getElementById("announce");
     if (announce) announce.textContent = text;
   }
