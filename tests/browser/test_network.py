@@ -189,3 +189,21 @@ def test_another_tabs_move_meanwhile_drops_the_waiting_moves_with_the_reason(ser
     assert stored_moves(server, game_id_of(page)) == ["D", "D"]
     equals_a_fresh_load(page)
     assert not errors
+
+
+def test_a_hint_asked_offline_is_not_done_and_says_so(server, new_page):
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    network(page, offline=True)
+    page.click('#board [data-action="hint"]')
+    page.wait_for_selector("#board .toast[data-near]", state="visible")
+    assert "No connection" in page.inner_text("#board .toast[data-near]")
+    assert page.locator("#board [data-hint]").count() == 0 and ply(page) == 1
+    network(page, offline=False)
+    page.click('#board [data-action="hint"]')  # back: it is done
+    page.wait_for_selector("#board [data-hint]")
+    assert not errors
