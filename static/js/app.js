@@ -438,7 +438,7 @@
       .catch(function () {});
   }
   // no answer: the move stays first in the queue and goes again after a pause
-  function again() {
+  function retryLater() {
     failures += 1;
     clearTimeout(retryTimer);
     var wait = RETRY_MS[Math.min(failures, RETRY_MS.length) - 1];
@@ -461,7 +461,7 @@
 
   // The queue outlives the page: kept in the tab's sessionStorage under the deal it was made on
   // (a deal ready to play is named by its link, a stored game by its id) until all is answered
-  var KEPT = "tretten.waiting:";
+  var KEPT = "tretten.waiting:", KEPT_FORM = 1;  // a page of another release reads only its own form
   var keptKey = null;
   function save() {
     var b = board();
@@ -472,6 +472,7 @@
       keptKey = key;
       if (!queue.length && !later.length) { sessionStorage.removeItem(key); return; }
       sessionStorage.setItem(key, JSON.stringify({
+        v: KEPT_FORM,
         base: base || { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") },
         moves: queue.map(function (m) { return { mid: m.mid, spec: m.spec, fields: m.fields }; }),
         later: later
@@ -481,8 +482,8 @@
   function savedFor(b) {
     var found = null;
     try {
-      var own = sessionStorage.getItem(KEPT + b.getAttribute("data-deal"));
-      if (own) return { key: KEPT + b.getAttribute("data-deal"), kept: JSON.parse(own) };
+      var own = JSON.parse(sessionStorage.getItem(KEPT + b.getAttribute("data-deal")) || "null");
+      if (own && own.v === KEPT_FORM) return { key: KEPT + b.getAttribute("data-deal"), kept: own };
       // a first move stored whose answer was lost: its queue is under the deal's link, and
       // the game's last change is that move
       var mid = b.getAttribute("data-mid");
@@ -490,7 +491,7 @@
         var key = sessionStorage.key(i);
         if (key.indexOf(KEPT) !== 0) continue;
         var kept = JSON.parse(sessionStorage.getItem(key));
-        if (kept.moves.length && kept.moves[0].mid === mid) found = { key: key, kept: kept };
+        if (kept && kept.v === KEPT_FORM && kept.moves.length && kept.moves[0].mid === mid) found = { key: key, kept: kept };
       }
     } catch (e) { return null; }
     return found;
@@ -688,9 +689,12 @@
     if (queue.length === 1 && queue[0].spec) { answersAfter(queue[0].spec); queue[0].applied = true; }
     else if (queue.length) known = false;
   }
+  var laid = null;  // the answer last laid in: htmx tells of a swap twice (on the form, gone, and on the board)
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!forBoard(event)) return;
     var xhr = event.detail.xhr, refused = xhr && xhr.status >= 400;
+    if (xhr && xhr === laid) return;
+    laid = xhr;
     stale = false;
     if (ours(event)) {
       posted = false;
@@ -721,7 +725,7 @@
       if (failed) {  // no answer: the move waits, shown, and goes again
         posted = false;
         ourXhr = null;
-        again();
+        retryLater();
         render();
         return;
       }
@@ -761,7 +765,7 @@
       if (solving === xhr) solving = null;
       var next = parked.shift(), again = next && document.querySelector(next);
       if (!again) return;
-      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" });
+      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" }).catch(function () {});
       else again.click();
     });
   });

@@ -207,3 +207,36 @@ def test_a_hint_asked_offline_is_not_done_and_says_so(server, new_page):
     page.click('#board [data-action="hint"]')  # back: it is done
     page.wait_for_selector("#board [data-hint]")
     assert not errors
+
+
+def test_a_second_try_that_meets_the_stored_first_is_its_answer(server, new_page):
+    """The first try is stored but its answer lost; the second reaches the server as if it had
+    raced the first (it is refused as stale, 409): the board it brings holds the move (its
+    data-mid), so the page takes it as the answer and goes on with the next moves."""
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    tries = []
+
+    def stored_then_raced(route):
+        tries.append(route.request.post_data)
+        if len(tries) == 1:
+            route.fetch()
+            route.abort("connectionreset")
+        elif len(tries) == 2:  # as a racing second try is seen: another id on an old ply
+            route.continue_(post_data=re.sub(r"mid=\w+", "mid=raced", route.request.post_data))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/games/[\w-]+/act$"), stored_then_raced)
+    tap_all(page, OFFLINE_MOVES[:3])
+    page.wait_for_function("() => !window.TrettenBoard.waiting()")
+    settled(page)
+    assert len(tries) >= 4
+    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES[:3]]
+    assert page.locator("[data-error]").count() == 0 and pending(page) == 0
+    equals_a_fresh_load(page)
+    assert not errors
