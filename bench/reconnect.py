@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
@@ -31,7 +29,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import CHROMIUM_ARGS, start_server  # noqa: E402
+from bench.browser import chromium_and_server  # noqa: E402
 
 DEAL = ("KD TD KH 2C JD 5C QH QD 6S AD 8S 3S 9D 7D 3D 2H 4C AH 7H 4D 6H 8D TC KC 9S 3H 2S 4H 2D TH "
         "4S 3C 7C 9H 5H AS 7S AC 6D TS JS QS KS 6C JC 5S JH 9C 8H 5D QC 8C")
@@ -111,25 +109,8 @@ def main() -> int:
     parser.add_argument("--rtt", type=int, default=150)
     parser.add_argument("--base-url", default="")
     args = parser.parse_args()
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        raise SystemExit("Chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    process = None
-    with tempfile.TemporaryDirectory() as data_dir:
-        base = args.base_url
-        if not base:
-            process, base = start_server(data_dir)
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-                results = [one_run(browser, base, args.offline, args.rtt) for _ in range(args.runs)]
-                browser.close()
-        finally:
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=10)
+    with chromium_and_server(args.base_url) as (browser, base):
+        results = [one_run(browser, base, args.offline, args.rtt) for _ in range(args.runs)]
     times = sorted(ms for ms, _ in results)
     print(f"rtt {args.rtt} ms, {args.offline:g} s offline, {len(OFFLINE_MOVES)} moves waiting, {args.runs} runs")
     print(f"back online -> all stored: median {statistics.median(times):.0f} ms, max {times[-1]:.0f} ms "

@@ -12,7 +12,7 @@ import httpx
 
 from .conftest import shot
 from .test_answers import ISSUE_DEAL, equals_a_fresh_load, settled, taps
-from .test_play import ply, slow_connection, wait_ply
+from .test_play import ply, wait_ply
 
 PHONE = {"width": 390, "height": 844}
 # how long the phone stays offline: the protocol's pauses stop growing at 4 s, so nothing in the
@@ -49,6 +49,24 @@ def uncaught(page) -> list[str]:
     return errors
 
 
+def new_deal(new_page, server: str):
+    """A phone on a phone's round trip, on the issue's deal ready to play, and its uncaught errors."""
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    network(page, offline=False)
+    return page, errors
+
+
+def mid_game(new_page, server: str):
+    """The same after one draw: mid-game, the game stored."""
+    page, errors = new_deal(new_page, server)
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    return page, errors
+
+
 def tap_all(page, moves: list[str]) -> None:
     """Every tap of ``moves`` at once, as a player taps on without looking at the network."""
     for move in moves:
@@ -65,13 +83,7 @@ def game_id_of(page) -> str:
 
 
 def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, new_page):
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    network(page, offline=False)
-    page.click('[data-action="draw"]')  # mid-game: the game is stored
-    wait_ply(page, 1)
-    settled(page)
+    page, errors = mid_game(new_page, server)
     network(page, offline=True)
     tap_all(page, OFFLINE_MOVES)
     # the page shows what it can stand behind, holds the rest, and says that all of it waits
@@ -101,10 +113,7 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
 
 
 def test_answers_lost_after_the_server_stored_the_moves_are_stored_once(server, new_page):
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    slow_connection(page, 150)
+    page, errors = new_deal(new_page, server)
     lost = []
 
     def store_then_drop(route):
@@ -129,10 +138,7 @@ def test_answers_lost_after_the_server_stored_the_moves_are_stored_once(server, 
 
 
 def test_a_reload_while_moves_wait_sends_them(server, new_page):
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    slow_connection(page, 150)
+    page, errors = new_deal(new_page, server)
     tries = []
 
     def first_stored_then_nothing(route):
@@ -158,12 +164,7 @@ def test_a_reload_while_moves_wait_sends_them(server, new_page):
 
 
 def test_another_tabs_move_meanwhile_drops_the_waiting_moves_with_the_reason(server, new_page):
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    page.click('[data-action="draw"]')
-    wait_ply(page, 1)
-    settled(page)
+    page, errors = mid_game(new_page, server)
     network(page, offline=True)
     tap_all(page, OFFLINE_MOVES[:2])
     page.wait_for_function("() => document.getElementById('board').dataset.pending === '2'")
@@ -181,12 +182,7 @@ def test_another_tabs_move_meanwhile_drops_the_waiting_moves_with_the_reason(ser
 
 
 def test_a_hint_asked_offline_is_not_done_and_says_so(server, new_page):
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    page.click('[data-action="draw"]')
-    wait_ply(page, 1)
-    settled(page)
+    page, errors = mid_game(new_page, server)
     network(page, offline=True)
     page.click('#board [data-action="hint"]')
     page.wait_for_selector("#board .toast[data-near]", state="visible")
@@ -202,12 +198,7 @@ def test_a_second_try_that_meets_the_stored_first_is_its_answer(server, new_page
     """The first try is stored but its answer lost; the second reaches the server as if it had
     raced the first (it is refused as stale, 409): the board it brings holds the move (its
     data-mid), so the page takes it as the answer and goes on with the next moves."""
-    page = new_page(**PHONE)
-    errors = uncaught(page)
-    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
-    page.click('[data-action="draw"]')
-    wait_ply(page, 1)
-    settled(page)
+    page, errors = mid_game(new_page, server)
     tries = []
 
     def stored_then_raced(route):
