@@ -218,6 +218,7 @@ class Draft:
     moves: str = ""
     cursor: int = 0
     version: int = 0
+    last_mid: None = None
     status: Status = Status.PLAYING
     score: int = 0
     undo_count: int = 0

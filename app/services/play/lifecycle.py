@@ -98,18 +98,31 @@ def check_owner(game: Game, player: Player | None) -> None:
         raise ForbiddenError("only the player who started this game can change it", "not_owner")
 
 
-def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> None:
+def repeated(game: Game, mid: str | None) -> bool:
+    """Whether ``mid``, the id a page gave a change, is the game's last stored change: the page
+    sent it again because its answer was lost (a network error, a reload). It is stored: the
+    answer is the game as it is, never the change applied twice, and never a 409."""
+    return bool(mid) and game.last_mid == mid
+
+
+def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None,
+          mid: str | None = None) -> bool:
     """The one check before anything changes a stored game or asks the solver about it (a
     move, undo, redo, a hint, "still winnable?", auto-finish): the player's own game, as the
     page saw it (``ply``/``version``: a stale tab gets 409), and still in play. A won game, or
     one counted as lost (replaced, or a day idle), takes nothing more: not a move, not a hint,
-    not a setting. "No moves left" (``LOST``) may still be undone."""
+    not a setting. "No moves left" (``LOST``) may still be undone.
+
+    True when the change is already stored (``repeated``: the page's own retry, even of the move
+    that won the game): there is nothing to do but answer with the game as it is."""
     check_owner(game, player)
+    if repeated(game, mid):
+        return True
     if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
         raise ConflictError("this game moved on in another tab", "stale")
     phase = phase_of(game)
     if phase.open:
-        return
+        return False
     if phase is Phase.WON:
         raise InputError("the game is won: a win is final", "won_final")
     raise InputError("this game was counted as lost", "counted_lost")
