@@ -21,7 +21,7 @@ from app.services.play.moves import ActionResult
 from app.services.stats import stats
 
 from . import sharing
-from .boards import board_of
+from .boards import board_of, marks
 from .deps import discard
 from .errors import headers_of, status_of
 from .templating import absolute, is_htmx, render
@@ -155,7 +155,7 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
     hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
-            **move.targets()}
+            **marks(move)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint, **(extra or {})}, headers=headers)
 

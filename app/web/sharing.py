@@ -181,7 +181,7 @@ def picture(position: Position) -> str:
 def pyramid_picture(position: PyramidPosition) -> str:
     """One line per row, apex first, each row centred under the one above by half-square
     spaces; Double Pyramid's two pyramids side by side."""
-    pyramids = len(position.layout) // PYRAMID_SIZE
+    pyramids = position.table.pyramids
     lines = []
     for r in range(ROWS):
         rows = []
