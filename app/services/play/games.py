@@ -43,7 +43,7 @@ def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None =
     return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, moves, cursor)
 
 
-def record_of(game: Game | Draft) -> GameRecord:
+def record_of(game: Game) -> GameRecord:
     return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
@@ -107,10 +107,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     of one preset, or one deal (a seed, or an imported deal's canonical text), if given."""
     if player.id is None:
         return []
-    query = select(Game).where(
-        Game.player_id == player.id, Game.status == Status.PLAYING, Game.started_at.is_not(None),
-        Game.abandoned.is_(False), Game.updated_at >= utcnow() - lifecycle.IDLE_LIMIT,
-    )
+    query = select(Game).where(Game.player_id == player.id, lifecycle.playing_expression())
     if preset is not None:
         query = query.where(Game.preset == preset)
     if seed is not None:
@@ -120,7 +117,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def elapsed_seconds(game: Game | Draft, now: datetime | None = None) -> int:
+def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
     if game.started_at is None:
         return 0
     end = game.finished_at or now or utcnow()
@@ -150,6 +147,13 @@ def _check_rate(session: Session, player: Player, limits: Limits) -> None:
                              retry_after=max(1, math.ceil(wait)))
 
 
+def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
+    """A game of ``deal`` for ``player``, before its first move (not stored: see the callers)."""
+    return Game(player_id=player.id, preset=preset.slug, game=preset.game, rules=preset.rules.to_options(),
+                deal=format_deal(deal), seed=seed, moves="", cursor=0, status=Status.PLAYING,
+                scoring=player.scoring or "simple")
+
+
 def start_game(
     session: Session,
     player: Player,
@@ -172,18 +176,7 @@ def start_game(
     _check_rate(session, player, limits)
     if limits.new_games is not None:
         limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
-    game = Game(
-        player_id=player.id,
-        preset=preset.slug,
-        game=variant.name,
-        rules=preset.rules.to_options(),
-        deal=format_deal(deal),
-        seed=seed,
-        moves="",
-        cursor=0,
-        status=Status.PLAYING,
-        scoring=player.scoring,
-    )
+    game = _row(player, preset, deal, seed)
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
@@ -201,42 +194,22 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     return random_seed()
 
 
-@dataclass(frozen=True)
-class Draft:
-    """A deal ready to play, not stored: what its first move stores as a game (``start_game``,
-    app.services.play.moves.first_move). It answers what a page reads of a game; it has no id, no
-    move and no time yet."""
-
-    player_id: str
-    preset: str
-    game: str
-    rules: dict
-    deal: str
-    seed: int | None
-    scoring: str
-    id: None = None
-    moves: str = ""
-    cursor: int = 0
-    version: int = 0
-    last_mid: None = None
-    status: Status = Status.PLAYING
-    score: int = 0
-    undo_count: int = 0
-    hint_count: int = 0
-    abandoned: bool = False
-    auto_finished: bool = False
-    started_at: None = None
-    finished_at: None = None
-    daily_on: None = None
-
-
-def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Draft:
-    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None)."""
+def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:
+    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None). It is the
+    game its first move will store, as a row that is never added to the session (SQLAlchemy's
+    "transient" state): no id, no move and no time yet, and nothing a page reads is missing."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
-    return Draft(player.id, preset.slug, variant.name, preset.rules.to_options(), format_deal(deal),
-                 None if deal_text is not None else seed, player.scoring or "simple")
+    game = _row(player, preset, deal, None if deal_text is not None else seed)
+    game.version = game.score = game.undo_count = game.hint_count = 0
+    game.abandoned = game.auto_finished = False
+    return game
+
+
+def stored(game: Game) -> bool:
+    """Whether ``game`` is a stored game (it has an id), not a deal ready to play (``pending``)."""
+    return game.id is not None
 
 
 def abandon(session: Session, game: Game) -> None:
@@ -252,7 +225,7 @@ def abandon(session: Session, game: Game) -> None:
         raise ConflictError("this game moved on in another tab", "stale") from None
 
 
-def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
+def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:
     """The player's game in play of this deal (a seed's, or an imported deal's), if any."""
     found = unfinished_games(session, player, 1, preset=draft.preset, seed=draft.seed,
                              deal=draft.deal if draft.seed is None else None)

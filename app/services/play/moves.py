@@ -122,22 +122,30 @@ def play_move(session: Session, game: Game, player: Player | None, move: Move | 
 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
-    """Take back the last move (not after a win: lifecycle)."""
+    """Take back the last move (not after a win: lifecycle), as the board's undo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
-    if not record.can_undo:
-        raise InputError("there is nothing to undo", "nothing_to_undo")
-    game.undo_count += 1
-    return store(session, game, record.undo(), "undo")
+    return _stepped(session, game, record_of(game), "undo", "").record
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
+    """Play again the move last taken back, as the board's redo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
+    return _stepped(session, game, record_of(game), "redo", "").record
+
+
+def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str) -> ActionResult:
+    """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
+    if action == "undo":
+        if not record.can_undo:
+            raise InputError("there is nothing to undo", "nothing_to_undo")
+        game.undo_count += 1
+        after = store(session, game, record.undo(), "undo", mid=mid)
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return store(session, game, record.redo(), "redo")
+    after = store(session, game, record.redo(), "redo", mid=mid)
+    return ActionResult(after, announcement=_last_move(after))
 
 
 # ---------------------------------------------------------------- a board action
@@ -212,17 +220,8 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
         seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
         games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action == "undo":
-        if not record.can_undo:
-            raise InputError("there is nothing to undo", "nothing_to_undo")
-        game.undo_count += 1
-        after = store(session, game, record.undo(), "undo", mid=mid)
-        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
-    if action == "redo":
-        if not record.can_redo:
-            raise InputError("there is nothing to redo", "nothing_to_redo")
-        after = store(session, game, record.redo(), "redo", mid=mid)
-        return ActionResult(after, announcement=_last_move(after))
+    if action in ("undo", "redo"):
+        return _stepped(session, game, record, action, mid)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
