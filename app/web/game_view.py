@@ -16,9 +16,8 @@ from app.engine.announcements import Announcement, describe
 from app.services.assist import assist
 from app.services.errors import ServiceError
 from app.services.play import daily, lifecycle
-from app.services.play.games import record_of
+from app.services.play.games import OnTable, record_of
 from app.services.play.moves import ActionResult
-from app.services.play.table import OnTable
 from app.services.stats import stats
 
 from . import sharing

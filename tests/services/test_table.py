@@ -9,7 +9,7 @@ from app.db.models import Player
 from app.engine import Status
 from app.services.play import games
 from app.services.play.lifecycle import Abandonment, Phase
-from app.services.play.table import OnTable
+from app.services.play.games import OnTable
 
 
 def test_a_deal_ready_to_play_is_a_new_game_on_the_table_and_never_stored():

@@ -1,5 +1,5 @@
-"""Games: starting one (a seed, a deal, or a fresh random seed), finding one, the checks every
-change of a game makes first, and the game's derived figures (time, score).
+"""Games: starting one (a seed, a deal, or a fresh random seed), finding one, the game on the
+table as it stands (``OnTable``), and the game's derived figures (time, score).
 
 A stored game is its GameRecord replayed from the row's text (``record_of``): a row is never
 trusted further than the rules allow. How a change is stored is app.services.play.moves.
@@ -22,8 +22,10 @@ from app.engine import (
     GameRecord,
     InvalidDealError,
     InvalidRulesError,
+    Position,
     Preset,
     Status,
+    Termination,
     format_deal,
     get_game,
     get_preset,
@@ -34,6 +36,7 @@ from ..accounts.ratelimit import Arrivals
 from ..assist import winnable
 from ..errors import ConflictError, InputError, NotFoundError, RateLimitError
 from . import daily, lifecycle
+from .lifecycle import Abandonment, Phase
 
 
 def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None = None) -> GameRecord:
@@ -210,6 +213,72 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
 def stored(game: Game) -> bool:
     """Whether ``game`` is a stored game (it has an id), not a deal ready to play (``pending``)."""
     return game.id is not None
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """The game on the table: one value for what every page, board and API answer reads of a
+    game. A stored game and a deal ready to play (``pending``) are read the same way: their
+    record (the deal and the moves, replayed by the engine), their phase in the game's life
+    (``lifecycle.Phase``) and what follows from it — what the game counts as, why it ended,
+    whether it still takes moves, undo and redo."""
+
+    game: Game
+    record: GameRecord
+    phase: Phase
+
+    @classmethod
+    def of(cls, game: Game, record: GameRecord | None = None, now: datetime | None = None) -> OnTable:
+        """The game as it stands (``record``: its record when the caller has it already)."""
+        return cls(game, record or record_of(game), lifecycle.phase_of(game, now))
+
+    @property
+    def stored(self) -> bool:
+        """A stored game, not a deal ready to play."""
+        return stored(self.game)
+
+    @property
+    def position(self) -> Position:
+        return self.record.position
+
+    @property
+    def finished(self) -> bool:
+        """Won, no moves left, or counted as lost: its result (and its analysis) can be shown."""
+        return self.phase.finished
+
+    @property
+    def status(self) -> Status:
+        """What the game counts as now: a game counted as lost is ``LOST`` whatever its position."""
+        return self.phase.result
+
+    @property
+    def end_reason(self) -> Abandonment | Termination | None:
+        """Why the game ended: replaced or left for a day (counted as lost), or the engine's reason."""
+        if self.phase is Phase.ABANDONED:
+            return lifecycle.abandonment(self.game)
+        return self.position.end_reason
+
+    @property
+    def open(self) -> bool:
+        """Still takes moves, undo, redo and the solver's help (``lifecycle.check``)."""
+        return self.phase.open
+
+    @property
+    def can_undo(self) -> bool:
+        return self.open and self.record.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.open and self.record.can_redo
+
+    @property
+    def elapsed(self) -> int:
+        """Seconds from the first move to the end, or to now while it is played."""
+        return elapsed_seconds(self.game)
+
+    @property
+    def timer_running(self) -> bool:
+        return self.game.started_at is not None and self.game.finished_at is None
 
 
 def abandon(session: Session, game: Game) -> None:

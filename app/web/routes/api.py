@@ -16,7 +16,7 @@ from app.engine import MAX_SEED, GameRecord
 from app.services.accounts import players
 from app.services.errors import ConflictError
 from app.services.play import games, moves
-from app.services.play.table import OnTable
+from app.services.play.games import OnTable
 from app.services.stats import leaderboard
 
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
