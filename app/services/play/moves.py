@@ -28,7 +28,7 @@ from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
 from app.engine.announcements import Announcement, describe
 
-from ..errors import ConflictError, InputError, ServiceError
+from ..errors import ConflictError, InputError
 from . import games, lifecycle
 from .games import Limits, current_score, record_of
 
@@ -122,22 +122,30 @@ def play_move(session: Session, game: Game, player: Player | None, move: Move | 
 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
-    """Take back the last move (not after a win: lifecycle)."""
+    """Take back the last move (not after a win: lifecycle), as the board's undo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
-    if not record.can_undo:
-        raise InputError("there is nothing to undo", "nothing_to_undo")
-    game.undo_count += 1
-    return store(session, game, record.undo(), "undo")
+    return _stepped(session, game, record_of(game), "undo", "").record
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
+    """Play again the move last taken back, as the board's redo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
+    return _stepped(session, game, record_of(game), "redo", "").record
+
+
+def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str) -> ActionResult:
+    """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
+    if action == "undo":
+        if not record.can_undo:
+            raise InputError("there is nothing to undo", "nothing_to_undo")
+        game.undo_count += 1
+        after = store(session, game, record.undo(), "undo", mid=mid)
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return store(session, game, record.redo(), "redo")
+    after = store(session, game, record.redo(), "redo", mid=mid)
+    return ActionResult(after, announcement=_last_move(after))
 
 
 # ---------------------------------------------------------------- a board action
@@ -149,7 +157,9 @@ CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What an action did, for the page: the game's record now, the selection, and what to say."""
+    """What an action did, for the page: the game's record now, the selection, and what to say.
+    A refusal is an error (app.services.errors); the page then shows the game as stored with its
+    key and the engine's precise reason (app.web.game_view.refused)."""
 
     record: GameRecord
     selected: str | None = None
@@ -161,15 +171,6 @@ class ActionResult:
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
     detail: str | None = None             # the engine's precise reason, if any
-    status_code: int = 200
-    retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
-
-    @classmethod
-    def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
-        """A refused action: the game as stored now, and why."""
-        detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
-        return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
-                   status_code=status_code, retry_after=retry_after if isinstance(retry_after, int) else None)
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
@@ -213,24 +214,14 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
     record = record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    if action == "new":
-        games.abandon(game)
-        seed = games.new_seed(session, player, game.preset)
+    if action in ("new", "restart"):
+        # the next deal first (a winnable one may be searched, and refused when the solver is
+        # busy): until it is known, nothing of this game changes
+        seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
+        games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action == "restart":
-        games.abandon(game)
-        return ActionResult(record, leaves=True, next_seed=game.seed)
-    if action == "undo":
-        if not record.can_undo:
-            raise InputError("there is nothing to undo", "nothing_to_undo")
-        game.undo_count += 1
-        after = store(session, game, record.undo(), "undo", mid=mid)
-        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
-    if action == "redo":
-        if not record.can_redo:
-            raise InputError("there is nothing to redo", "nothing_to_redo")
-        after = store(session, game, record.redo(), "redo", mid=mid)
-        return ActionResult(after, announcement=_last_move(after))
+    if action in ("undo", "redo"):
+        return _stepped(session, game, record, action, mid)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
