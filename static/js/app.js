@@ -437,12 +437,13 @@
     htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values })
       .catch(function () {});
   }
-  // no answer: the move stays first in the queue and goes again after a pause
+  // no answer: the move stays first in the queue and goes again after a pause (or the board is
+  // fetched again, when it was another request that got none)
   function retryLater() {
     failures += 1;
     clearTimeout(retryTimer);
     var wait = RETRY_MS[Math.min(failures, RETRY_MS.length) - 1];
-    retryTimer = setTimeout(function () { retryTimer = null; send(); }, wait * (0.8 + Math.random() * 0.4));
+    retryTimer = setTimeout(function () { retryTimer = null; resume(); }, wait * (0.8 + Math.random() * 0.4));
   }
   // the network may be back (online, the page shown again): what waits goes now, or the board
   // is fetched if a request of it got no answer
@@ -696,10 +697,10 @@
     if (xhr && xhr === laid) return;
     laid = xhr;
     stale = false;
+    failures = 0;  // a board came: the network answers
     if (ours(event)) {
       posted = false;
       ourXhr = null;
-      failures = 0;
       base = null;
       var answered = queue.shift();
       // stored after all (a first try's answer was lost while it was sent again, and the second
@@ -736,9 +737,11 @@
     setTimeout(function () { send(); drain(); }, 0);
   });
   // an action of htmx's own (a hint, a new deal, undo…) got no answer: not done, and said so
-  // beside what was pressed; the board is fetched again when the network is back
+  // beside what was pressed; the board is fetched again (it may have been done after all) after
+  // a pause, or when the network is back
   function unanswered(event) {
     stale = true;
+    retryLater();
     var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var el = (trigger && trigger.submitter) || event.detail.elt;
     var status = board() && board().querySelector("[data-sync]");
