@@ -237,7 +237,8 @@
 // after a pause that grows (RETRY_MS), and at once when the network is back (`online`, the page
 // shown again). The queue and the kept taps live in the tab's sessionStorage until answered, so
 // a reload sends them again. `#board` says how many moves wait (`data-pending`), and so does the
-// status beside the board once they wait long or the network failed (read out by #sync-said).
+// status beside the board once they wait long or the network failed, read out by #sync-said
+// (which holds the words, drawn by the server in the page's language).
 // docs/architecture.md, "the walk of one move", has the protocol.
 (function () {
   "use strict";
@@ -542,24 +543,21 @@
       if (el) el.classList.add("held");
     });
     if (!n) shownSince = 0; else if (!shownSince) shownSince = Date.now();
-    var status = b.querySelector("[data-sync]");
+    var status = b.querySelector("[data-sync]"), region = document.getElementById("sync-said");
     var offline = failures > 0 || navigator.onLine === false;
     var visible = n > 0 && (offline || Date.now() - shownSince >= SLOW_MS);
     clearTimeout(slowTimer);
     if (n > 0 && !visible) slowTimer = setTimeout(render, SLOW_MS - (Date.now() - shownSince));
-    var text = "";
-    if (status && visible) {
-      text = status.getAttribute((offline ? "data-offline-" : "data-waiting-") + (n === 1 ? "one" : "many")).replace("{n}", n);
-    }
+    if (!region) return;
+    var text = visible ? region.getAttribute((offline ? "data-offline-" : "data-waiting-") + (n === 1 ? "one" : "many")).replace("{n}", n) : "";
     if (status) {
       status.hidden = !visible;
       status.textContent = text;
       status.classList.toggle("offline", offline);
     }
-    var region = document.getElementById("sync-said");
-    if (region && text !== spoken) {
+    if (text !== spoken) {
       // read out when it changes; "all saved" once, after it was said that moves wait
-      region.textContent = text || (spoken && status ? status.getAttribute("data-saved") : "");
+      region.textContent = text || (spoken ? region.getAttribute("data-saved") : "");
       spoken = text;
     }
   }
@@ -744,8 +742,8 @@
     retryLater();
     var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var el = (trigger && trigger.submitter) || event.detail.elt;
-    var status = board() && board().querySelector("[data-sync]");
-    if (el && el.closest && el.closest("#board") && status) say(el, status.getAttribute("data-unanswered"));
+    var region = document.getElementById("sync-said");
+    if (el && el.closest && el.closest("#board") && region) say(el, region.getAttribute("data-unanswered"));
     render();
   }
   document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });
