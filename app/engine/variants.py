@@ -10,7 +10,7 @@ are keyed by it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, full_deck, parse_deal
@@ -49,13 +49,6 @@ class Variant:
     # whether the solver proves the shortest win of a position (A* over the Pyramid family's
     # moves; Gaps has none)
     shortest_win: bool = True
-    # the game's name in da, sv and en (a preset's names say its rule options too)
-    names: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
-
-    def title(self, language: str = "en") -> str:
-        """The game's name in ``language`` (English if it has none there)."""
-        return self.names.get(language) or self.names.get("en", self.name)
-
     @property
     def deal_size(self) -> int:
         return 52 * self.decks
@@ -90,23 +83,17 @@ class Variant:
         return tuple(shuffled(full_deck(self.decks), check_seed(seed)))
 
 
-def _names(da: str, sv: str, en: str) -> dict[str, str]:
-    return {"da": da, "sv": sv, "en": en}
-
-
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
         Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("pyramid"), names=_names("Pyramide", "Pyramid", "Pyramid")),
+                table=PyramidTable("pyramid")),
         Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("giza", reserve_piles=8), names=_names("Giza", "Giza", "Giza")),
+                table=PyramidTable("giza", reserve_piles=8)),
         Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap, decks=2,
-                table=PyramidTable("double-pyramid", pyramids=2),
-                names=_names("Dobbeltpyramide", "Dubbelpyramid", "Double Pyramid")),
+                table=PyramidTable("double-pyramid", pyramids=2)),
         Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text), gaps_tap,
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False,
-                names=_names("13-kabalen (Gaps)", "Gaps (Montana)", "Gaps")),
+                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }
 

@@ -79,8 +79,6 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         "record": record,
         "result": result,
         "preset": preset,
-        "preset_name": preset.name(language),
-        "preset_summary": preset.described(language),
         "board": board_of(position, result.selected if can_act else None),
         "status": status,
         "end_reason": abandoned or position.end_reason,

@@ -15,11 +15,11 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.engine import PRESETS
 from app.services.play import deals
 from app.services.play.games import Draft
 
 from . import previews, sharing
+from .preset_words import preset_name
 from .templating import absolute
 
 
@@ -46,7 +46,7 @@ def deal_meta(request: Request, preset: str, path: str, *, seed: int | None = No
         description=sharing.link_description(preset, language, players=players, winners=winners),
         url=absolute(request, path),
         image=absolute(request, image),
-        game_name=PRESETS[preset].name(language),
+        game_name=preset_name(preset, language),
         locale=sharing.LOCALES[language],
     )
 

@@ -30,7 +30,7 @@ from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
 
-from . import formatting
+from . import formatting, preset_words
 from .assets import asset_url
 
 # ---------------------------------------------------------------- what pages say by key
@@ -215,6 +215,11 @@ environment.globals.update(
     PAIR_TOTAL=PAIR_TOTAL,
     suit_symbol=suit_symbol,
     PRESETS=PRESETS,
+    # a game's and a preset's words, in the page's language
+    game_name=preset_words.game_name,
+    preset_name=preset_words.preset_name,
+    preset_summary=preset_words.preset_summary,
+    preset_expectation=preset_words.preset_expectation,
     # results and phases are compared as members (``status == Status.WON``), never as words
     Status=Status,
     Phase=Phase,

@@ -12,6 +12,7 @@ from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, 
 from app.i18n import translations_for
 from app.services.errors import InputError, NotFoundError
 from app.web import sharing
+from app.web.preset_words import preset_summary
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
 URL = "https://tretten.example/deal/pyramid/18?from=g1"
@@ -246,7 +247,7 @@ def test_a_link_title_names_the_game_and_the_deal_or_its_day(language, seeded, d
     ("sv", "Spelad av 12 spelare, vunnen av 3.", "Spelad av 1 spelare, vunnen av 0."),
 ])
 def test_a_link_description_gives_the_rules_and_who_won(language, played, once):
-    rules = get_preset("pyramid").summary[language]
+    rules = preset_summary("pyramid", language)
     assert sharing.link_description("pyramid", language, players=12, winners=3) == f"{rules} {played}"
     assert sharing.link_description("pyramid", language, players=1, winners=0) == f"{rules} {once}"
     # the deal page's own words for a deal nobody has played (their wording is the deal page's)
