@@ -4,9 +4,10 @@ and what pages say by key.
 Templates translate with ``_()``/``gettext``/``ngettext`` at render time, in the language
 ``render`` sets for the request; nothing is translated before that. Services raise errors and
 return notes by key (they stay free of gettext); pages word them with ``message`` (``TEXTS``).
-``detail`` carries the engine's exact reason (in English, in notation terms) where it helps,
-e.g. which move could not be read: it is marked as English. An imported deal's fault comes as
-``reason``, a key and its parts (``REASONS``), and is worded in the page's language.
+The engine's own reason for a refused move is English notation ("'P99': a pyramid has positions
+0–27"), for the API and the command line: a page says only the refusal, in its language. An
+imported deal's fault comes as ``reason``, a key and its parts (``REASONS``), and is worded in
+the page's language.
 Absolute URLs, for what leaves the site (link-preview tags, shared results), start from the
 configured PUBLIC_URL when there is one: behind a proxy the request's own host may be an
 internal name that a chat app's preview bot cannot reach.
@@ -107,17 +108,13 @@ def _reason(key: str, params: dict) -> Markup:
     return Markup(gettext(text)).format(**parts)  # nosec B704
 
 
-def message(key: str | None, **params: object) -> str:
+def message(key: str | None, reason: tuple[str, dict] | None = None) -> str:
     if key is None:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
-    reason = params.get("reason")
-    if isinstance(reason, tuple) and reason[0] in REASONS:
+    if reason is not None and reason[0] in REASONS:
         return Markup('{} <span class="detail">({})</span>').format(text, _reason(*reason))
-    detail = params.get("detail")
-    if not detail:
-        return text
-    return Markup('{} <span class="detail" lang="en">({})</span>').format(text, detail)
+    return text
 
 
 # ---------------------------------------------------------------- absolute URLs

@@ -157,16 +157,15 @@ class ActionResult:
     next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
-    detail: str | None = None             # the engine's precise reason, if any
     status_code: int = 200
     retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
 
     @classmethod
     def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
         """A refused action: the game as stored now, and why."""
-        detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
-        return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
-                   status_code=status_code, retry_after=retry_after if isinstance(retry_after, int) else None)
+        retry_after = error.params.get("retry_after")
+        return cls(record, selected=selected, error=error.key, status_code=status_code,
+                   retry_after=retry_after if isinstance(retry_after, int) else None)
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
