@@ -190,7 +190,7 @@ def _share_text(page: str) -> str:
 
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Seed 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, ingen tip"),
+    ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, uden tip"),
     ("sv", "Tretten · Pyramid · Spelnummer 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, title, result):
