@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import Request
@@ -13,6 +14,7 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.engine.announcements import Announcement, describe
 from app.services.assist import assist
+from app.services.errors import ServiceError
 from app.services.play import daily, lifecycle
 from app.services.play.games import Draft, elapsed_seconds, record_of
 from app.services.play.moves import ActionResult
@@ -20,6 +22,8 @@ from app.services.stats import stats
 
 from . import sharing
 from .boards import board_of
+from .deps import discard
+from .errors import headers_of, status_of
 from .templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share", "streak_oob"]  # the last two: out of band (hx-swap-oob)
@@ -49,7 +53,7 @@ def share_result(request: Request, game: Game, position, language: str, **scored
 
 def render_game(request: Request, game: Game | Draft, player: Player | None, result: ActionResult | None = None, *,
                 fragment: bool | None = None, extra: dict | None = None, replacing: Game | None = None,
-                headers: dict[str, str] | None = None) -> Response:
+                headers: dict[str, str] | None = None, status_code: int = 200) -> Response:
     """The game page, or for htmx the board fragment with the live announcement and the share
     link out of band. A deal ready to play (a ``Draft``, not stored yet) posts its board to its
     own share link; ``replacing`` is the player's game its first move counts as lost."""
@@ -105,11 +109,23 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         **(extra or {}),
     }
     response = render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
-                      status_code=result.status_code)
+                      status_code=status_code)
     response.headers.update(headers or {})
-    if result.retry_after is not None:
-        response.headers["retry-after"] = str(result.retry_after)
     return response
+
+
+def refused(request: Request, session: Session, player: Player, error: ServiceError,
+            shown: Callable[[], Game | Draft], *, selected: str | None = None,
+            headers: dict[str, str] | None = None) -> Response:
+    """A refused action, answered the one way every board action is: what the request changed
+    is rolled back (it changes no row), and the game as stored now (``shown``, read after the
+    rollback) is drawn with the reason, in the status the refusal calls for (a stale tab's 409
+    carries the current board)."""
+    discard(session)
+    game = shown()
+    result = ActionResult(record_of(game), selected=selected, error=error.key)
+    return render_game(request, game, player, result, status_code=status_of(error),
+                       headers={**headers_of(error), **(headers or {})})
 
 
 def streak_after(session: Session, game: Game) -> dict:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import time
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DealVerdict, PositionVerdict, utcnow
+from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
@@ -62,23 +62,21 @@ def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None
 
 def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str | None) -> int | None:
     """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
-    time; deal at random)."""
-    session.commit()  # no database connection waits for the search
+    time; deal at random). The verdicts found are kept as facts (app.db.session), before the
+    request that asked changes anything."""
+    release(session)
     seed, result, tried = first_winnable(preset_slug, start, player_id=player_id)
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
         return None
     preset = get_preset(preset_slug)
-    if session.get(DealVerdict, (preset_slug, seed)) is None:
-        session.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
-                                nodes=result.nodes, solved_at=utcnow()))
     record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
-    if session.get(PositionVerdict, key) is None:
-        session.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
-                                    nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
-    try:
-        session.commit()
-    except IntegrityError:  # another request stored the same verdicts first
-        session.rollback()
+    with facts(session) as unit:
+        if unit.get(DealVerdict, (preset_slug, seed)) is None:
+            unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
+                                 nodes=result.nodes, solved_at=utcnow()))
+        if unit.get(PositionVerdict, key) is None:
+            unit.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
+                                     nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
     return seed

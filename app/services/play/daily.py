@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict, Game
+from app.db.session import facts, release
 from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
@@ -80,7 +80,8 @@ _locks_guard = threading.Lock()
 
 
 def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> DailyDeal:
-    """The stored daily deal of the day, chosen now if nobody asked for it before."""
+    """The stored daily deal of the day, chosen now if nobody asked for it before (a fact of
+    its own, kept whatever becomes of the request that asked: app.db.session)."""
     day = day or utc_today()
     row = session.get(DailyDeal, (day, preset_slug))
     if row is not None:
@@ -88,24 +89,21 @@ def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> D
     with _locks_guard:
         lock = _locks.setdefault((day, preset_slug), threading.Lock())
     with lock:  # one search per instance; other instances may race, the primary key settles it
+        release(session)
         row = session.get(DailyDeal, (day, preset_slug))
         if row is not None:
             return row
         choice = choose(day, preset_slug)
-        row = DailyDeal(day=day, preset=preset_slug, seed=choice.seed, candidate=choice.candidate,
-                        proven=choice.proven)
-        session.add(row)
-        if choice.proven and session.get(DealVerdict, (preset_slug, choice.seed)) is None:
-            session.add(DealVerdict(preset=preset_slug, seed=choice.seed, winnable=True,
-                                    moves=" ".join(choice.moves), nodes=choice.nodes))
-        try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
-            row = session.get(DailyDeal, (day, preset_slug))
-            assert row is not None
-            return row
-        if choice.proven:  # its par is ready before anyone finishes it (app.services.assist.par)
+        with facts(session) as unit:
+            unit.add(DailyDeal(day=day, preset=preset_slug, seed=choice.seed, candidate=choice.candidate,
+                               proven=choice.proven))
+        with facts(session) as unit:  # apart: a verdict kept already must not undo the day's choice
+            if choice.proven and unit.get(DealVerdict, (preset_slug, choice.seed)) is None:
+                unit.add(DealVerdict(preset=preset_slug, seed=choice.seed, winnable=True,
+                                     moves=" ".join(choice.moves), nodes=choice.nodes))
+        row = session.get(DailyDeal, (day, preset_slug))  # ours, or another instance's stored first
+        assert row is not None
+        if choice.proven and row.seed == choice.seed:  # its par is ready before anyone finishes it
             par.prepare(session, preset_slug, row.seed)
         return row
 

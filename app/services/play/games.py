@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import (
@@ -31,7 +32,7 @@ from app.engine import (
 
 from ..accounts.ratelimit import Arrivals
 from ..assist import winnable
-from ..errors import InputError, NotFoundError, RateLimitError
+from ..errors import ConflictError, InputError, NotFoundError, RateLimitError
 from . import daily, lifecycle
 
 
@@ -237,10 +238,17 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
                  None if deal_text is not None else seed, player.scoring or "simple")
 
 
-def abandon(game: Game) -> None:
-    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
-    if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
-        game.abandoned = True
+def abandon(session: Session, game: Game) -> None:
+    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost,
+    written at once, conditional on the game's version like every change of a game: if another
+    tab moved it meanwhile, ConflictError (409), and nothing is counted."""
+    if lifecycle.phase_of(game) is not lifecycle.Phase.PLAYING:
+        return
+    game.abandoned = True
+    try:
+        session.flush()
+    except StaleDataError:
+        raise ConflictError("this game moved on in another tab", "stale") from None
 
 
 def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:

@@ -28,7 +28,7 @@ from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
 from app.engine.announcements import Announcement, describe
 
-from ..errors import ConflictError, InputError, ServiceError
+from ..errors import ConflictError, InputError
 from . import games, lifecycle
 from .games import Limits, current_score, record_of
 
@@ -146,7 +146,9 @@ CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What an action did, for the page: the game's record now, the selection, and what to say."""
+    """What an action did, for the page: the game's record now, the selection, and what to say.
+    A refusal is an error (app.services.errors); the page then shows the game as stored with its
+    key, in the page's words (app.web.game_view.refused)."""
 
     record: GameRecord
     selected: str | None = None
@@ -157,15 +159,6 @@ class ActionResult:
     next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
-    status_code: int = 200
-    retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
-
-    @classmethod
-    def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
-        """A refused action: the game as stored now, and why."""
-        retry_after = error.params.get("retry_after")
-        return cls(record, selected=selected, error=error.key, status_code=status_code,
-                   retry_after=retry_after if isinstance(retry_after, int) else None)
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
@@ -207,13 +200,12 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
     record = record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    if action == "new":
-        games.abandon(game)
-        seed = games.new_seed(session, player, game.preset)
+    if action in ("new", "restart"):
+        # the next deal first (a winnable one may be searched, and refused when the solver is
+        # busy): until it is known, nothing of this game changes
+        seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
+        games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action == "restart":
-        games.abandon(game)
-        return ActionResult(record, leaves=True, next_seed=game.seed)
     if action == "undo":
         if not record.can_undo:
             raise InputError("there is nothing to undo", "nothing_to_undo")

@@ -19,7 +19,7 @@ from app.services.play import games, moves
 from app.services.play.games import record_of
 from app.services.stats import leaderboard
 
-from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard
+from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
 from ..middleware import check_new_player
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -112,7 +112,7 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
         discard(session)  # what is stored now, not what this request tried
         current = game_json(games.get_game_row(session, game.id))
         return JSONResponse(jsonable_encoder({"error": exc.message, "game": current}), status_code=409)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     return game_json(game, record)
 
 
@@ -121,7 +121,7 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
 def create_player(request: Request, session: SessionDep) -> PlayerOut:
     check_new_player(request)
     player, token = players.create_api_player(session)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     return PlayerOut(player_id=player.id, token=token)
 
 
@@ -129,7 +129,7 @@ def create_player(request: Request, session: SessionDep) -> PlayerOut:
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
     game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     return game_json(game)
 
 
