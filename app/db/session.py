@@ -7,7 +7,7 @@ work must not wait for that:
 - **A search** (the solver: up to seconds) must not hold the request's transaction open: a
   connection (and on SQLite a read snapshot) held meanwhile would make other requests wait for
   one. ``release`` ends a transaction that has only read, before the search; a request searches
-  before it writes (read → search → write), and ``release`` refuses a transaction with writes.
+  before it writes (read → search → write).
 - **A fact found on the way** (a solver's verdict on a position, the day's deal, a deal's
   shortest win) holds whatever becomes of the request, and other requests should find it at
   once: ``facts`` writes it in a short unit of work of its own. It runs while the request's
@@ -25,7 +25,7 @@ from functools import lru_cache
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
 
@@ -84,41 +84,24 @@ def get_engine(settings: Settings) -> Engine:
 
 
 def session_factory(settings: Settings) -> sessionmaker[Session]:
-    return sessionmaker_for(get_engine(settings))
-
-
-WROTE = "wrote"  # Session.info: the open transaction has flushed a change
-
-
-def _wrote(session: Session, _context) -> None:
-    session.info[WROTE] = True
-
-
-def _ended(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None:
-        session.info.pop(WROTE, None)
-
-
-def sessionmaker_for(engine: Engine) -> sessionmaker[Session]:
-    """Sessions on ``engine`` that keep what they read after a commit (a page is drawn from the
-    objects a route loaded) and know whether their transaction has written (``release``)."""
-    factory = sessionmaker(bind=engine, expire_on_commit=False)
-    event.listen(factory, "after_flush", _wrote)
-    event.listen(factory, "after_transaction_end", _ended)
-    return factory
+    # what a route loaded stays loaded after a commit: its page is drawn from those objects
+    return sessionmaker(bind=get_engine(settings), expire_on_commit=False)
 
 
 class WritesPending(RuntimeError):
-    """A search was started inside a transaction that has written: a programming error (the
-    request must search before it writes), never a player's."""
+    """A search was started with changes of the request not yet written: a programming error
+    (the request must search before it writes), never a player's."""
 
 
 def release(session: Session) -> None:
     """End the session's transaction, which has only read, before a long search: its connection
     goes back to the pool and the search holds nothing another request could wait for. The
-    session goes on with a new transaction at its next query; what it loaded stays loaded."""
-    if session.info.get(WROTE) or session.new or session.dirty or session.deleted:
-        raise WritesPending("a search inside a transaction that has written: read, search, then write")
+    session goes on with a new transaction at its next query; what it loaded stays loaded.
+    Changes not yet written are refused (``WritesPending``); a request that has written must not
+    search either (on SQLite its facts would wait for its own write lock), which each service
+    keeps by its order: read, search, then write (tests/web/test_refusals.py)."""
+    if session.new or session.dirty or session.deleted:
+        raise WritesPending("a search with changes not yet written: read, search, then write")
     session.commit()  # of nothing: the transaction read only
 
 

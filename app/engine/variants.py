@@ -11,18 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .cards import Card, full_deck, parse_deal
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
+from .position import Position
 from .pyramid import PyramidMove, PyramidPosition, PyramidTable, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
 from .taps import Tap, gaps_tap, pyramid_tap
 
 Rules = PyramidRules | GapsRules
-Position = PyramidPosition | GapsPosition
 Move = PyramidMove | GapsMove
 
 
@@ -32,9 +33,9 @@ class Variant:
 
     name: str
     family: str                                   # the layout: "pyramid" or "gaps"
-    position_class: type[PyramidPosition] | type[GapsPosition]
+    start: Callable[[Any, tuple[Card, ...]], Position]  # (rules, deal) -> the deal's start position
     rules_class: type[PyramidRules] | type[GapsRules]
-    move_parser: Callable[[str, Any], Move]  # (text, the variant's table) -> move
+    move_parser: Callable[[str], Move]
     tap_rule: Callable[[Any, str | None, str], Tap]  # (position, selection, place tapped): app.engine.taps
     decks: int = 1
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
@@ -49,9 +50,6 @@ class Variant:
     # whether the solver proves the shortest win of a position (A* over the Pyramid family's
     # moves; Gaps has none)
     shortest_win: bool = True
-    @property
-    def deal_size(self) -> int:
-        return 52 * self.decks
 
     def near_end(self, position: Position) -> bool:
         """Few enough cards left (``near_end_cards``) that "still winnable, auto-finish?" is
@@ -68,7 +66,7 @@ class Variant:
         return parse_deal(text, self.decks)
 
     def parse_move(self, text: str) -> Move:
-        return self.move_parser(text, self.table)
+        return self.move_parser(text)
 
     def tap(self, position: Position, selected: str | None, target: str) -> Tap:
         """What a tap on ``target`` means in ``position`` with ``selected`` selected: a move, or a
@@ -76,23 +74,26 @@ class Variant:
         return self.tap_rule(position, selected, target)
 
     def new_position(self, deal: tuple[Card, ...], rules: Rules) -> Position:
-        return self.position_class.from_deal(self.table, rules, deal)  # type: ignore[arg-type]
+        return self.start(rules, deal)
 
     def deal(self, seed: int) -> tuple[Card, ...]:
         """The deal of ``seed`` (docs/seeded-deals.md): the ordered deck(s) shuffled by ``shuffled``."""
         return tuple(shuffled(full_deck(self.decks), check_seed(seed)))
 
 
+def _pyramid_family(table: PyramidTable, **options: Any) -> Variant:
+    """A game of the Pyramid family: its positions and moves read the table it is laid out on."""
+    return Variant(table.game, "pyramid", partial(PyramidPosition.from_deal, table), PyramidRules,
+                   partial(parse_pyramid_move, table=table), pyramid_tap, table=table, **options)
+
+
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("pyramid")),
-        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("giza", reserve_piles=8)),
-        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap, decks=2,
-                table=PyramidTable("double-pyramid", pyramids=2)),
-        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text), gaps_tap,
+        _pyramid_family(PyramidTable("pyramid")),
+        _pyramid_family(PyramidTable("giza", reserve_piles=8)),
+        _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2),
+        Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
                 near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }

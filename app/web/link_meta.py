@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.services.play import deals
-from app.services.play.games import Draft
 
 from . import previews, sharing
 from .preset_words import preset_name
@@ -51,7 +50,7 @@ def deal_meta(request: Request, preset: str, path: str, *, seed: int | None = No
     )
 
 
-def game_meta(request: Request, session: Session, game: Game | Draft, path: str, *,
+def game_meta(request: Request, session: Session, game: Game, path: str, *,
               daily_on: date | None = None) -> LinkMeta:
     """A game's page, replay or share link (``game`` may be a deal ready to play, not stored)."""
     players, winners = deals.deal_counts(session, game.preset, seed=game.seed, deal=game.deal)

@@ -285,7 +285,7 @@ def _pyramid_family(position: PyramidPosition, image: Image.Image, labels: dict)
 def _pyramids(image: Image.Image, position, labels: dict) -> None:
     """Pyramid: the pyramid with the stock beside it, face down. Double Pyramid: the two
     pyramids side by side with the stock in the space between their apexes."""
-    double = len(position.layout) > PYRAMID_SIZE
+    double = position.table.pyramids > 1
     # a pyramid is 7.48 card widths wide and 5.43 high (rows overlap as in the app)
     w = _fit(2 * 7.48 + 0.6, 5.43) if double else _fit(7.48 + 0.5 + 1, 5.43)
     h = round(w * 1.4)

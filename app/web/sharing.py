@@ -29,7 +29,7 @@ from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
-from app.services.play.lifecycle import idle
+from app.services.play.lifecycle import Phase, phase_of
 
 from .preset_words import preset_name, preset_summary
 
@@ -50,7 +50,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)
-    if game.status == Status.PLAYING and not _left_unfinished(game):
+    if not phase_of(game).finished:
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
     scored = _scored(game, translations, par, rank)
@@ -75,7 +75,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
     parts = []
     if par is not None:
         name = (_("Par %(moves)d") if par.proven else _("Best known %(moves)d")) % {"moves": par.moves}
-        won = game.status == Status.WON and not _left_unfinished(game)
+        won = phase_of(game) is Phase.WON
         parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
@@ -98,14 +98,10 @@ def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | N
     return None
 
 
-def _left_unfinished(game: Game) -> bool:
-    return bool(game.abandoned) or idle(game)
-
-
 def _result(game: Game, translations) -> str:
     _, ngettext = translations.gettext, translations.ngettext
     moves = game.cursor
-    if _left_unfinished(game):
+    if phase_of(game) is Phase.ABANDONED:
         outcome = ngettext("Lost after %(num)d move (left unfinished)",
                            "Lost after %(num)d moves (left unfinished)", moves)
     elif game.status == Status.WON:
@@ -182,7 +178,7 @@ def picture(position: Position) -> str:
 def pyramid_picture(position: PyramidPosition) -> str:
     """One line per row, apex first, each row centred under the one above by half-square
     spaces; Double Pyramid's two pyramids side by side."""
-    pyramids = len(position.layout) // PYRAMID_SIZE
+    pyramids = position.table.pyramids
     lines = []
     for r in range(ROWS):
         rows = []

@@ -15,7 +15,6 @@ internal name that a chat app's preview bot cannot reach.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
@@ -152,26 +151,16 @@ def suit_symbol(card_or_suit: Card | str) -> str:
 
 
 def suit_name(suit: str) -> str:
-    return _suit_name(i18n.LANGUAGE.get(), suit)
-
-
-def card_name(card: Card) -> str:
-    """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
-    return _card_name(i18n.LANGUAGE.get(), card)
-
-
-# a board names its cards in its words (labels, announcements): 52 names a language, kept
-@lru_cache(maxsize=256)
-def _suit_name(language: str, suit: str) -> str:
+    """A suit's name in the request's language."""
     _ = i18n.gettext
     return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
 
 
-@lru_cache(maxsize=256)
-def _card_name(language: str, card: Card) -> str:
+def card_name(card: Card) -> str:
+    """The spoken name, in the request's language: "spar 7", "hjärter dam", "7 of spades"."""
     _ = i18n.gettext
     rank = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}.get(card.rank, str(card.rank))
-    return _("{rank} of {suit}").format(rank=rank, suit=_suit_name(language, card.suit))
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
 
 
 def card_symbol(card: Card) -> str:

@@ -151,7 +151,7 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     return found
 
 
-def hint_on_deal(session: Session, player: Player, draft: games.Draft, *,
+def hint_on_deal(session: Session, player: Player, draft: Game, *,
                  limits: games.Limits = games.Limits()) -> tuple[Game, Hint]:
     """A hint on a deal ready to play: searched first, then the game is stored with the hint
     counted (its first move is still to come). A refused search stores nothing."""

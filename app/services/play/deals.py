@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import cache
 
 from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.orm import Session
@@ -142,10 +141,8 @@ def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, 
     return int(players or 0), int(winners or 0)
 
 
-@cache
 def _counts_statement(by_seed: bool):
-    """Built once, run with new parameters: every share link and game page asks (building the
-    expression costs more than running it)."""
+    """Players and winners of a deal, run with ``deal_counts``'s parameters."""
     result = result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type))
     which = (Game.seed == bindparam("seed", type_=Game.seed.type) if by_seed
              else and_(Game.seed.is_(None), Game.deal == bindparam("deal", type_=Game.deal.type)))

@@ -16,7 +16,7 @@ from app.engine import MAX_SEED, GameRecord
 from app.services.accounts import players
 from app.services.errors import ConflictError
 from app.services.play import games, moves
-from app.services.play.games import record_of
+from app.services.play.games import OnTable
 from app.services.stats import leaderboard
 
 from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
@@ -85,8 +85,10 @@ class GameOut(BaseModel):
     cursor: int
     ply: int
     version: int
-    status: str
-    legal: list[str]
+    status: str = Field(description="What the game counts as: playing, won or lost (a game counted as lost too)")
+    phase: str = Field(description="Where it is in its life: new, playing, won, lost (no moves left: undo may "
+                                   "still take it back) or abandoned (counted as lost: replaced, or left for a day)")
+    legal: list[str] = Field(description="The moves it takes now (none once it takes no more)")
     score: int
     scoring: dict[str, Any]
     position: dict[str, Any]
@@ -163,9 +165,10 @@ def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
 
 
 def game_json(game: Game, record: GameRecord | None = None) -> dict:
-    """A game as the API shows it: the stored game plus what `tretten replay` prints for it."""
-    record = record or record_of(game)
-    position = record.position
+    """A game as the API shows it: the stored game, what it counts as, plus what `tretten replay`
+    prints for its position."""
+    table = OnTable.of(game, record)
+    position = table.position
     return {
         "id": game.id,
         "preset": game.preset,
@@ -177,8 +180,9 @@ def game_json(game: Game, record: GameRecord | None = None) -> dict:
         "cursor": game.cursor,
         "ply": game.cursor,
         "version": game.version,
-        "status": position.status,
-        "legal": sorted(str(m) for m in position.legal_moves()),
+        "status": table.status,
+        "phase": table.phase,
+        "legal": sorted(str(m) for m in position.legal_moves()) if table.open else [],
         "score": position.simple_score,
         "scoring": {"system": game.scoring, "points": game.score},
         "position": position.to_json(),

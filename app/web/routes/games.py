@@ -40,6 +40,8 @@ class BoardForm(BaseModel):
     sel: str = Field("", max_length=8)
     ply: int | None = Field(None, ge=0)
     version: int | None = Field(None, ge=0)
+    # the page's id of this change (static/js/app.js, "the queue"): a move sent again is answered once
+    mid: str = Field("", max_length=32, pattern=r"^[A-Za-z0-9_-]*$")
     csrf_token: str = Field("", max_length=128)
 
 
@@ -107,7 +109,8 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     action, confirmed = _action(form)
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
-                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
+                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits,
+                               mid=form.mid)
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
                        selected=form.sel or None)
@@ -175,7 +178,8 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
             game, found = assist.hint_on_deal(session, player, draft, limits=limits)
         else:
             result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
-                                      target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
+                                      target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
+                                      mid=form.mid)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
         in_play = games.game_of_deal(session, player, draft)
         if in_play is not None:
