@@ -10,7 +10,7 @@ are keyed by it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -50,12 +50,6 @@ class Variant:
     # whether the solver proves the shortest win of a position (A* over the Pyramid family's
     # moves; Gaps has none)
     shortest_win: bool = True
-    # the game's name in da, sv and en (a preset's names say its rule options too)
-    names: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
-
-    def title(self, language: str = "en") -> str:
-        """The game's name in ``language`` (English if it has none there)."""
-        return self.names.get(language) or self.names.get("en", self.name)
 
     def near_end(self, position: Position) -> bool:
         """Few enough cards left (``near_end_cards``) that "still winnable, auto-finish?" is
@@ -87,26 +81,20 @@ class Variant:
         return tuple(shuffled(full_deck(self.decks), check_seed(seed)))
 
 
-def _names(da: str, sv: str, en: str) -> dict[str, str]:
-    return {"da": da, "sv": sv, "en": en}
-
-
-def _pyramid_family(table: PyramidTable, names: dict[str, str], **options: Any) -> Variant:
+def _pyramid_family(table: PyramidTable, **options: Any) -> Variant:
     """A game of the Pyramid family: its positions and moves read the table it is laid out on."""
     return Variant(table.game, "pyramid", partial(PyramidPosition.from_deal, table), PyramidRules,
-                   partial(parse_pyramid_move, table=table), pyramid_tap, table=table, names=names, **options)
+                   partial(parse_pyramid_move, table=table), pyramid_tap, table=table, **options)
 
 
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        _pyramid_family(PyramidTable("pyramid"), _names("Pyramide", "Pyramid", "Pyramid")),
-        _pyramid_family(PyramidTable("giza", reserve_piles=8), _names("Giza", "Giza", "Giza")),
-        _pyramid_family(PyramidTable("double-pyramid", pyramids=2),
-                        _names("Dobbeltpyramide", "Dubbelpyramid", "Double Pyramid"), decks=2),
+        _pyramid_family(PyramidTable("pyramid")),
+        _pyramid_family(PyramidTable("giza", reserve_piles=8)),
+        _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2),
         Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False,
-                names=_names("13-kabalen (Gaps)", "Gaps (Montana)", "Gaps")),
+                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
     )
 }
 

@@ -78,8 +78,6 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "record": table.record,
         "result": result,
         "preset": preset,
-        "preset_name": preset.name(language),
-        "preset_summary": preset.described(language),
         "board": board_of(table.position, result.selected if can_act else None),
         "status": table.status,
         "end_reason": table.end_reason,
@@ -120,8 +118,7 @@ def refused(request: Request, session: Session, player: Player, error: ServiceEr
     carries the current board)."""
     discard(session)
     game = shown()
-    detail = error.params.get("detail")
-    result = ActionResult(record_of(game), selected=selected, error=error.key, detail=str(detail) if detail else None)
+    result = ActionResult(record_of(game), selected=selected, error=error.key)
     return render_game(request, game, player, result, status_code=status_of(error),
                        headers={**headers_of(error), **(headers or {})})
 

@@ -15,10 +15,10 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.engine import PRESETS
 from app.services.play import deals
 
 from . import previews, sharing
+from .preset_words import preset_name
 from .templating import absolute
 
 
@@ -45,7 +45,7 @@ def deal_meta(request: Request, preset: str, path: str, *, seed: int | None = No
         description=sharing.link_description(preset, language, players=players, winners=winners),
         url=absolute(request, path),
         image=absolute(request, image),
-        game_name=PRESETS[preset].name(language),
+        game_name=preset_name(preset, language),
         locale=sharing.LOCALES[language],
     )
 

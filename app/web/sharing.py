@@ -31,6 +31,8 @@ from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
 from app.services.play.lifecycle import Phase, phase_of
 
+from .preset_words import preset_name, preset_summary
+
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
 HALF = "\u2002"         # en space: about half an emoji wide, and kept where plain spaces may not be
@@ -82,7 +84,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
 
 def _title(game: Game, language: str) -> str:
     deal = deal_name(game.seed, game.daily_on, language)
-    return " · ".join(["Tretten", PRESETS[game.preset].name(language)] + ([deal] if deal else []))
+    return " · ".join(["Tretten", preset_name(game.preset, language)] + ([deal] if deal else []))
 
 
 def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | None:
@@ -135,22 +137,23 @@ def link_title(preset_slug: str, language: str, *, seed: int | None = None,
                daily_on: date | None = None) -> str:
     """``og:title`` of a deal, game, replay or daily deal page: "Pyramid · Seed 123 · Tretten"."""
     _check_language(language)
+    _check_preset(preset_slug)
     deal = deal_name(seed, daily_on, language)
-    return " · ".join([_preset(preset_slug).name(language)] + ([deal] if deal else []) + ["Tretten"])
+    return " · ".join([preset_name(preset_slug, language)] + ([deal] if deal else []) + ["Tretten"])
 
 
 def link_description(preset_slug: str, language: str, *, players: int, winners: int) -> str:
     """``og:description``: the rules in words and how many players won the deal."""
     _check_language(language)
+    _check_preset(preset_slug)
     translations = translations_for(language)
-    preset = _preset(preset_slug)
     if players:
         count = translations.ngettext("Played by %(num)d player, won by %(won)d.",
                                       "Played by %(num)d players, won by %(won)d.", players)
         count %= {"num": players, "won": winners}
     else:
         count = translations.gettext("Nobody has played this deal yet. Be the first.")
-    return f"{preset.described(language)} {count}"
+    return f"{preset_summary(preset_slug, language)} {count}"
 
 
 def _check_language(language: str) -> None:
@@ -158,11 +161,9 @@ def _check_language(language: str) -> None:
         raise InputError(f"unknown language {language!r}", "unknown_language", language=language)
 
 
-def _preset(slug: str):
-    preset = PRESETS.get(slug)
-    if preset is None:
+def _check_preset(slug: str) -> None:
+    if slug not in PRESETS:
         raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
-    return preset
 
 
 # ---------------------------------------------------------------- the picture

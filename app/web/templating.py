@@ -4,9 +4,10 @@ and what pages say by key.
 Templates translate with ``_()``/``gettext``/``ngettext`` at render time, in the language
 ``render`` sets for the request; nothing is translated before that. Services raise errors and
 return notes by key (they stay free of gettext); pages word them with ``message`` (``TEXTS``).
-``detail`` carries the engine's exact reason (in English, in notation terms) where it helps,
-e.g. which move could not be read: it is marked as English. An imported deal's fault comes as
-``reason``, a key and its parts (``REASONS``), and is worded in the page's language.
+The engine's own reason for a refused move is English notation ("'P99': a pyramid has positions
+0–27"), for the API and the command line: a page says only the refusal, in its language. An
+imported deal's fault comes as ``reason``, a key and its parts (``REASONS``), and is worded in
+the page's language.
 Absolute URLs, for what leaves the site (link-preview tags, shared results), start from the
 configured PUBLIC_URL when there is one: behind a proxy the request's own host may be an
 internal name that a chat app's preview bot cannot reach.
@@ -29,7 +30,7 @@ from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
 
-from . import formatting
+from . import formatting, preset_words
 from .assets import asset_url
 
 # ---------------------------------------------------------------- what pages say by key
@@ -106,17 +107,13 @@ def _reason(key: str, params: dict) -> Markup:
     return Markup(gettext(text)).format(**parts)  # nosec B704
 
 
-def message(key: str | None, **params: object) -> str:
+def message(key: str | None, reason: tuple[str, dict] | None = None) -> str:
     if key is None:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
-    reason = params.get("reason")
-    if isinstance(reason, tuple) and reason[0] in REASONS:
+    if reason is not None and reason[0] in REASONS:
         return Markup('{} <span class="detail">({})</span>').format(text, _reason(*reason))
-    detail = params.get("detail")
-    if not detail:
-        return text
-    return Markup('{} <span class="detail" lang="en">({})</span>').format(text, detail)
+    return text
 
 
 # ---------------------------------------------------------------- absolute URLs
@@ -204,6 +201,11 @@ environment.globals.update(
     PAIR_TOTAL=PAIR_TOTAL,
     suit_symbol=suit_symbol,
     PRESETS=PRESETS,
+    # a game's and a preset's words, in the page's language
+    game_name=preset_words.game_name,
+    preset_name=preset_words.preset_name,
+    preset_summary=preset_words.preset_summary,
+    preset_expectation=preset_words.preset_expectation,
     # results and phases are compared as members (``status == Status.WON``), never as words
     Status=Status,
     Phase=Phase,

@@ -159,7 +159,7 @@ CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again
 class ActionResult:
     """What an action did, for the page: the game's record now, the selection, and what to say.
     A refusal is an error (app.services.errors); the page then shows the game as stored with its
-    key and the engine's precise reason (app.web.game_view.refused)."""
+    key, in the page's words (app.web.game_view.refused)."""
 
     record: GameRecord
     selected: str | None = None
@@ -170,7 +170,6 @@ class ActionResult:
     next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
-    detail: str | None = None             # the engine's precise reason, if any
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:

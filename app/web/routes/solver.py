@@ -134,6 +134,5 @@ def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
 
 @router.get("/odds")
 def odds_page(request: Request, player: PlayerDep) -> Response:
-    language = request.state.language
-    context = {"rows": odds.rows(language), "survey": odds.survey_info(), "presets": PRESETS}
+    context = {"rows": odds.rows(), "survey": odds.survey_info(), "presets": PRESETS}
     return render(request, "odds.html", context)
