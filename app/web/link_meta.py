@@ -15,7 +15,7 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.services.play import deals
+from app.services.stats import deals
 
 from . import previews, sharing
 from .preset_words import preset_name

@@ -193,7 +193,7 @@ def test_the_apis_refusals_change_nothing(client, app):
     refused(app, lambda: client.post(f"{url}/undo", json={"ply": 1}, headers=stranger), 403)
 
 
-def test_games_own_new_seed_comes_before_the_old_game_changes(app, monkeypatch):
+def test_new_deals_seed_comes_before_the_old_game_changes(app):
     """The order itself: a refused seed search finds the old game untouched in the session."""
     from app.services.errors import BusyError
     from app.services.play import moves
@@ -210,7 +210,6 @@ def test_games_own_new_seed_comes_before_the_old_game_changes(app, monkeypatch):
             assert not game.abandoned and not session.dirty
             raise BusyError("busy", "solver_busy", retry_after=1)
 
-        monkeypatch.setattr(games, "new_seed", busy)
         with pytest.raises(BusyError):
-            moves.perform(session, game, player, "new", confirm=True)
+            moves.perform(session, game, player, "new", confirm=True, next_seed=busy)
         assert not game.abandoned

@@ -18,11 +18,12 @@ import time
 
 from sqlalchemy.orm import Session
 
-from app.db.models import DealVerdict, PositionVerdict, utcnow
+from app.db.models import DealVerdict, Player, PositionVerdict, utcnow
 from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
+from ..play.games import random_seed
 from . import searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
@@ -80,3 +81,12 @@ def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str
             unit.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
                                      nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
     return seed
+
+
+def new_seed(session: Session, player: Player, preset_slug: str) -> int:
+    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
+    if player.winnable_only:
+        found = winnable_seed(session, preset_slug, random_seed(), player.id)
+        if found is not None:
+            return found
+    return random_seed()

@@ -32,9 +32,8 @@ from app.engine import (
     score,
 )
 
-from ..accounts.ratelimit import Arrivals
-from ..assist import winnable
 from ..errors import ConflictError, InputError, NotFoundError, RateLimitError
+from ..ratelimit import Arrivals
 from . import daily, lifecycle
 from .lifecycle import Abandonment, Phase
 
@@ -166,15 +165,16 @@ def start_game(
     deal_text: str | None = None,
     limits: Limits = Limits(),
 ) -> Game:
-    """A new game of the preset, stored before its first move: the given deal, the seed's deal,
-    or a fresh random seed (a proven-winnable one if the player asked for those)."""
+    """A new game of the preset, stored before its first move: the given deal, or the seed's
+    (a new deal's seed is the caller's: app.services.assist.winnable.new_seed)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     if deal_text is not None:
         deal = parse_deal_text(preset, deal_text)
         seed = None
+    elif seed is None:
+        raise ValueError("a game is started from a seed or a deal")
     else:
-        seed = new_seed(session, player, preset.slug) if seed is None else seed
         deal = variant.deal(seed)
     _check_rate(session, player, limits)
     if limits.new_games is not None:
@@ -186,15 +186,6 @@ def start_game(
     # its id; its first move replaces the player's unfinished game of the preset (app.services.play.moves)
     session.flush()
     return game
-
-
-def new_seed(session: Session, player: Player, preset_slug: str) -> int:
-    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
-    if player.winnable_only:
-        found = winnable.winnable_seed(session, preset_slug, random_seed(), player.id)
-        if found is not None:
-            return found
-    return random_seed()
 
 
 def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
@@ -199,10 +200,12 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
 
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
-            limits: games.Limits = games.Limits(), mid: str = "") -> ActionResult:
+            limits: games.Limits = games.Limits(), mid: str = "",
+            next_seed: Callable[[], int] = games.random_seed) -> ActionResult:
     """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the
     page's id of the change: sent again after a lost answer, it is answered with the game as
-    stored."""
+    stored. ``next_seed`` chooses a new deal's seed (the player's rule for new deals: a proven
+    winnable one, app.services.assist.winnable.new_seed, is the caller's to give)."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
@@ -216,7 +219,7 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
     if action in ("new", "restart"):
         # the next deal first (a winnable one may be searched, and refused when the solver is
         # busy): until it is known, nothing of this game changes
-        seed = games.new_seed(session, player, game.preset) if action == "new" else game.seed
+        seed = next_seed() if action == "new" else game.seed
         games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
     if action in ("undo", "redo"):

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
 from app.services.accounts import players
+from app.services.assist import winnable
 from app.services.errors import ConflictError
 from app.services.play import games, moves
 from app.services.play.games import OnTable
@@ -130,7 +131,10 @@ def create_player(request: Request, session: SessionDep) -> PlayerOut:
 @router.post("/games", response_model=GameOut, status_code=201,
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
-    game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
+    seed = body.seed
+    if seed is None and body.deal is None:  # a new deal: at random, or proven winnable (the player's choice)
+        seed = winnable.new_seed(session, player, games.get_preset_or_error(body.preset).slug)
+    game = games.start_game(session, player, body.preset, seed=seed, deal_text=body.deal, limits=limits)
     commit_now(session)
     return game_json(game)
 

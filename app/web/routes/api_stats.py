@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services.accounts import players, profiles
-from app.services.play import daily, deals, games
-from app.services.stats import leaderboard, stats
+from app.services.play import daily, games
+from app.services.stats import deals, leaderboard, stats
 
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep, commit_now
 from ..templating import absolute

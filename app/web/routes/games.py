@@ -12,7 +12,7 @@ from starlette.responses import Response
 from app.engine import NotationError
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services.assist import assist
+from app.services.assist import assist, winnable
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
 from app.services.play.games import record_of
@@ -110,7 +110,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
                                ply=form.ply, version=form.version, confirm=confirmed, limits=limits,
-                               mid=form.mid)
+                               mid=form.mid, next_seed=lambda: winnable.new_seed(session, player, game.preset))
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
                        selected=form.sel or None)
@@ -214,8 +214,8 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep, 
     slug = games.get_preset_or_error(preset).slug
     if seed is None and deal is None:
         if is_htmx(request):  # the board in place, no redirect to follow
-            return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
-        return see_other(request, f"/play/{slug}/{games.new_seed(session, player, slug)}")
+            return _dealt(request, session, player, slug, winnable.new_seed(session, player, slug))
+        return see_other(request, f"/play/{slug}/{winnable.new_seed(session, player, slug)}")
     number = games.parse_seed(seed) if seed is not None else None
     text = deal if number is None else None
     draft = games.pending(player, preset, seed=number, deal_text=text)

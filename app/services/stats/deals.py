@@ -22,9 +22,9 @@ from app.engine.announcements import said_moves
 from ..assist import par, searches
 from ..assist.par import Par
 from ..errors import BusyError, RateLimitError, ServiceError
-from ..stats import leaderboard
-from .games import get_preset_or_error, parse_seed
-from .lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from ..play.games import get_preset_or_error, parse_seed
+from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from . import leaderboard
 
 log = logging.getLogger("tretten.deals")
 
