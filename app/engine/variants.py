@@ -41,12 +41,9 @@ class Variant:
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
     # read; Gaps has none
     table: PyramidTable | None = None
-    # what the solver's users may spend on it: auto-finish is offered with at most this many
-    # cards left (or out of place), and a winnable-only new deal and a daily deal try at most
-    # this many candidate seeds
+    # how near the end a game is when an auto-finish offer gives little away: at most this
+    # many cards left (or out of place)
     near_end_cards: int = 10
-    winnable_candidates: int = 200
-    daily_candidates: int = 200
     # whether the solver proves the shortest win of a position (A* over the Pyramid family's
     # moves; Gaps has none)
     shortest_win: bool = True
@@ -94,7 +91,7 @@ GAMES: dict[str, Variant] = {
         _pyramid_family(PyramidTable("giza", reserve_piles=8)),
         _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2),
         Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False),
+                near_end_cards=12, shortest_win=False),
     )
 }
 

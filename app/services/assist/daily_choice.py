@@ -29,8 +29,12 @@ from . import par, searches
 log = logging.getLogger("tretten.daily")
 
 NODE_BUDGET = 20_000      # positions per candidate: a hard deal is skipped, not waited for
-# candidates per day: the variant's daily_candidates (Pyramid family: 1-pass "all cards" needs
-# the most, up to ~30 seen; Gaps: each candidate may spend its whole budget)
+# positions in all, per day and preset: a deal whose candidates are proven winnable or not in a
+# few hundred positions (the Pyramid family) tries many of them; one whose candidates each
+# spend the whole budget (Gaps) tries a few dozen. One-pass "all cards" needs the most, up to
+# about 30 seen.
+DAY_NODES = 1_000_000
+MAX_CANDIDATES = 200
 
 
 def candidate_seed(day: date, preset: str, k: int) -> int:
@@ -57,17 +61,21 @@ def _solve(preset_slug: str, seed: int):
 
 
 def choose(day: date, preset_slug: str) -> Choice:
-    """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable
-    if none within the limit is proven winnable (a safety net: not seen with the current solver)."""
-    limit = get_game(get_preset(preset_slug).game).daily_candidates
+    """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable if
+    none is proven winnable within ``DAY_NODES`` positions in all (a safety net: not seen with
+    the current solver)."""
     fallback: Choice | None = None
-    for k in range(limit):
+    spent = 0
+    for k in range(MAX_CANDIDATES):
         seed = candidate_seed(day, preset_slug, k)
         result = _solve(preset_slug, seed)
         if result is not None and result.winnable:
             return Choice(seed, k, True, tuple(result.moves), result.nodes)
         if fallback is None and (result is None or result.winnable is None):
             fallback = Choice(seed, k, False)
+        spent += result.nodes if result is not None else NODE_BUDGET
+        if spent >= DAY_NODES:
+            break
     return fallback or Choice(candidate_seed(day, preset_slug, 0), 0, False)
 
 

@@ -4,8 +4,9 @@ How (docs/winnable-only.md): start from a random seed s (as any new deal does) a
 s+1, s+2, … in order; each candidate is dealt with the preset's rules and solved from the start
 with a budget of ``CANDIDATE_NODES`` searched positions and ``CANDIDATE_SECONDS`` seconds. The
 first candidate proven winnable is the deal. A proven-unwinnable or undecided candidate is
-skipped, so the player only ever gets a proven deal; after the variant's ``winnable_candidates`` (or
-``MAX_SECONDS`` in all) without one, the random seed itself is dealt, unproven, rather than
+skipped, so the player only ever gets a proven deal; after ``MAX_SECONDS`` in all without one
+(a Pyramid deal tries hundreds of candidates in that time, a Gaps deal about fifteen), the
+random seed itself is dealt, unproven, rather than
 keep the player waiting. Each verdict found is kept in ``deal_verdicts`` (the deal page shows it
 after the game) and the winning line seeds the position cache, so a hint on the first move
 costs nothing.
@@ -32,7 +33,8 @@ CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are prove
                              # a hard deal is skipped, not waited for
 CANDIDATE_SECONDS = 0.1
 # Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
-MAX_SECONDS = 4.0            # in all, per new deal
+MAX_SECONDS = 1.5            # in all, per new deal: a player waits for it
+MAX_CANDIDATES = 500
 
 
 def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None, max_candidates: int | None = None,
@@ -41,7 +43,7 @@ def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
     preset = get_preset(preset_slug)
-    limit = max_candidates or get_game(preset.game).winnable_candidates
+    limit = max_candidates or MAX_CANDIDATES
     deadline = time.perf_counter() + max_seconds
     for k in range(limit):
         seed = (start + k) % (MAX_SEED + 1)
