@@ -94,6 +94,11 @@ class Settings(BaseSettings):
         description="Processes for the solver's searches (app/services/assist/searches.py); "
                     "0: in the request's own thread.",
     )
+    prepare_ahead: bool = Field(
+        default=True,
+        description="`tretten serve` keeps today's and tomorrow's daily deals chosen with their par, in a "
+        "process of its own, checked every hour (app/services/assist/ahead.py)",
+    )
     solver_searches: int = Field(
         default=3, ge=1, le=256,
         description="Solver searches running or waiting at once per instance; beyond, 'the solver is busy' (429, "

@@ -6,15 +6,50 @@ slow clients (trickled headers or bodies) are the reverse proxy's (README, "Oper
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import os
+import time
+
 import uvicorn
 
 from app.db.migrate import upgrade_to_head
 from app.settings import get_settings
 
+log = logging.getLogger("tretten.ahead")
+
+AHEAD_EVERY_SECONDS = 3600
+
+
+def prepare_ahead(parent: int) -> None:
+    """Today's and tomorrow's daily deals, chosen with their par (app.services.assist.ahead),
+    now and then every hour, in a process of the instance's own: its searches take no core's
+    turn from the requests. It ends with the server (checked each minute, so a server killed
+    outright does not leave it behind)."""
+    from app.db.session import session_factory
+    from app.services.assist import ahead
+
+    sessions = None
+    due = 0.0
+    while os.getppid() == parent:
+        if time.monotonic() >= due:
+            sessions = sessions or session_factory(get_settings())
+            try:
+                with sessions() as session:
+                    kept = ahead.prepare_days(session)
+                log.info("daily deals of today and tomorrow ready: %d with their par", kept)
+            except Exception:  # the database away for a while: tried again at the next hour
+                log.exception("preparing the daily deals failed")
+            due = time.monotonic() + AHEAD_EVERY_SECONDS
+        time.sleep(60)
+
 
 def serve(host: str | None = None, port: int | None = None) -> None:
     settings = get_settings()
     upgrade_to_head(settings)
+    if settings.prepare_ahead:
+        multiprocessing.get_context("spawn").Process(target=prepare_ahead, args=(os.getpid(),), daemon=True,
+                                                     name="tretten-ahead").start()
     uvicorn.run(
         "app.web.main:create_app",
         factory=True,

@@ -34,7 +34,8 @@ def server(tmp_path_factory):
     port = _free_port()
     env = {**os.environ, "DATA_DIR": str(data_dir), "SECRET_KEY": "browser-tests-secret-of-at-least-32-chars", "GAMES_PER_MINUTE": "1000",
            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
-           "WEB_CONCURRENCY": "1"}  # one process: a test's server has one solver pool and one set of limits
+           "WEB_CONCURRENCY": "1",  # one process: a test's server has one solver pool and one set of limits
+           "PREPARE_AHEAD": "false"}  # no daily deals searched beside the tests (tests/services/assist/test_ahead.py)
     env.pop("DATABASE_URL", None)
     log = (data_dir / "server.log").open("w")
     process = subprocess.Popen(

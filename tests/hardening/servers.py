@@ -65,6 +65,7 @@ class Server:
             "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0",
             # one process unless a test asks for more: its pid is the server's, its limits the instance's
             "WEB_CONCURRENCY": "1",
+            "PREPARE_AHEAD": "false",
             **self.env,
         }
         if self.cli:

@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select
 
 from app.db.models import Game, PositionVerdict
 from app.engine import PRESETS, GameRecord, deal_for_seed
-from app.services.assist import searches, solver_cache, winnable
+from app.services.assist import par, searches, solver_cache, winnable
 from app.services.play import games as game_service
 from app.services.play import moves
 from app.services.play.games import record_of
@@ -167,6 +167,8 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
         seed = int(response.headers["location"].rsplit("/", 1)[1])
         position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", seed)).position
         assert solve(position).winnable is True, (preset, seed)
+        with client.app.state.sessionmaker() as session:  # its par, searched once the answer was sent
+            assert par.known(session, par.start_of_deal(preset, seed)) is not None, (preset, seed)
     # the board's "new deal" follows the preference too, and its search (up to seconds) is never
     # run on the event loop, where it would hold up every other player's request
     on_the_loop = []

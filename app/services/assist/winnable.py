@@ -24,7 +24,7 @@ from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
-from ..play.games import random_seed
+from ..play import games
 from . import searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
@@ -88,7 +88,7 @@ def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str
 def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
     if player.winnable_only:
-        found = winnable_seed(session, preset_slug, random_seed(), player.id)
+        found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
         if found is not None:
             return found
-    return random_seed()
+    return games.random_seed()
