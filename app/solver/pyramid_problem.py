@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 KING = 13
-PYRAMID_SIZE = 28  # positions of a full pyramid; Q locations start here
 STOCK, WASTE, RESERVE = 100, 101, 200
 DRAW, RECYCLE = ("D",), ("R",)
 
@@ -92,8 +91,8 @@ def geometry(rows: int, pyramids: int):
 def problem_of(position) -> PyramidProblem:
     """The solver's view of an engine Pyramid-family position (``app.engine.PyramidPosition``).
 
-    Giza is the variant with reserves (the engine gives it eight piles, empty or not);
-    Double Pyramid the one with two pyramids in its layout."""
+    Giza is the variant with reserves (the engine gives it eight piles, empty or not); the
+    number of pyramids is the table's (Double Pyramid's two)."""
     layout = position.layout
     waste = tuple(c.rank for c in position.waste)
     stock = tuple(c.rank for c in position.stock)
@@ -108,5 +107,5 @@ def problem_of(position) -> PyramidProblem:
         goal=rules.goal,
         overlap=bool(rules.overlap),
         reserves=tuple(tuple(c.rank for c in pile) for pile in position.reserves),
-        pyramids=len(layout) // PYRAMID_SIZE,
+        pyramids=position.table.pyramids,
     )

@@ -331,7 +331,6 @@ class ShortestSearch:
         self.seq_mask = (1 << n) - 1
         self.pile_values = problem.reserves
         self._exposed: dict[int, tuple] = {}
-        self._layout_bound: dict[int, int] = {}
         self.goal_all = problem.goal == "all"
         groups = sorted({_group(v) for v in self.vals + list(seq)
                          + [v for pile in problem.reserves for v in pile]} - {0})
