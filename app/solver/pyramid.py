@@ -39,7 +39,7 @@ A search that starts in the last pass (every one-pass game, and a game resumed i
 pass) runs in ``pyramid_last``: the same kind of search on (removed layout, stock pointer,
 waste mask), pruned by value-group relaxations (the game restricted to one to four pairs of
 complementary values, every other card free to go), each a proof of loss; its docstring
-gives the argument. Giza's search here uses the same relaxations (``GizaRelaxation``) once
+gives the argument. Giza's search here uses the same relaxations (``relaxations.GizaGame``) once
 it has expanded ``giza_relax_after`` positions. Unlimited passes are searched here as
 before.
 
@@ -53,11 +53,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .depth_first import DEAD_END, WON, depth_first
-from .pyramid_last import giza_relaxations as value_group_relaxations
-from .pyramid_last import refuted, run_last_pass
+from .pyramid_last import giza_relaxations, run_last_pass
 from .pyramid_multi import run_multi_pass
-from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, geometry
+from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, ShapeFacts, geometry
 from .pyramid_stock import StockSearch
+from .relaxations import refuted
 from .result import Budget, BudgetExceeded
 
 _RESERVE_TOP = {0: 2, 4: 1, 6: 0, 7: -1}  # removed bits of a pile (bottom = bit 0) -> top slot
@@ -83,7 +83,7 @@ class PyramidSearch:
         self._tick: Callable[[], None] = self._count_node
         self.covers, self.kids, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
-        self._exp_cache: dict[int, tuple] = {}
+        self._exp_cache: dict[int, ShapeFacts] = {}
         self._open_cache: dict[int, tuple] = {}
         self._clear_cache: dict[int, tuple[bool, int]] = {}
         self._build_slots()
@@ -192,10 +192,19 @@ class PyramidSearch:
                 return True
         return False
 
-    def _expinfo(self, pm: int) -> tuple:
-        """Facts about the layout shape ``pm``, cached: (king mask, king moves,
-        {partner value: exposed positions needing it}, layout pairs, bit mask of the values
-        left in the layout)."""
+    def without_kings(self, pm: int, path: list) -> tuple[int, ShapeFacts]:
+        """The shape ``pm`` once its open layout kings went, again and again as each uncovers
+        more (their moves appended to ``path``), and its facts: a king is never a partner and
+        taking it away only uncovers cards, so in every search it goes at once."""
+        info = self._expinfo(pm)
+        while info.kings:
+            pm |= info.kings
+            path.extend(info.king_moves)
+            info = self._expinfo(pm)
+        return pm, info
+
+    def _expinfo(self, pm: int) -> ShapeFacts:
+        """The facts of the layout shape ``pm`` (``ShapeFacts``), cached."""
         info = self._exp_cache.get(pm)
         if info is not None:
             return info
@@ -203,8 +212,7 @@ class PyramidSearch:
         exposed = [i for i in range(self.L) if not pm >> i & 1 and covers[i] & ~pm == 0]
         kings = [i for i in exposed if vals[i] == KING]
         if kings:
-            info = (sum(1 << i for i in kings), tuple((i,) for i in kings), None, None, 0, None,
-                    None)
+            info = ShapeFacts(sum(1 << i for i in kings), tuple((i,) for i in kings), {}, (), 0, [], [])
         else:
             need: dict[int, list[int]] = {}
             for i in exposed:
@@ -238,7 +246,7 @@ class PyramidSearch:
             for j in alive:
                 if part[j] & alive_mask & ((1 << self.L) - 1):
                     reach[vals[j]] += 1
-            info = (0, (), need, tuple(pairs), values, count, reach)
+            info = ShapeFacts(0, (), need, tuple(pairs), values, count, reach)
         self._exp_cache[pm] = info
         return info
 
@@ -342,7 +350,7 @@ class PyramidSearch:
         not matter: the stock is just how many cards of each value it still holds."""
         pr, L = self.problem, self.L
         full_p = (1 << L) - 1
-        expinfo, tick = self._expinfo, self._tick
+        without_kings, tick = self.without_kings, self._tick
         dead = self._dead_counts
         cnt0 = 0
         for v in pr.sequence:
@@ -361,14 +369,9 @@ class PyramidSearch:
 
         def expand(position: tuple[int, int, int]):
             pm, cnt, touched = position
-            while True:
-                if pm == full_p:
-                    return WON
-                info = expinfo(pm)
-                if not info[0]:
-                    break
-                pm |= info[0]
-                path.extend(info[1])
+            pm, info = without_kings(pm, path)
+            if pm == full_p:
+                return WON
             key = pm | (cnt << L)
             if key in visited:
                 return DEAD_END
@@ -380,8 +383,8 @@ class PyramidSearch:
                 return DEAD_END
             return moves(pm, cnt, info)
 
-        def moves(pm: int, cnt: int, info: tuple):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, cnt: int, info: ShapeFacts):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, cnt, v)
             for y, xs in need.items():
@@ -400,7 +403,7 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_s = (1 << n) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
+        without_kings, dead_after, tick = self.without_kings, self._dead_after, self._tick
         by_value: list[tuple[int, ...]] = [tuple(k for k in range(n) if sval[k] == v)
                                            for v in range(14)]
         visited: set[int] = set()
@@ -408,12 +411,7 @@ class PyramidSearch:
 
         def expand(position: tuple[int, int, int]):
             pm, sm, touched = position
-            while True:
-                info = expinfo(pm)
-                if not info[0]:
-                    break
-                pm |= info[0]
-                path.extend(info[1])
+            pm, info = without_kings(pm, path)
             if pm == full_p and (not goal_all or sm == full_s):
                 return WON
             if touched and dead_after(~(pm | (sm << L)), touched):
@@ -424,8 +422,8 @@ class PyramidSearch:
             visited.add(key)
             return moves(pm, sm, info)
 
-        def moves(pm: int, sm: int, info: tuple):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, sm: int, info: ShapeFacts):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, sm, v)
             for vs, positions in need.items():
@@ -516,22 +514,18 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_g = (1 << 24) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
+        without_kings, dead_after, tick = self.without_kings, self._dead_after, self._tick
         top_of = _RESERVE_TOP
         visited: set[int] = set()
         path: list[tuple] = []
-        relax = value_group_relaxations(self, goal_all, pr.overlap)
+        relax = giza_relaxations(self, goal_all, pr.overlap)
 
         def expand(position: tuple[int, int, int]):
             pm, gm, touched = position
             while True:
+                pm, info = without_kings(pm, path)
                 if pm == full_p and (not goal_all or gm == full_g):
                     return WON
-                info = expinfo(pm)
-                if info[0]:
-                    pm |= info[0]
-                    path.extend(info[1])
-                    continue
                 tops = []
                 king = False
                 for k in range(8):
@@ -562,8 +556,8 @@ class PyramidSearch:
                 return DEAD_END
             return moves(pm, gm, info, tops)
 
-        def moves(pm: int, gm: int, info: tuple, tops: list):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, gm: int, info: ShapeFacts, tops: list):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, gm, v)
             for k, s, v in tops:

@@ -9,6 +9,7 @@ for a constant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 KING = 13
 STOCK, WASTE, RESERVE = 100, 101, 200
@@ -61,6 +62,20 @@ class PyramidProblem:
         if move is DRAW or move is RECYCLE:
             return move[0]
         return "+".join(self.location_text(loc) for loc in sorted(move))
+
+
+class ShapeFacts(NamedTuple):
+    """What a layout shape offers the searches (``PyramidSearch._expinfo``). With an open king
+    only ``kings`` and ``king_moves`` are filled in (the rest empty): the king goes first
+    (``PyramidSearch.without_kings``)."""
+
+    kings: int  # the open kings (bit mask)
+    king_moves: tuple[tuple[int], ...]
+    need: dict[int, list[int]]  # partner value -> the open cards that need it
+    pairs: tuple[tuple[int, tuple[int, int], int], ...]  # (bits, move, value group), most-opening first
+    values: int  # bit ``v`` for every value left in the layout
+    counts: list[int]  # the cards left of each value
+    reach: list[int]  # per value, the cards left that could pair with a layout card left
 
 
 def geometry(rows: int, pyramids: int):

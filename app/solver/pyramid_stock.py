@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .depth_first import DEAD_END, WON, depth_first
-from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
+from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE, ShapeFacts
 
 
 class StockState(NamedTuple):
@@ -118,12 +118,12 @@ class StockSearch:
         """``state`` after every available king and forced pair, with the layout's facts
         (``PyramidSearch._expinfo``) of the shape it ends in; the moves go on ``path``."""
         search, path = self.search, self.path
-        while not self._won(state):
-            info = search._expinfo(state.removed)
-            if info[0]:  # layout kings
-                path.extend(info[1])
-                state = state._replace(removed=state.removed | info[0])
-            elif state.stock & 15 == KING:
+        while True:
+            removed, info = search.without_kings(state.removed, path)
+            state = state._replace(removed=removed)
+            if self._won(state):
+                return state, None
+            if state.stock & 15 == KING:
                 path.append((STOCK,))
                 state = state._replace(stock=state.stock >> 4, stock_counts=state.stock_counts - _count(KING))
             elif state.waste & 15 == KING:
@@ -135,15 +135,14 @@ class StockSearch:
                     return state, info
                 move, state = forced
                 path.append(move)
-        return state, None
 
-    def _forced_pair(self, state: StockState, info: tuple) -> tuple[tuple, StockState] | None:
+    def _forced_pair(self, state: StockState, info: ShapeFacts) -> tuple[tuple, StockState] | None:
         """A layout card with a single partner left must go with it: if both are available,
         that pair goes now (doing it later gains nothing)."""
         search = self.search
         counts = state.stock_counts + state.waste_counts
         open_cards = search._exposed(state.removed)[1]
-        for value, cards in info[2].items():
+        for value, cards in info.need.items():
             spare = (counts >> (4 * value)) & 15  # stock and waste cards of the partner value
             if spare > 1:
                 continue
@@ -161,11 +160,11 @@ class StockSearch:
         return None
 
     # --- 2. the last pass's stuck waste --------------------------------------------------------
-    def _drop_stuck_waste(self, state: StockState, info: tuple) -> tuple[StockState, list[int]] | None:
+    def _drop_stuck_waste(self, state: StockState, info: ShapeFacts) -> tuple[StockState, list[int]] | None:
         """In the last pass, the waste down to its first card whose partners are gone from the
         layout and the stock (that card stays, so the ones under it are out of the game), and
         its values top first; ``None`` when such a card must go (goal ``all``)."""
-        present = info[4] | self._facts(state.stock_counts).values  # values in layout or stock
+        present = info.values | self._facts(state.stock_counts).values  # values in layout or stock
         values: list[int] = []
         rest = state.waste
         while rest:
@@ -182,7 +181,7 @@ class StockSearch:
         return state, values
 
     # --- 3. proofs of loss ---------------------------------------------------------------------
-    def _lost(self, state: StockState, info: tuple, waste_left: list[int]) -> bool:
+    def _lost(self, state: StockState, info: ShapeFacts, waste_left: list[int]) -> bool:
         search = self.search
         counts = state.stock_counts + state.waste_counts
         if state.touched < 0 and any(search._dead_counts(state.removed, counts, v) for v in range(1, 7)):
@@ -213,12 +212,12 @@ class StockSearch:
             got = self._stock_facts[stock_counts] = StockFacts(counts, partners, values)
         return got
 
-    def _counts_fail(self, state: StockState, info: tuple, waste: list[int]) -> bool:
+    def _counts_fail(self, state: StockState, info: ShapeFacts, waste: list[int]) -> bool:
         """The last pass's counting relaxation: for some depth of the waste, the layout cards and
         every waste card above that depth find distinct partners (a waste card pairs with a
         layout card or a stock card; two layout cards only when neither lies under the other).
         Whether no depth passes."""
-        layout, reach = info[5], info[6]
+        layout, reach = info.counts, info.reach
         stock = self._facts(state.stock_counts).counts
         failing, bad = self._groups_failing(state, layout, reach, stock)
         in_waste = [0] * 14
@@ -286,9 +285,9 @@ class StockSearch:
         return not cleared or (self.goal_all and depth < len(waste))
 
     # --- 4. the moves ----------------------------------------------------------------------------
-    def _moves(self, state: StockState, info: tuple) -> Iterator[tuple[tuple, StockState]]:
+    def _moves(self, state: StockState, info: ShapeFacts) -> Iterator[tuple[tuple, StockState]]:
         removed, waste, stock = state.removed, state.waste, state.stock
-        need, pairs = info[2], info[3]
+        need, pairs = info.need, info.pairs
         for bits, move, group in pairs:
             yield move, state._replace(removed=removed | bits, touched=group)
         top, waste_top = stock & 15, waste & 15
