@@ -781,6 +781,17 @@ class GapsCore:
                     self.best_line = self.prefix + path
             return moves
 
+        def take_back(played) -> int:
+            """Take the fills ``played`` back, the last first; the key's change."""
+            change = 0
+            for card, frm, to in reversed(played):
+                grid[frm] = card
+                grid[to] = 0
+                where[card] = frm
+                gaps[gaps.index(frm)] = to
+                change += card * (power[frm] - power[to])
+            return change
+
         # Each frame: [moves, next index, undo record, key, discovery index, lowlink, what its
         # class adds to the key (``column0_key``; None outside the classes)].
         frames: list[list] = [[expand(root), 0, None, root, 0, 0,
@@ -808,13 +819,9 @@ class GapsCore:
                         path.pop()
                         _, grid, where, gaps, key, round_number = undo
                     else:
-                        for card, frm, to in reversed(undo) if type(undo[0]) is tuple else (undo,):
-                            path.pop()
-                            grid[frm] = card
-                            grid[to] = 0
-                            where[card] = frm
-                            gaps[gaps.index(frm)] = to
-                            key += card * (power[frm] - power[to])
+                        played = undo if type(undo[0]) is tuple else (undo,)
+                        del path[-len(played):]
+                        key += take_back(played)
                 continue
             frame[1] = i + 1
             move = moves[i]
@@ -855,12 +862,7 @@ class GapsCore:
                 if seen is not None or full in dead:
                     if seen is not None and seen < frame[5]:
                         frame[5] = seen
-                    for card, frm, to in reversed(fills_played):
-                        grid[frm] = card
-                        grid[to] = 0
-                        where[card] = frm
-                        gaps[gaps.index(frm)] = to
-                        key += card * (power[frm] - power[to])
+                    key += take_back(fills_played)
                     continue
                 undo = move
             else:
