@@ -47,9 +47,12 @@ The same holds for relaxed games on several value groups at once (the cards of g
 g3 kept, every other card free): the moves on their cards are still disjoint from the other
 games' moves, and a joint game also charges what single groups leave out (one group's cards
 covering another's, or lying between them in the stock), so its bound is at least the sum of
-its groups' and cuts far more positions. Each joint game is much larger to explore, so A*
-starts with single groups and takes groups three together only for a deal of one pyramid that
-single groups do not settle within a sixth of the budget (``_Par._prove``).
+its groups' and cuts far more positions. Every partition of the groups into joint games gives
+such a bound, and which one is largest differs from position to position, so the strong bound
+is the largest over every partition into threes (ten, for six groups: each of the twenty games
+of three groups once). Each joint game is much larger to explore, so A* starts with single
+groups and takes groups three together only for a deal of one pyramid that single groups do
+not settle within a sixth of the budget (``_Par._prove``).
 """
 
 from __future__ import annotations
@@ -80,6 +83,9 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
+# With two pyramids A* proves nothing within the budget and its bound grows slowly, so half goes
+# to the best-known line, which gains more from it
+TWO_PYRAMIDS_BEST_KNOWN_SHARE = 2
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
 RELAXED_PER_POSITION = 8  # relaxed positions a search may explore per position it may expand
@@ -200,10 +206,12 @@ class _Par:
         with the bound of groups taken three together: each of those relaxed games costs far
         more to explore, but it cuts the positions A* must expand several times over on the
         hard deals. With two pyramids such a game is too large to pay for itself, and A* keeps
-        the cheap bound. One part in ``BEST_KNOWN_SHARE`` is kept back for ``_best_known``.
+        the cheap bound. One part in ``BEST_KNOWN_SHARE`` is kept back for ``_best_known`` (with
+        two pyramids, one in ``TWO_PYRAMIDS_BEST_KNOWN_SHARE``).
         Answers the first search (its relaxed games are the cheap ones)."""
         total = self.budget.max_nodes
-        keep_back = 0 if total is None else total // BEST_KNOWN_SHARE
+        share = BEST_KNOWN_SHARE if self.problem.pyramids == 1 else TWO_PYRAMIDS_BEST_KNOWN_SHARE
+        keep_back = 0 if total is None else total // share
         phases: tuple[tuple[int, int | None], ...] = ((QUICK_GROUPS, None),)
         if self.problem.pyramids == 1:
             phases = ((QUICK_GROUPS, None if total is None else max(1, total // QUICK_SHARE)), (DEEP_GROUPS, None))
@@ -251,8 +259,8 @@ class _GroupGame:
     A pass that takes no stock or waste card away (only draws and layout pairs) comes back to
     where it started, so a shortest relaxed win without it, its draws and its recycle (the
     layout pairs kept) is no longer: the relaxed game that recycles only after taking a card
-    away has the same shortest wins, and, every pass taking a card, no cycles. (A pass count
-    up to one more than the group has cards did the same with up to 27 times the positions.)"""
+    away has the same shortest wins, and, every pass taking a card, no cycles (a pass count
+    would multiply the positions by up to one more than the group has cards)."""
 
     def __init__(self, search: ShortestSearch, groups: tuple[int, ...]) -> None:
         pr = search.problem
