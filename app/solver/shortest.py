@@ -49,8 +49,9 @@ games' moves, and a joint game also charges what single groups leave out (one gr
 covering another's, or lying between them in the stock), so its bound is at least the sum of
 its groups' and cuts far more positions. Every partition of the groups into joint games gives
 such a bound, and which one is largest differs from position to position, so the strong bound
-is the largest over every partition into threes (ten, for six groups: each of the twenty games
-of three groups once). Each joint game is much larger to explore, so A* starts with single
+is the largest over three partitions into threes, chosen to join between them as many pairs
+of groups as they can (13 of the 15; all ten partitions cut a little more, but exploring their
+twenty games costs more than it saves). Each joint game is much larger to explore, so A* starts with single
 groups and takes groups three together only for a deal of one pyramid that single groups do
 not settle within a sixth of the budget (``_Par._prove``).
 """
@@ -89,6 +90,7 @@ TWO_PYRAMIDS_BEST_KNOWN_SHARE = 2
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
 RELAXED_PER_POSITION = 8  # relaxed positions a search may explore per position it may expand
+DEEP_PARTITIONS = 3  # partitions of the groups into threes the strong bound takes the largest of
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,6 +432,24 @@ def _partitions(groups: tuple[int, ...], size: int):
             yield (block, *tail)
 
 
+def _joining(partitions: list[tuple], count: int) -> list[tuple]:
+    """``count`` of ``partitions`` (all when there are no more), taken one by one to join in a
+    game the most pairs of groups that no partition taken so far joins: a game of several
+    groups sees what single groups miss between the groups it joins."""
+
+    def pairs(blocks: tuple) -> set[tuple[int, int]]:
+        return {pair for block in blocks for pair in itertools.combinations(block, 2)}
+
+    chosen: list[tuple] = []
+    joined: set[tuple[int, int]] = set()
+    while partitions and len(chosen) < count:
+        gains = [len(pairs(blocks) - joined) for blocks in partitions]
+        best = partitions.pop(gains.index(max(gains)))  # the first of the best
+        chosen.append(best)
+        joined |= pairs(best)
+    return chosen
+
+
 def _first(am: int, q: int, n: int) -> int:
     """The first sequence index at or after ``q`` whose card is still there (``n``: none)."""
     x = am >> q
@@ -475,7 +495,7 @@ class ShortestSearch:
         # the bound's partitions of the value groups into relaxed games (one, of single groups,
         # for the cheap bound); each is a bound of its own, and the bound is the largest
         self.partitions = [tuple(games.setdefault(block, _GroupGame(self, block)) for block in blocks)
-                           for blocks in _partitions(tuple(groups), together)]
+                           for blocks in _joining(list(_partitions(tuple(groups), together)), DEEP_PARTITIONS)]
         # per layout card: the layout cards it could ever pair with (not in its own chain)
         kids = [_bits(c) for c in self.covers]
         self.layout_partners = [
