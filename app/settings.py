@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     )
     games_per_minute: int = Field(default=60, description="New games one player may start per minute (429 beyond).")
     # Cookie-less visitors become players, so these count per client address and in total, in
-    # each instance's memory (app/services/accounts/ratelimit.py); bursts up to the figure, refilled at
+    # each instance's memory (app/services/ratelimit.py); bursts up to the figure, refilled at
     # it a minute; 0: no limit.
     new_players_per_address: int = Field(
         default=30, ge=0,

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -120,6 +121,31 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen, str]:
             time.sleep(0.2)
     process.kill()
     raise SystemExit("the server did not start: " + (Path(data_dir) / "server.log").read_text()[-2000:])
+
+
+@contextmanager
+def chromium_and_server(base_url: str = ""):
+    """Debian's Chromium (Playwright), and a server of this checkout on a temporary SQLite unless
+    ``base_url`` names one: (browser, base URL), both ended on leaving."""
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        raise SystemExit("Chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    process = None
+    with tempfile.TemporaryDirectory() as data_dir:
+        base = base_url
+        if not base:
+            process, base = start_server(data_dir)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+                yield browser, base
+                browser.close()
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)
 
 
 def settled(page, timeout: float = 10.0) -> float:

@@ -3,8 +3,10 @@
 The request is the board's htmx POST that completes a pair on a stored Pyramid game, served
 in-process (FastAPI's TestClient) on a fresh SQLite database. A profile hook on every thread
 records each Python call; counted are the files of app/ outside the engine and the solver
-(those are the rules, not the path) that run, and each call from one such file into another
-(a hand-over along the path; calls from the framework, Jinja or the engine are not counted).
+(those are the rules, not the path) that run, the hops from one such file into another (a
+function calling a function of another file, each pair once: a loop over the cards is one hop;
+calls from the framework, Jinja or the engine are not counted), all such calls, and the SQL
+statements the tap sends.
 
     .venv/bin/python bench/trace_move.py
 """
@@ -39,7 +41,9 @@ def main() -> None:
 
     app = create_app(settings)
     entered: Counter[str] = Counter()
+    hops: set[tuple] = set()
     files: set[str] = set()
+    statements: list[str] = []
     tracing = threading.Event()
 
     def ours(path: str) -> bool:
@@ -55,6 +59,7 @@ def main() -> None:
         caller = frame.f_back.f_code.co_filename if frame.f_back else ""
         if ours(caller) and caller != callee:
             entered[callee] += 1
+            hops.add((frame.f_back.f_code, frame.f_code))
 
     threading.setprofile(hook)
     sys.setprofile(hook)
@@ -70,6 +75,15 @@ def main() -> None:
         assert undone.status_code == 200, undone.text
         version = int(re.search(r'data-version="(\d+)"', undone.text).group(1))
         data = {"csrf_token": token, "action": "tap", "target": "P24", "sel": "P21", "ply": 0, "version": version}
+        from sqlalchemy import event
+
+        from app.db.session import get_engine
+
+        def sent(_conn, _cursor, statement, *_rest):
+            if tracing.is_set():
+                statements.append(statement.split(None, 1)[0].upper())
+
+        event.listen(get_engine(settings), "before_cursor_execute", sent)
         tracing.set()
         answer = client.post(f"/games/{game_id}/act", data=data, headers=hx)
         tracing.clear()
@@ -77,7 +91,9 @@ def main() -> None:
     threading.setprofile(None)  # type: ignore[arg-type]
     assert answer.status_code == 200 and 'data-ply="1"' in answer.text, answer.text[:500]
     print(f"files of app/ outside engine and solver entered: {len(files)}")
+    print(f"hops from one of them into another (each pair of functions once): {len(hops)}")
     print(f"calls from one of them into another: {sum(entered.values())}")
+    print(f"SQL statements: {len(statements)} ({', '.join(statements)})")
     for path in sorted(files - set(entered)):
         print(f"     0  {path.removeprefix(str(ROOT) + '/')}")
     for path, count in entered.most_common():

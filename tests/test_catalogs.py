@@ -133,3 +133,85 @@ def test_the_rules_pages_say_the_face_up_stock_card_is_tretten_s_own_rule(langua
 
 def test_the_swedish_pages_say_what_gaps_is():
     assert "Gaps (”luckor”) eller Montana" in (RULES / "gaps.sv.html").read_text()
+
+
+# ---------------------------------------------------------------- the third review (language-3.md)
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("da", ("tavle", "Tavle", "ikke ren", "Mindst 86", "Spillet færdigt:", "rækkefølge af træk",
+            "kendte rækkefølge", "korteste rækkefølge", "vindende rækkefølge", "lige nu. Her", "Dage i træk tæller",
+            "flest point af det", "ingen afsløringer før", "ingen tip", "og konger alene", "Par (golf)",
+            "ikke længere efter det", "laver dit første træk", "laver det første træk", "Prøv samme kabale igen",
+            "almindeligt skøn", "fortryde dig til", "hul dér", "antal sekunder", "er frit", "Det er en stærk spiller",
+            "dækket, plus", "alle tabt til alle vundet", "Dette spil er af dagens kabale", "siger omkring én kabale")),
+    ("sv", ("tavla", "Tavla", "inte ren", "Tog bort", "Vände ", "Klart:", "är vänd och är",
+            "tidigare punkt", "följd av drag", "på varandra följande", "räknar de dagar", "från början?",
+            "stegar", "Stega", "Pågår", "inga avslöjanden innan", "Med ångra, ledtråd", "mätta mot", "den här patiensen.",
+            "i det här spelet", "inte en räkning", "siffra hittad.", "högsta poängen", "och kungar ensamma",
+            "den här profilen här", "givar vunna", "Försök igen med samma giv", "Fortsätt med den här given",
+            "Par (golf)", "allmän uppskattning", "Genom&shy;gångar", "som i Pyramid,", "än i Pyramid,",
+            "spelare, som", "första kolumnen", "vänsterkanten", "ångra dig till", "fast den danska",
+            "det är en stark spelare")),
+])
+def test_words_the_third_review_found_are_gone(language, words):
+    for word in words:
+        assert not [t[:80] for t in _texts(language) if word in t], word
+
+
+@pytest.mark.parametrize(("language", "table", "tables", "alone"), [
+    ("da", "Dagens rangliste", "Gårsdagens ranglister", "Rangliste"),
+    ("sv", "Dagens topplista", "Gårdagens topplistor", "Topplista"),
+])
+def test_the_daily_table_is_the_natives_leaderboard(language, table, tables, alone):
+    assert (text(language, "Daily table"), text(language, "Yesterday's tables"), text(language, "Table")) == \
+        (table, tables, alone)
+    assert table.lower() in text(language, "No. %(rank)d of %(count)d on the day's table")
+
+
+@pytest.mark.parametrize(("language", "system", "item"), [
+    ("da", "rækkebonus", "<li>Rækkebonus: 5 point"), ("sv", "radbonus", "<li>Radbonus: 5 poäng"),
+    ("en", "row bonus", "<li>Row bonus: 5 points"),
+])
+def test_par_is_only_golf_s_par_and_the_scoring_system_is_the_row_bonus(language, system, item):
+    assert (text(language, "row bonus") or "row bonus") == system
+    assert (text(language, "Par") or "Par") == "Par"
+    for game in ("pyramid", "gaps"):
+        page = (RULES / f"{game}.{language}.html").read_text()
+        assert item in page and "<li>Par:" not in page and "<li>Pairs:" not in page
+
+
+def test_the_danish_odds_page_says_about_86_percent_as_the_english_does():
+    msgid = next(m for (_, m) in CATALOGS["da"] if m.startswith("The Gaps player's figure"))
+    assert "about 86\u00a0%%" in msgid and "Omkring 86\u00a0%%" in text("da", msgid)
+
+
+def test_a_win_with_help_is_said_so_on_the_table_and_an_open_question_is_not_known():
+    assert (text("da", "not clean"), text("sv", "not clean")) == ("med hjælp", "med hjälp")
+    assert (text("da", "Unknown"), text("sv", "Unknown")) == ("Ved ikke", "Vet ej")  # beside Ja and Nej
+    assert (text("sv", "Back"), text("sv", "Forward")) == ("Bakåt", "Framåt")  # the replay's steps
+
+
+def test_the_swedish_move_list_says_what_happened_to_which_card():
+    # the template begins the sentence with a capital: "Ruter kung togs bort.", "Spader 7 vändes upp."
+    assert text("sv", "{cards} removed.") == "{cards} togs bort."
+    assert text("sv", "Drew {card}.") == "{card} vändes upp."
+
+
+@pytest.mark.parametrize(("language", "msgid"), [
+    ("da", "Try this deal again"), ("da", "Make a new link"),
+    *(("sv", msgid) for msgid in ("Try this deal again", "Continue this deal", "Back", "Forward", "Make a new link")),
+])
+def test_the_buttons_too_long_for_a_phone_are_short(language, msgid):
+    assert len(text(language, msgid)) <= 16, text(language, msgid)
+
+
+def test_the_danish_gaps_page_says_what_its_13_is():
+    page = (RULES / "gaps.da.html").read_text()
+    assert "13-kabalen deler den med Pyramide" in page and "13 pladser" in page
+    assert text("da", "Pyramid and Gaps") == "Pyramide og 13-kabalen (Gaps)"
+
+
+@pytest.mark.parametrize("language", ["da", "sv", "en"])
+def test_no_obsolete_entries_are_left(language):
+    po = (ROOT / "app" / "locale" / language / "LC_MESSAGES" / "messages.po").read_text()
+    assert "\n#~ " not in po

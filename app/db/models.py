@@ -128,6 +128,9 @@ class Game(Base):
     line_ply: Mapped[int | None] = mapped_column(Integer)
     # the ply of the last hint counted: asking again for the same position is not counted again
     hinted_ply: Mapped[int | None] = mapped_column(Integer)
+    # the id the page gave the last stored change (a move, undo, redo: ``mid``): the page sends a
+    # change again when its answer was lost, and this tells that it is stored (lifecycle.check)
+    last_mid: Mapped[str | None] = mapped_column(String(32))
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 

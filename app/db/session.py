@@ -1,13 +1,30 @@
-"""Engine and session factory, one per database URL; the FastAPI dependency lives in app.web.deps."""
+"""Engine and session factory, one per database URL, and the two ways work may step outside a
+request's unit of work (the unit itself, the FastAPI dependency, lives in app.web.deps).
+
+A request's changes are committed once, by its session dependency, or rolled back. Two kinds of
+work must not wait for that:
+
+- **A search** (the solver: up to seconds) must not hold the request's transaction open: a
+  connection (and on SQLite a read snapshot) held meanwhile would make other requests wait for
+  one. ``release`` ends a transaction that has only read, before the search; a request searches
+  before it writes (read → search → write).
+- **A fact found on the way** (a solver's verdict on a position, the day's deal, a deal's
+  shortest win) holds whatever becomes of the request, and other requests should find it at
+  once: ``facts`` writes it in a short unit of work of its own. It runs while the request's
+  transaction holds no writes (just after ``release``), so on SQLite it never waits for its own
+  request's write lock.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
@@ -67,4 +84,37 @@ def get_engine(settings: Settings) -> Engine:
 
 
 def session_factory(settings: Settings) -> sessionmaker[Session]:
+    # what a route loaded stays loaded after a commit: its page is drawn from those objects
     return sessionmaker(bind=get_engine(settings), expire_on_commit=False)
+
+
+class WritesPending(RuntimeError):
+    """A search was started with changes of the request not yet written: a programming error
+    (the request must search before it writes), never a player's."""
+
+
+def release(session: Session) -> None:
+    """End the session's transaction, which has only read, before a long search: its connection
+    goes back to the pool and the search holds nothing another request could wait for. The
+    session goes on with a new transaction at its next query; what it loaded stays loaded.
+    Changes not yet written are refused (``WritesPending``); a request that has written must not
+    search either (on SQLite its facts would wait for its own write lock), which each service
+    keeps by its order: read, search, then write (tests/web/test_refusals.py)."""
+    if session.new or session.dirty or session.deleted:
+        raise WritesPending("a search with changes not yet written: read, search, then write")
+    session.commit()  # of nothing: the transaction read only
+
+
+@contextlib.contextmanager
+def facts(session: Session) -> Iterator[Session]:
+    """A short unit of work of its own, beside the request's, for facts found on the way (see
+    the module's docstring): committed when the block ends. A fact is the same whoever finds
+    it, so one stored meanwhile by another request or instance (a duplicate key) is as good
+    as ours and is kept."""
+    release(session)
+    with Session(bind=session.get_bind(), expire_on_commit=False) as unit:
+        try:
+            yield unit
+            unit.commit()
+        except IntegrityError:
+            unit.rollback()

@@ -10,6 +10,7 @@ shuffles them and deals them back with one gap right after each prefix.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeGuard
 
@@ -20,7 +21,7 @@ from .rules import GapsRules
 from .seeding import shuffled, text_seed
 
 ROWS, COLUMNS = 4, 13
-CELLS = ROWS * COLUMNS
+POINTS_PER_CARD, POINTS_PER_ROW = 5, 100  # the pairs scoring system (pair_points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +35,6 @@ class Fill:
     def __str__(self) -> str:
         return f"{self.card.code}>{self.row}.{self.col}"
 
-    def targets(self) -> dict[str, str]:
-        """Where the board shows this move: the card and the gap it goes to (row.column)."""
-        return {"cards": self.card.code, "pos": f"{self.row}.{self.col}"}
-
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
@@ -45,10 +42,6 @@ class Redeal:
 
     def __str__(self) -> str:
         return "N"
-
-    def targets(self) -> dict[str, str]:
-        """Where the board shows this move: its redeal button."""
-        return {"action": "redeal"}
 
 
 REDEAL = Redeal()
@@ -92,9 +85,8 @@ class GapsPosition:
     game = "gaps"
 
     @classmethod
-    def from_deal(cls, table: None, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
-        """The start position: the deal laid row-major, every ace taken out (``table`` is the
-        Pyramid family's layout, which Gaps has not; the two families share this signature)."""
+    def from_deal(cls, rules: GapsRules, deal: tuple[Card, ...]) -> GapsPosition:
+        """The start position: the deal laid row-major, every ace taken out."""
         grid = tuple(None if c.rank == 1 else c for c in deal)
         starters = tuple(c.suit for c in deal if c.rank == 1) if rules.aces == "starters" else ()
         return cls(rules, format_deal(deal), grid, 1, starters)
@@ -236,6 +228,13 @@ class GapsPosition:
     def cards_left(self) -> int:
         """Cards not yet in their row's correct run."""
         return ROWS * (COLUMNS - 1) - self.simple_score
+
+    def pair_points(self, played: Sequence[object] = ()) -> int:
+        """The ``pairs`` scoring system (app.engine.scoring): 5 points per card in its row's
+        correct run and 100 per finished row; the moves that led here do not count."""
+        prefixes = self.correct_prefix_lengths()
+        finished = sum(1 for n in prefixes if n == COLUMNS - 1)
+        return POINTS_PER_CARD * sum(prefixes) + POINTS_PER_ROW * finished
 
     def to_json(self) -> dict:
         out: dict = {"grid": [None if c is None else c.code for c in self.grid]}

@@ -23,7 +23,6 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
     cursor: int = 0
     _positions: list[Position] = field(default_factory=list, compare=False, repr=False)
-    _texts: list[str] = field(default_factory=list, compare=False, repr=False)  # str(m) of moves, once
 
     @classmethod
     def new(cls, game: str, rules: Rules, deal: tuple[Card, ...]) -> GameRecord:
@@ -70,19 +69,12 @@ class GameRecord:
     @property
     def moves_text(self) -> str:
         """The whole move list (redo tail included), canonical."""
-        return " ".join(self._move_texts())
+        return " ".join(map(str, self.moves))
 
     @property
     def played_text(self) -> str:
         """The moves up to the cursor, canonical."""
-        return " ".join(self._move_texts()[: self.cursor])
-
-    def _move_texts(self) -> list[str]:
-        # a stored game writes its whole move list after every move: each move's text is
-        # worked out once and handed on to the records that follow (see play)
-        if len(self._texts) != len(self.moves):
-            self._texts[:] = [str(m) for m in self.moves]
-        return self._texts
+        return " ".join(map(str, self.moves[: self.cursor]))
 
     def positions(self) -> list[Position]:
         """Positions after 0, 1, … ``len(moves)`` moves, computed once per record."""
@@ -110,20 +102,16 @@ class GameRecord:
     def can_redo(self) -> bool:
         return self.cursor < len(self.moves)
 
-    def _with(self, moves: tuple[Move, ...], cursor: int, positions: list[Position],
-              texts: list[str] | None = None) -> GameRecord:
-        return GameRecord(self.game, self.rules, self.deal, moves, cursor, positions,
-                          self._texts if texts is None else texts)
+    def _with(self, moves: tuple[Move, ...], cursor: int, positions: list[Position]) -> GameRecord:
+        return GameRecord(self.game, self.rules, self.deal, moves, cursor, positions)
 
     def play(self, move: Move | str) -> GameRecord:
         """Play ``move`` at the cursor (dropping any redo tail)."""
         position = self.position
-        if isinstance(move, str):
-            move = position.parse_move(move)
-        after = position.apply(move)
+        played: Move = position.parse_move(move) if isinstance(move, str) else move
+        after = position.apply(played)
         kept = self.positions()[: self.cursor + 1]
-        texts = [*self._texts[:self.cursor], str(move)] if len(self._texts) == len(self.moves) else []
-        return self._with((*self.moves[:self.cursor], move), self.cursor + 1, [*kept, after], texts)
+        return self._with((*self.moves[:self.cursor], played), self.cursor + 1, [*kept, after])
 
     def at(self, cursor: int) -> GameRecord:
         return self._with(self.moves, cursor, self.positions())

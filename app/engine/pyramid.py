@@ -12,6 +12,7 @@ indices 0–55 (P then Q), then ``S`` (stock top), ``W`` (waste top), ``G0``–`
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeGuard
 
@@ -26,6 +27,7 @@ STOCK = 100
 WASTE = 101
 RESERVE = 200
 ROW_BONUS = (25, 50, 75, 100, 150, 250, 500)  # bottom row (6) first, apex (row 0) last
+POINTS_PER_REMOVAL = 5  # the pairs scoring system (pair_points)
 PAIR_TOTAL = 13  # two cards pair when their values add up to this; a king is this alone
 
 
@@ -39,24 +41,22 @@ def pair_total(a: Card, b: Card) -> int:
     return value(a) + value(b)
 
 
-def _geometry(size: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Per pyramid index: its row, its covering children and their bit mask."""
-    rows: list[int] = []
+def _geometry(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Per pyramid index: its covering children and their bit mask."""
     children: list[tuple[int, ...]] = []
     for base in range(0, size, PYRAMID_SIZE):
         for r in range(ROWS):
             for c in range(r + 1):
-                rows.append(r)
                 if r + 1 < ROWS:
                     below = base + (r + 1) * (r + 2) // 2 + c
                     children.append((below, below + 1))
                 else:
                     children.append(())
     masks = tuple(sum(1 << j for j in kids) for kids in children)
-    return tuple(rows), tuple(children), masks
+    return tuple(children), masks
 
 
-ROW_OF, CHILDREN, COVER_MASK = _geometry(2 * PYRAMID_SIZE)
+CHILDREN, COVER_MASK = _geometry(2 * PYRAMID_SIZE)
 
 
 def location_text(loc: int) -> str:
@@ -121,10 +121,6 @@ class Draw:
     def __str__(self) -> str:
         return "D"
 
-    def targets(self) -> dict[str, str]:
-        """Where the board shows this move (a hint marks it): its draw button."""
-        return {"action": "draw"}
-
 
 @dataclass(frozen=True, slots=True)
 class Recycle:
@@ -132,10 +128,6 @@ class Recycle:
 
     def __str__(self) -> str:
         return "R"
-
-    def targets(self) -> dict[str, str]:
-        """Where the board shows this move: its turn-over button."""
-        return {"action": "recycle"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +142,6 @@ class Remove:
 
     def __str__(self) -> str:
         return "+".join(location_text(loc) for loc in self.locs)
-
-    def targets(self) -> dict[str, str]:
-        """Where the board shows this move: the places of its cards."""
-        return {"locs": " ".join(self.locations)}
 
 
 DRAW = Draw()
@@ -215,7 +203,7 @@ class PyramidPosition:
     # --- what is where -------------------------------------------------------------
     @property
     def full_mask(self) -> int:
-        return (1 << len(self.layout)) - 1
+        return (1 << self.table.size) - 1
 
     def is_removed(self, index: int) -> bool:
         return bool(self.removed >> index & 1)
@@ -309,11 +297,6 @@ class PyramidPosition:
             self._legal.append(tuple(moves))
         return self._legal[0]
 
-    def moves_involving(self, location: str) -> tuple[PyramidMove, ...]:
-        """The legal moves that use ``location`` (for highlighting a selection's partners)."""
-        loc = parse_location(location, self.table)
-        return tuple(m for m in self.legal_moves() if isinstance(m, Remove) and loc in m.locs)
-
     def parse_move(self, text: str) -> PyramidMove:
         return parse_pyramid_move(text, self.table)
 
@@ -340,14 +323,14 @@ class PyramidPosition:
         if loc < 0:
             return None
         if loc < STOCK:
-            return self.layout[loc] if loc < len(self.layout) and self.is_available(loc) else None
+            return self.layout[loc] if loc < self.table.size and self.is_available(loc) else None
         if loc >= RESERVE and loc - RESERVE >= len(self.reserves):
             return None
         return self.card_at(loc)
 
     def _overlap_pair(self, a: int, b: int) -> bool:
         """``a`` and the one card still covering it pair under ``rules.overlap``."""
-        if not self.rules.overlap or b >= len(self.layout):
+        if not self.rules.overlap or b >= self.table.size:
             return False
         return Remove((a, b)) in self._overlap_pairs()
 
@@ -442,15 +425,22 @@ class PyramidPosition:
     def cards_left(self) -> int:
         """Cards still to go before the game is won: the pyramid(s)' cards, and where every
         card must go (``goal all``) also the stock's, the waste's and the reserves'."""
-        left = len(self.layout) - self.removed.bit_count()
+        left = self.table.size - self.removed.bit_count()
         if self.rules.goal == "all":
             left += len(self.stock) + len(self.waste) + sum(len(pile) for pile in self.reserves)
         return left
 
+    def pair_points(self, played: Sequence[object]) -> int:
+        """The ``pairs`` scoring system (app.engine.scoring): 5 points per pair or king removed
+        by ``played`` (the moves that led here), and a bonus for each row cleared, the higher
+        the row the larger (``ROW_BONUS``), per pyramid."""
+        removals = sum(1 for move in played if isinstance(move, Remove))
+        return POINTS_PER_REMOVAL * removals + sum(ROW_BONUS[ROWS - 1 - row] for row in self.cleared_rows())
+
     def cleared_rows(self) -> list[int]:
         """Rows (0 = apex) that are empty, once per pyramid."""
         cleared = []
-        for base in range(0, len(self.layout), PYRAMID_SIZE):
+        for base in range(0, self.table.size, PYRAMID_SIZE):
             for r in range(ROWS):
                 first = base + r * (r + 1) // 2
                 mask = ((1 << (r + 1)) - 1) << first

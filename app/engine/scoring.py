@@ -13,26 +13,15 @@
 
 from __future__ import annotations
 
-from .gaps import GapsPosition
 from .history import GameRecord
 from .outcome import Status
-from .pyramid import ROW_BONUS, ROWS, Remove
 
 SCORING_SYSTEMS = ("simple", "pairs", "timed")
-POINTS_PER_REMOVAL = 5
-POINTS_PER_GAPS_CARD = 5
-POINTS_PER_GAPS_ROW = 100
 
 
 def pair_score(record: GameRecord) -> int:
-    position = record.position
-    if isinstance(position, GapsPosition):
-        prefixes = position.correct_prefix_lengths()
-        finished = sum(1 for n in prefixes if n == 12)
-        return POINTS_PER_GAPS_CARD * sum(prefixes) + POINTS_PER_GAPS_ROW * finished
-    removals = sum(1 for m in record.moves[: record.cursor] if isinstance(m, Remove))
-    bonus = sum(ROW_BONUS[ROWS - 1 - row] for row in position.cleared_rows())
-    return POINTS_PER_REMOVAL * removals + bonus
+    """``pairs``: each position says what its moves earned (``pair_points``)."""
+    return record.position.pair_points(record.moves[: record.cursor])
 
 
 def time_bonus(elapsed_seconds: int) -> int:

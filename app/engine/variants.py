@@ -10,19 +10,20 @@ are keyed by it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .cards import Card, full_deck, parse_deal
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
+from .position import Position
 from .pyramid import PyramidMove, PyramidPosition, PyramidTable, parse_pyramid_move
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
 from .taps import Tap, gaps_tap, pyramid_tap
 
 Rules = PyramidRules | GapsRules
-Position = PyramidPosition | GapsPosition
 Move = PyramidMove | GapsMove
 
 
@@ -32,33 +33,20 @@ class Variant:
 
     name: str
     family: str                                   # the layout: "pyramid" or "gaps"
-    position_class: type[PyramidPosition] | type[GapsPosition]
+    start: Callable[[Any, tuple[Card, ...]], Position]  # (rules, deal) -> the deal's start position
     rules_class: type[PyramidRules] | type[GapsRules]
-    move_parser: Callable[[str, Any], Move]  # (text, the variant's table) -> move
+    move_parser: Callable[[str], Move]
     tap_rule: Callable[[Any, str | None, str], Tap]  # (position, selection, place tapped): app.engine.taps
     decks: int = 1
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
     # read; Gaps has none
     table: PyramidTable | None = None
-    # what the solver's users may spend on it: auto-finish is offered with at most this many
-    # cards left (or out of place), and a winnable-only new deal and a daily deal try at most
-    # this many candidate seeds
+    # how near the end a game is when an auto-finish offer gives little away: at most this
+    # many cards left (or out of place)
     near_end_cards: int = 10
-    winnable_candidates: int = 200
-    daily_candidates: int = 200
     # whether the solver proves the shortest win of a position (A* over the Pyramid family's
     # moves; Gaps has none)
     shortest_win: bool = True
-    # the game's name in da, sv and en (a preset's names say its rule options too)
-    names: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
-
-    def title(self, language: str = "en") -> str:
-        """The game's name in ``language`` (English if it has none there)."""
-        return self.names.get(language) or self.names.get("en", self.name)
-
-    @property
-    def deal_size(self) -> int:
-        return 52 * self.decks
 
     def near_end(self, position: Position) -> bool:
         """Few enough cards left (``near_end_cards``) that "still winnable, auto-finish?" is
@@ -75,7 +63,7 @@ class Variant:
         return parse_deal(text, self.decks)
 
     def parse_move(self, text: str) -> Move:
-        return self.move_parser(text, self.table)
+        return self.move_parser(text)
 
     def tap(self, position: Position, selected: str | None, target: str) -> Tap:
         """What a tap on ``target`` means in ``position`` with ``selected`` selected: a move, or a
@@ -83,30 +71,27 @@ class Variant:
         return self.tap_rule(position, selected, target)
 
     def new_position(self, deal: tuple[Card, ...], rules: Rules) -> Position:
-        return self.position_class.from_deal(self.table, rules, deal)  # type: ignore[arg-type]
+        return self.start(rules, deal)
 
     def deal(self, seed: int) -> tuple[Card, ...]:
         """The deal of ``seed`` (docs/seeded-deals.md): the ordered deck(s) shuffled by ``shuffled``."""
         return tuple(shuffled(full_deck(self.decks), check_seed(seed)))
 
 
-def _names(da: str, sv: str, en: str) -> dict[str, str]:
-    return {"da": da, "sv": sv, "en": en}
+def _pyramid_family(table: PyramidTable, **options: Any) -> Variant:
+    """A game of the Pyramid family: its positions and moves read the table it is laid out on."""
+    return Variant(table.game, "pyramid", partial(PyramidPosition.from_deal, table), PyramidRules,
+                   partial(parse_pyramid_move, table=table), pyramid_tap, table=table, **options)
 
 
 GAMES: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("pyramid"), names=_names("Pyramide", "Pyramid", "Pyramid")),
-        Variant("giza", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap,
-                table=PyramidTable("giza", reserve_piles=8), names=_names("Giza", "Giza", "Giza")),
-        Variant("double-pyramid", "pyramid", PyramidPosition, PyramidRules, parse_pyramid_move, pyramid_tap, decks=2,
-                table=PyramidTable("double-pyramid", pyramids=2),
-                names=_names("Dobbeltpyramide", "Dubbelpyramid", "Double Pyramid")),
-        Variant("gaps", "gaps", GapsPosition, GapsRules, lambda text, _game: parse_gaps_move(text), gaps_tap,
-                near_end_cards=12, winnable_candidates=12, daily_candidates=25, shortest_win=False,
-                names=_names("13-kabalen (Gaps)", "Gaps (Montana)", "Gaps")),
+        _pyramid_family(PyramidTable("pyramid")),
+        _pyramid_family(PyramidTable("giza", reserve_piles=8)),
+        _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2),
+        Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
+                near_end_cards=12, shortest_win=False),
     )
 }
 

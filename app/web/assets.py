@@ -68,6 +68,3 @@ class CachedStaticFiles(StaticFiles):
             response.headers["cache-control"] = "public, max-age=300"
         return response
 
-
-def vendor_missing() -> list[str]:
-    return [name for name, path in VENDOR_FILES.items() if not path.is_file()]

@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 from app.engine import Card, GameRecord, Move, Position
 from app.engine.announcements import said_moves
-from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition
-from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle
+from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
+from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove
 from app.engine.taps import places, pos_text
 
 # ---------------------------------------------------------------- what the board shows
@@ -179,7 +179,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     pyramids = tuple(
         tuple(tuple(slot(loc, position.card_at(i), covered(rows, r, c)) for c, (i, loc) in enumerate(row))
               for r, row in enumerate(rows))
-        for rows in _PYRAMID_ROWS[:len(layout) // PYRAMID_SIZE]
+        for rows in _PYRAMID_ROWS[:position.table.pyramids]
     )
     reserves = tuple(
         (tuple(pile[:-1]), slot(f"G{k}", pile[-1]) if pile else None)
@@ -240,7 +240,6 @@ class GapsBoard:
     round: int
     rounds_left: int | None
     can_redeal: bool
-    early_redeal: bool  # a redeal now would skip possible fills: ask first
     in_place: int
     places: int         # cards a won game has in place
     selected: str | None
@@ -329,7 +328,6 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         round=position.round,
         rounds_left=position.rounds_left,
         can_redeal=can_redeal,
-        early_redeal=can_redeal and bool(fills),
         in_place=sum(prefixes),
         places=ROWS * (COLUMNS - 1),
         selected=selected,
@@ -348,6 +346,38 @@ board_of.register(GapsPosition, gaps_board)
 
 
 # ---------------------------------------------------------------- a move as the page shows it
+
+@singledispatch
+def marks(move: Move) -> dict[str, str]:
+    """Where the board shows a move (a hint marks it): the places of its cards (``locs``), a
+    Gaps card and the gap it goes to (``cards``, ``pos``: row.column), or its button (``action``)."""
+    raise TypeError(f"no marks for {type(move).__name__}")
+
+
+@marks.register
+def _(move: Remove) -> dict[str, str]:
+    return {"locs": " ".join(move.locations)}
+
+
+@marks.register
+def _(move: Fill) -> dict[str, str]:
+    return {"cards": move.card.code, "pos": f"{move.row}.{move.col}"}
+
+
+@marks.register
+def _(move: Draw) -> dict[str, str]:
+    return {"action": "draw"}
+
+
+@marks.register
+def _(move: Recycle) -> dict[str, str]:
+    return {"action": "recycle"}
+
+
+@marks.register
+def _(move: Redeal) -> dict[str, str]:
+    return {"action": "redeal"}
+
 
 def motion_steps(record: GameRecord, start: int) -> str:
     """The cards the moves from ply ``start`` to the cursor took, moved or drew, each with the

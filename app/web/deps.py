@@ -30,14 +30,10 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 def get_session(request: Request) -> Iterator[Session]:
     """The request's unit of work: what the route and the services change is committed once,
-    when the route has answered (before the answer is sent), or rolled back if it raised.
-    Services only flush. A route that changes a game and then draws its board commits first:
-    SQLite has one writer, and a write lock held while a board is drawn kept the next player's
-    move waiting (the database is written to once either way; an error while drawing leaves the
-    change stored, as a reload would show it). An API route that writes commits before it
-    returns for the same reason, and one more: FastAPI checks its answer against the response
-    model in a worker thread, and an uncommitted write would hold the lock while waiting for a
-    thread that moves waiting for the lock may all hold (each then fails after the busy timeout).
+    when the route has answered (before the answer is sent), or rolled back if it raised (or
+    refused: ``discard``). Services never commit; a route that writes and then builds its answer
+    brings the same commit forward (``commit_now``). What steps outside it is named in
+    app.db.session (a search's ``release``, the solver's ``facts``) and in ``identity.end_read``.
     A visitor stored by this request (its first POST) gets its cookie once the request has
     succeeded; a refused one takes the visitor back."""
     with request.app.state.sessionmaker() as session:
@@ -59,6 +55,17 @@ def get_session(request: Request) -> Iterator[Session]:
             queue_cookie(request, identity.player_cookie_header(settings.secret_key, stored.id,
                                                                 settings.secure_cookies, stored.session_generation),
                          first=True)
+
+
+def commit_now(session: Session) -> None:
+    """The request's one commit, brought forward: the route has written and builds its answer
+    next. Drawing a board takes milliseconds, and SQLite has one write lock for the whole file:
+    held meanwhile it kept the next player's move waiting (the database is written once either
+    way; an error while drawing leaves the change stored, as a reload would show it). An API
+    route's answer is checked against its response model in a worker thread, and a write lock
+    held while waiting for a thread could wait for threads that all wait for the lock
+    (tests/hardening/test_write_lock.py). The dependency's commit then has nothing left to do."""
+    session.commit()
 
 
 # scope="function": the commit runs when the route returns, before the answer is sent (with the

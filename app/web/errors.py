@@ -57,14 +57,14 @@ def _is_api(request: Request) -> bool:
 
 
 def error_response(request: Request, status: int, key: str, english: str, reason=None, **params):
-    """``reason``: the engine's (key, parts) of a fault, which a page words in its language."""
+    """``reason``: the engine's (key, parts) of a fault, which a page words in its language;
+    ``params`` (the engine's English ``detail``) go to the API only."""
     if _is_api(request):
         return JSONResponse({"error": english, **params}, status_code=status)
     # worded by the template, in the request's language (render sets it)
     visitor_page(request, request.app.state.settings)
-    if reason is not None:
-        params = {**params, "reason": reason}
-    return render(request, "error.html", {"status": status, "key": key, "params": params}, status_code=status)
+    said = {"reason": reason} if reason is not None else {}
+    return render(request, "error.html", {"status": status, "key": key, "params": said}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI) -> None:

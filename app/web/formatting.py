@@ -77,7 +77,7 @@ def short_day(value: date, language: str | None = None) -> str:
 
 def scoring_name(system: str) -> str:
     _ = i18n.gettext
-    return {"simple": _("simple"), "pairs": _("pairs"), "timed": _("timed")}.get(system, system)
+    return {"simple": _("simple"), "pairs": _("row bonus"), "timed": _("timed")}.get(system, system)
 
 
 def result_name(result: Status, of_deal: bool = False) -> str:

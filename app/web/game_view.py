@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import Request
@@ -13,26 +14,29 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.engine.announcements import Announcement, describe
 from app.services.assist import assist
+from app.services.errors import ServiceError
 from app.services.play import daily, lifecycle
-from app.services.play.games import Draft, elapsed_seconds, record_of
+from app.services.play.games import OnTable, record_of
 from app.services.play.moves import ActionResult
 from app.services.stats import stats
 
 from . import sharing
-from .boards import board_of
+from .boards import board_of, marks
+from .deps import discard
+from .errors import headers_of, status_of
 from .templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share", "streak_oob"]  # the last two: out of band (hx-swap-oob)
 
 
-def share_path(game: Game | Draft) -> str:
+def share_path(game: Game) -> str:
     """The deal's link, which shows it ready to play."""
     if game.seed is not None:
         return f"/play/{game.preset}/{game.seed}"
     return f"/play/{game.preset}?deal={quote(game.deal)}"
 
 
-def share_url(request: Request, game: Game | Draft, finished: bool) -> str:
+def share_url(request: Request, game: Game, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
     return absolute(request, f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished
                     else share_path(game))
@@ -47,57 +51,50 @@ def share_result(request: Request, game: Game, position, language: str, **scored
     return {"text": sharing.share_text(game, position, language, url, **scored), "url": url}
 
 
-def render_game(request: Request, game: Game | Draft, player: Player | None, result: ActionResult | None = None, *,
+def render_game(request: Request, game: Game, player: Player | None, result: ActionResult | None = None, *,
                 fragment: bool | None = None, extra: dict | None = None, replacing: Game | None = None,
-                headers: dict[str, str] | None = None) -> Response:
+                headers: dict[str, str] | None = None, status_code: int = 200) -> Response:
     """The game page, or for htmx the board fragment with the live announcement and the share
-    link out of band. A deal ready to play (a ``Draft``, not stored yet) posts its board to its
-    own share link; ``replacing`` is the player's game its first move counts as lost."""
-    record = result.record if result is not None else record_of(game)
-    result = result or ActionResult(record)
+    link out of band. A deal ready to play (not stored yet: ``games.pending``) posts its board
+    to its own share link; ``replacing`` is the player's game its first move counts as lost."""
+    table = OnTable.of(game, result.record if result is not None else None)
+    result = result or ActionResult(table.record)
     preset = PRESETS[game.preset]
     language = request.state.language
-    position = record.position
-    stored = isinstance(game, Game)
-    phase = lifecycle.phase_of(game) if isinstance(game, Game) else lifecycle.Phase.NEW
-    finished = phase not in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING)
-    status = Status.LOST if phase is lifecycle.Phase.ABANDONED else position.status
-    abandoned = lifecycle.abandonment(game) if isinstance(game, Game) and phase is lifecycle.Phase.ABANDONED else None
     is_owner = player is not None and player.id == game.player_id
-    can_act = is_owner and phase is not lifecycle.Phase.ABANDONED
+    can_act = is_owner and table.phase is not lifecycle.Phase.ABANDONED
     as_fragment = is_htmx(request) if fragment is None else fragment
     context = {
         "game": game,
-        "stored": stored,
-        "act_url": f"/games/{game.id}/act" if stored else share_path(game),
+        "table": table,
+        "stored": table.stored,
+        "act_url": f"/games/{game.id}/act" if table.stored else share_path(game),
         "replacing": replacing,
         "share_path": share_path(game),
-        "phase": phase,
+        "phase": table.phase,
         "can_act": can_act,
-        "can_undo": is_owner and phase.open and record.can_undo,
-        "can_redo": is_owner and phase.open and record.can_redo,
-        "record": record,
+        "can_undo": is_owner and table.can_undo,
+        "can_redo": is_owner and table.can_redo,
+        "record": table.record,
         "result": result,
         "preset": preset,
-        "preset_name": preset.name(language),
-        "preset_summary": preset.described(language),
-        "board": board_of(position, result.selected if can_act else None),
-        "status": status,
-        "end_reason": abandoned or position.end_reason,
+        "board": board_of(table.position, result.selected if can_act else None),
+        "status": table.status,
+        "end_reason": table.end_reason,
         "is_owner": is_owner,
         "zen": bool(is_owner and player is not None and player.zen),
-        "elapsed": elapsed_seconds(game),
-        "timer_running": game.started_at is not None and game.finished_at is None,
-        "share_url": share_url(request, game, finished),
+        "elapsed": table.elapsed,
+        "timer_running": table.timer_running,
+        "share_url": share_url(request, game, table.finished),
         "share_oob": as_fragment,
-        "share_result": share_result(request, game, position, language)
-        if finished and is_owner and isinstance(game, Game) else None,
+        "share_result": share_result(request, game, table.position, language)
+        if table.finished and is_owner else None,
         # the solver's part: hints, "still winnable?", auto-finish, post-game analysis
-        "can_hint": bool(can_act and status is Status.PLAYING),
+        "can_hint": bool(can_act and table.status is Status.PLAYING),
         # the page asks for "still winnable?" after the move (the lifecycle says when); the search decides
-        "status_placeholder": isinstance(game, Game) and lifecycle.asks_still_winnable(game, record, player),
+        "status_placeholder": table.stored and lifecycle.asks_still_winnable(game, table.record, player),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
-        "analysis_placeholder": status is not Status.PLAYING,
+        "analysis_placeholder": table.status is not Status.PLAYING,
         "hint": None,
         "solver_status": None,
         "analysis": None,
@@ -107,11 +104,23 @@ def render_game(request: Request, game: Game | Draft, player: Player | None, res
         **(extra or {}),
     }
     response = render(request, "game.html", context, blocks=BOARD_BLOCKS if as_fragment else None,
-                      status_code=result.status_code)
+                      status_code=status_code)
     response.headers.update(headers or {})
-    if result.retry_after is not None:
-        response.headers["retry-after"] = str(result.retry_after)
     return response
+
+
+def refused(request: Request, session: Session, player: Player, error: ServiceError,
+            shown: Callable[[], Game], *, selected: str | None = None,
+            headers: dict[str, str] | None = None) -> Response:
+    """A refused action, answered the one way every board action is: what the request changed
+    is rolled back (it changes no row), and the game as stored now (``shown``, read after the
+    rollback) is drawn with the reason, in the status the refusal calls for (a stale tab's 409
+    carries the current board)."""
+    discard(session)
+    game = shown()
+    result = ActionResult(record_of(game), selected=selected, error=error.key)
+    return render_game(request, game, player, result, status_code=status_of(error),
+                       headers={**headers_of(error), **(headers or {})})
 
 
 def streak_after(session: Session, game: Game) -> dict:
@@ -138,7 +147,7 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
     hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
-            **move.targets()}
+            **marks(move)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint, **(extra or {})}, headers=headers)
 

@@ -10,12 +10,11 @@ import re
 
 from fastapi import HTTPException, Request
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import delete, exists
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import i18n
-from app.db.models import Game, Player, new_public_id
+from app.db.models import Player, new_public_id
 from app.services.accounts import players as player_service
 from app.settings import Settings
 
@@ -104,8 +103,7 @@ def forget_visitor(session: Session) -> None:
     request of the same browser has given it a game meanwhile."""
     stored = session.info.pop(STORED_PLAYER, None)
     if stored is not None:
-        session.execute(delete(Player).where(Player.id == stored.id,
-                                             ~exists().where(Game.player_id == stored.id)))
+        player_service.forget_visitor(session, stored.id)
 
 
 def visitor_page(request: Request, settings: Settings) -> None:

@@ -15,11 +15,10 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
-from app.engine import PRESETS
-from app.services.play import deals
-from app.services.play.games import Draft
+from app.services.stats import deals
 
 from . import previews, sharing
+from .preset_words import preset_name
 from .templating import absolute
 
 
@@ -46,12 +45,12 @@ def deal_meta(request: Request, preset: str, path: str, *, seed: int | None = No
         description=sharing.link_description(preset, language, players=players, winners=winners),
         url=absolute(request, path),
         image=absolute(request, image),
-        game_name=PRESETS[preset].name(language),
+        game_name=preset_name(preset, language),
         locale=sharing.LOCALES[language],
     )
 
 
-def game_meta(request: Request, session: Session, game: Game | Draft, path: str, *,
+def game_meta(request: Request, session: Session, game: Game, path: str, *,
               daily_on: date | None = None) -> LinkMeta:
     """A game's page, replay or share link (``game`` may be a deal ready to play, not stored)."""
     players, winners = deals.deal_counts(session, game.preset, seed=game.seed, deal=game.deal)

@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import i18n
-from app.services.accounts.ratelimit import Arrivals
+from app.services.ratelimit import Arrivals
 from app.settings import Settings
 
 LANGUAGE_COOKIE = "tretten_lang"

@@ -17,7 +17,7 @@ from .game_view import share_result
 def scored_share(request: Request, session: Session, game: Game, player: Player) -> dict[str, str] | None:
     """The owner's share box of a finished game with its par (kept, never searched here: the
     analysis has just searched it) and its place on the day's table; None when neither is known."""
-    if player.id != game.player_id or lifecycle.phase_of(game) in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING):
+    if player.id != game.player_id or not lifecycle.phase_of(game).finished:
         return None
     found = par.known(session, par.start_of_game(game))
     place = leaderboard.place_of_game(session, game)

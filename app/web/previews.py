@@ -35,6 +35,8 @@ from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
 from app.services.errors import BusyError, InputError, NotFoundError
 
+from .preset_words import preset_name
+
 DRAWING_VERSION = 3  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
 SUPERSAMPLE = 3
@@ -223,7 +225,7 @@ def _draw(preset_slug: str, deal_text: str, language: str) -> bytes:
     preset = PRESETS[preset_slug]
     position = GameRecord.new(preset.game, preset.rules, preset.variant.parse_deal(deal_text)).start
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
-    _header(image, preset.name(language))
+    _header(image, preset_name(preset_slug, language))
     labels = RANK_LABELS[language]
     _layout(position, image, labels)
     out = io.BytesIO()
@@ -283,7 +285,7 @@ def _pyramid_family(position: PyramidPosition, image: Image.Image, labels: dict)
 def _pyramids(image: Image.Image, position, labels: dict) -> None:
     """Pyramid: the pyramid with the stock beside it, face down. Double Pyramid: the two
     pyramids side by side with the stock in the space between their apexes."""
-    double = len(position.layout) > PYRAMID_SIZE
+    double = position.table.pyramids > 1
     # a pyramid is 7.48 card widths wide and 5.43 high (rows overlap as in the app)
     w = _fit(2 * 7.48 + 0.6, 5.43) if double else _fit(7.48 + 0.5 + 1, 5.43)
     h = round(w * 1.4)

@@ -29,7 +29,9 @@ from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
-from app.services.play.lifecycle import idle
+from app.services.play.lifecycle import Phase, phase_of
+
+from .preset_words import preset_name, preset_summary
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
@@ -48,7 +50,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)
-    if game.status == Status.PLAYING and not _left_unfinished(game):
+    if not phase_of(game).finished:
         raise InputError("only a finished game has a result to share", "not_finished")
     translations = translations_for(language)
     scored = _scored(game, translations, par, rank)
@@ -73,7 +75,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
     parts = []
     if par is not None:
         name = (_("Par %(moves)d") if par.proven else _("Best known %(moves)d")) % {"moves": par.moves}
-        won = game.status == Status.WON and not _left_unfinished(game)
+        won = phase_of(game) is Phase.WON
         parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
@@ -82,7 +84,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
 
 def _title(game: Game, language: str) -> str:
     deal = deal_name(game.seed, game.daily_on, language)
-    return " · ".join(["Tretten", PRESETS[game.preset].name(language)] + ([deal] if deal else []))
+    return " · ".join(["Tretten", preset_name(game.preset, language)] + ([deal] if deal else []))
 
 
 def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | None:
@@ -96,14 +98,10 @@ def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | N
     return None
 
 
-def _left_unfinished(game: Game) -> bool:
-    return bool(game.abandoned) or idle(game)
-
-
 def _result(game: Game, translations) -> str:
     _, ngettext = translations.gettext, translations.ngettext
     moves = game.cursor
-    if _left_unfinished(game):
+    if phase_of(game) is Phase.ABANDONED:
         outcome = ngettext("Lost after %(num)d move (left unfinished)",
                            "Lost after %(num)d moves (left unfinished)", moves)
     elif game.status == Status.WON:
@@ -139,22 +137,23 @@ def link_title(preset_slug: str, language: str, *, seed: int | None = None,
                daily_on: date | None = None) -> str:
     """``og:title`` of a deal, game, replay or daily deal page: "Pyramid · Seed 123 · Tretten"."""
     _check_language(language)
+    _check_preset(preset_slug)
     deal = deal_name(seed, daily_on, language)
-    return " · ".join([_preset(preset_slug).name(language)] + ([deal] if deal else []) + ["Tretten"])
+    return " · ".join([preset_name(preset_slug, language)] + ([deal] if deal else []) + ["Tretten"])
 
 
 def link_description(preset_slug: str, language: str, *, players: int, winners: int) -> str:
     """``og:description``: the rules in words and how many players won the deal."""
     _check_language(language)
+    _check_preset(preset_slug)
     translations = translations_for(language)
-    preset = _preset(preset_slug)
     if players:
         count = translations.ngettext("Played by %(num)d player, won by %(won)d.",
                                       "Played by %(num)d players, won by %(won)d.", players)
         count %= {"num": players, "won": winners}
     else:
         count = translations.gettext("Nobody has played this deal yet. Be the first.")
-    return f"{preset.described(language)} {count}"
+    return f"{preset_summary(preset_slug, language)} {count}"
 
 
 def _check_language(language: str) -> None:
@@ -162,11 +161,9 @@ def _check_language(language: str) -> None:
         raise InputError(f"unknown language {language!r}", "unknown_language", language=language)
 
 
-def _preset(slug: str):
-    preset = PRESETS.get(slug)
-    if preset is None:
+def _check_preset(slug: str) -> None:
+    if slug not in PRESETS:
         raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
-    return preset
 
 
 # ---------------------------------------------------------------- the picture
@@ -181,7 +178,7 @@ def picture(position: Position) -> str:
 def pyramid_picture(position: PyramidPosition) -> str:
     """One line per row, apex first, each row centred under the one above by half-square
     spaces; Double Pyramid's two pyramids side by side."""
-    pyramids = len(position.layout) // PYRAMID_SIZE
+    pyramids = position.table.pyramids
     lines = []
     for r in range(ROWS):
         rows = []

@@ -4,9 +4,10 @@ and what pages say by key.
 Templates translate with ``_()``/``gettext``/``ngettext`` at render time, in the language
 ``render`` sets for the request; nothing is translated before that. Services raise errors and
 return notes by key (they stay free of gettext); pages word them with ``message`` (``TEXTS``).
-``detail`` carries the engine's exact reason (in English, in notation terms) where it helps,
-e.g. which move could not be read: it is marked as English. An imported deal's fault comes as
-``reason``, a key and its parts (``REASONS``), and is worded in the page's language.
+The engine's own reason for a refused move is English notation ("'P99': a pyramid has positions
+0–27"), for the API and the command line: a page says only the refusal, in its language. An
+imported deal's fault comes as ``reason``, a key and its parts (``REASONS``), and is worded in
+the page's language.
 Absolute URLs, for what leaves the site (link-preview tags, shared results), start from the
 configured PUBLIC_URL when there is one: behind a proxy the request's own host may be an
 internal name that a chat app's preview bot cannot reach.
@@ -14,7 +15,6 @@ internal name that a chat app's preview bot cannot reach.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
@@ -30,7 +30,7 @@ from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
 
-from . import formatting
+from . import formatting, preset_words
 from .assets import asset_url
 
 # ---------------------------------------------------------------- what pages say by key
@@ -107,17 +107,13 @@ def _reason(key: str, params: dict) -> Markup:
     return Markup(gettext(text)).format(**parts)  # nosec B704
 
 
-def message(key: str | None, **params: object) -> str:
+def message(key: str | None, reason: tuple[str, dict] | None = None) -> str:
     if key is None:
         return ""
     text = gettext(TEXTS[key]) if key in TEXTS else key
-    reason = params.get("reason")
-    if isinstance(reason, tuple) and reason[0] in REASONS:
+    if reason is not None and reason[0] in REASONS:
         return Markup('{} <span class="detail">({})</span>').format(text, _reason(*reason))
-    detail = params.get("detail")
-    if not detail:
-        return text
-    return Markup('{} <span class="detail" lang="en">({})</span>').format(text, detail)
+    return text
 
 
 # ---------------------------------------------------------------- absolute URLs
@@ -155,26 +151,16 @@ def suit_symbol(card_or_suit: Card | str) -> str:
 
 
 def suit_name(suit: str) -> str:
-    return _suit_name(i18n.LANGUAGE.get(), suit)
-
-
-def card_name(card: Card) -> str:
-    """The spoken name: "spar 7", "hjärter dam", "7 of spades"."""
-    return _card_name(i18n.LANGUAGE.get(), card)
-
-
-# a board names its cards in its words (labels, announcements): 52 names a language, kept
-@lru_cache(maxsize=256)
-def _suit_name(language: str, suit: str) -> str:
+    """A suit's name in the request's language."""
     _ = i18n.gettext
     return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
 
 
-@lru_cache(maxsize=256)
-def _card_name(language: str, card: Card) -> str:
+def card_name(card: Card) -> str:
+    """The spoken name, in the request's language: "spar 7", "hjärter dam", "7 of spades"."""
     _ = i18n.gettext
     rank = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}.get(card.rank, str(card.rank))
-    return _("{rank} of {suit}").format(rank=rank, suit=_suit_name(language, card.suit))
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
 
 
 def card_symbol(card: Card) -> str:
@@ -215,6 +201,11 @@ environment.globals.update(
     PAIR_TOTAL=PAIR_TOTAL,
     suit_symbol=suit_symbol,
     PRESETS=PRESETS,
+    # a game's and a preset's words, in the page's language
+    game_name=preset_words.game_name,
+    preset_name=preset_words.preset_name,
+    preset_summary=preset_words.preset_summary,
+    preset_expectation=preset_words.preset_expectation,
     # results and phases are compared as members (``status == Status.WON``), never as words
     Status=Status,
     Phase=Phase,

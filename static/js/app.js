@@ -229,10 +229,21 @@
 // drops those and shows the server's board and its reason. A tap the page has no answer for
 // yet (two moves ahead) is kept, in order, and made on the board that comes. No rules here: the
 // page only reads what the server wrote. Without this script the form posts every tap.
+//
+// Nothing a player does is lost on a real network (issue 39). Each move carries an id the page
+// makes (`mid`): sent again, the server answers it with the board as stored, never applying it
+// twice (app/services/play/lifecycle.py: repeated). A move stays in the queue until the server
+// has answered it: a network error (no answer, a 5xx, a timeout) keeps it and sends it again
+// after a pause that grows (RETRY_MS), and at once when the network is back (`online`, the page
+// shown again). The queue and the kept taps live in the tab's sessionStorage until answered, so
+// a reload sends them again. `#board` says how many moves wait (`data-pending`), and so does the
+// status beside the board once they wait long or the network failed, read out by #sync-said
+// (which holds the words, drawn by the server in the page's language).
+// docs/architecture.md, "the walk of one move", has the protocol.
 (function () {
   "use strict";
 
-  var queue = [];      // moves shown and not yet answered: {spec, fields}; the first is posted
+  var queue = [];      // moves shown and not yet answered: {mid, spec, fields}; the first is posted
   var posted = false;  // queue[0] is on its way
   var others = 0;      // htmx's own requests for the board on their way (undo, hint, new deal…)
   var known = true;    // the answers on the page are those of what it shows
@@ -243,8 +254,22 @@
   var arrived = null;  // where the last move made here took a card, and when: {place, at}
   var tapAt = 0, keptAt = 0;  // when the tap being made was made (a kept tap: when it was kept)
   var DOUBLE_TAP_MS = 600;
+  // the network: a post with no answer is sent again after these pauses (the last repeats; at
+  // once when the network comes back); an answer slower than TIMEOUT_MS counts as none
+  var RETRY_MS = [1000, 2000, 4000], TIMEOUT_MS = 15000, SLOW_MS = 1500;
+  var failures = 0;     // posts in a row that got no answer
+  var retryTimer = null;
+  var base = null;      // {ply, version} to post queue[0] on, when the board is not the one it was made on (a reload)
+  var stale = false;    // a request of the board got no answer: the board is fetched when the network is back
+  var draining = false; // kept taps are being made; one refused drops the rest
+  var shownSince = 0;   // since when something waits (for the status)
 
   function board() { return document.getElementById("board"); }
+  function newMid() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
   function waiting() { return !known || others > 0; }
   function words(el, name) { return (el.getAttribute(name) || "").split(" ").filter(Boolean); }
   function place(value) {
@@ -291,14 +316,13 @@
     toast.setAttribute("aria-hidden", "true");  // #announce reads it out
     toast.textContent = text;
     board().appendChild(toast);  // fixed in the window; it goes with the board's next answer
-    var r = el.getBoundingClientRect(), w = toast.offsetWidth;
-    toast.style.left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left + r.width / 2 - w / 2)) + w / 2 + "px";
-    toast.style.top = Math.min(window.innerHeight - toast.offsetHeight - 8, r.bottom + 8) + "px";
+    if (window.TrettenTable) window.TrettenTable.placeToast(toast, el.getBoundingClientRect());
     var announce = document.getElementById("announce");
     if (announce) announce.textContent = text;
   }
 
   function refuse(el, text) {
+    if (draining) later = [];  // a kept tap turned down: the ones after it were meant for another board
     el.classList.remove("refused");
     void el.offsetWidth;  // the shake plays again on a second refused tap
     el.classList.add("refused");
@@ -401,13 +425,141 @@
   }
 
   function send() {
-    if (posted || !queue.length || others) return;
-    var form = board().querySelector("form");
-    var values = { action: "", target: "", sel: "" };
+    if (posted || !queue.length || others || retryTimer) return;
+    var form = board() && board().querySelector("form");
+    if (!form) return;
+    var values = { action: "", target: "", sel: "", mid: queue[0].mid };
     Object.keys(queue[0].fields).forEach(function (k) { values[k] = queue[0].fields[k]; });
+    // the form's ply and version: those of the board this move was made on (after a reload,
+    // the board it was made on, kept with the queue: a game that moved on meanwhile refuses it)
+    if (base) { values.ply = base.ply; values.version = base.version; }
     posted = true;
-    // the form's ply and version: those of the board this move was made on
-    htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values });
+    // a failure is handled by htmx:afterRequest; the promise's rejection is not an error
+    htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values })
+      .catch(function () {});
+  }
+  // no answer: the move stays first in the queue and goes again after a pause (or the board is
+  // fetched again, when it was another request that got none)
+  function retryLater() {
+    failures += 1;
+    clearTimeout(retryTimer);
+    var wait = RETRY_MS[Math.min(failures, RETRY_MS.length) - 1];
+    retryTimer = setTimeout(function () { retryTimer = null; resume(); }, wait * (0.8 + Math.random() * 0.4));
+  }
+  // the network may be back (online, the page shown again): what waits goes now, or the board
+  // is fetched if a request of it got no answer
+  function resume() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    if (queue.length) { send(); return; }
+    if (!stale || others || !board()) return;
+    stale = false;
+    htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" })
+      .catch(function () { stale = true; });
+  }
+  window.addEventListener("online", resume);
+  window.addEventListener("offline", function () { render(); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) resume(); });
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") resume(); });
+
+  // The queue outlives the page: kept in the tab's sessionStorage under the deal it was made on
+  // (a deal ready to play is named by its link, a stored game by its id) until all is answered
+  var KEPT = "tretten.waiting:", KEPT_FORM = 1;  // a page of another release reads only its own form
+  var keptKey = null;
+  function save() {
+    var b = board();
+    if (!b || !window.sessionStorage) return;
+    var key = KEPT + b.getAttribute("data-deal");
+    try {
+      if (keptKey && keptKey !== key) sessionStorage.removeItem(keptKey);  // a first move's game has its id now
+      keptKey = key;
+      if (!queue.length && !later.length) { sessionStorage.removeItem(key); return; }
+      sessionStorage.setItem(key, JSON.stringify({
+        v: KEPT_FORM,
+        base: base || { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") },
+        moves: queue.map(function (m) { return { mid: m.mid, spec: m.spec, fields: m.fields }; }),
+        later: later
+      }));
+    } catch (e) { /* storage full or refused: the queue lives as long as the page */ }
+  }
+  function savedFor(b) {
+    var found = null;
+    try {
+      var own = JSON.parse(sessionStorage.getItem(KEPT + b.getAttribute("data-deal")) || "null");
+      if (own && own.v === KEPT_FORM) return { key: KEPT + b.getAttribute("data-deal"), kept: own };
+      // a first move stored whose answer was lost: its queue is under the deal's link, and
+      // the game's last change is that move
+      var mid = b.getAttribute("data-mid");
+      for (var i = 0; mid && i < sessionStorage.length && !found; i++) {
+        var key = sessionStorage.key(i);
+        if (key.indexOf(KEPT) !== 0) continue;
+        var kept = JSON.parse(sessionStorage.getItem(key));
+        if (kept && kept.v === KEPT_FORM && kept.moves.length && kept.moves[0].mid === mid) found = { key: key, kept: kept };
+      }
+    } catch (e) { return null; }
+    return found;
+  }
+  // a page loaded with moves waiting (a reload): they are shown on the server's board and sent
+  function restore() {
+    var b = board();
+    if (!b || !b.querySelector("form") || !window.sessionStorage) return;
+    var found = savedFor(b);
+    if (!found) return;
+    keptKey = found.key;
+    queue = found.kept.moves || [];
+    later = found.kept.later || [];
+    base = found.kept.base;
+    if (queue.length && queue[0].mid && queue[0].mid === b.getAttribute("data-mid")) {
+      queue.shift();  // stored: its answer was lost
+      base = null;
+    }
+    var same = !base || (String(base.ply) === b.getAttribute("data-ply") && String(base.version) === b.getAttribute("data-version"));
+    if (same) base = null;
+    if (same) layQueue(); else known = false;  // made on another board: the server will say so
+    save();
+    render();
+    send();
+  }
+  document.addEventListener("DOMContentLoaded", restore);
+
+  // What waits, said: `data-pending` on the board, and the status beside it (its words drawn by
+  // the server, templates/game.html) once something has waited SLOW_MS or the network failed
+  function heldMoves() {  // kept taps as moves: two card taps in a row are one pair
+    var n = 0, open = false;
+    later.forEach(function (t) {
+      if (t.actions || !open) n += 1;
+      open = !t.actions && !open;
+    });
+    return n;
+  }
+  var slowTimer = null, spoken = "";
+  function render() {
+    var b = board();
+    if (!b) return;
+    var n = queue.length + heldMoves();
+    b.setAttribute("data-pending", String(n));
+    b.querySelectorAll(".held").forEach(function (el) { el.classList.remove("held"); });
+    later.forEach(function (t) {
+      var el = t.actions ? b.querySelector('[data-action="' + CSS.escape(t.actions[0]) + '"]') : place(t.value);
+      if (el) el.classList.add("held");
+    });
+    if (!n) shownSince = 0; else if (!shownSince) shownSince = Date.now();
+    var status = b.querySelector("[data-sync]"), region = document.getElementById("sync-said");
+    var offline = failures > 0 || navigator.onLine === false;
+    var visible = n > 0 && (offline || Date.now() - shownSince >= SLOW_MS);
+    clearTimeout(slowTimer);
+    if (n > 0 && !visible) slowTimer = setTimeout(render, SLOW_MS - (Date.now() - shownSince));
+    if (!region) return;
+    var text = visible ? region.getAttribute((offline ? "data-offline-" : "data-waiting-") + (n === 1 ? "one" : "many")).replace("{n}", n) : "";
+    if (status) {
+      status.hidden = !visible;
+      status.textContent = text;
+      status.classList.toggle("offline", offline);
+    }
+    if (text !== spoken) {
+      // read out when it changes; "all saved" once, after it was said that moves wait
+      region.textContent = text || (spoken ? region.getAttribute("data-saved") : "");
+      spoken = text;
+    }
   }
   // the frame that shows a move comes first; its answers and its request right after it
   function afterFrame(work) {
@@ -421,9 +573,11 @@
     show(spec, true);
     var to = spec.split(" ").map(function (part) { return part.split(">")[1]; }).filter(Boolean);
     arrived = to.length ? { place: to[to.length - 1], at: tapAt || Date.now() } : null;
-    var move = { spec: spec, fields: fields };
+    var move = { mid: newMid(), spec: spec, fields: fields };
     queue.push(move);
     known = false;
+    save();
+    render();
     afterFrame(function () {
       if (queue.length === 1 && queue[0] === move && !move.applied) answersAfter(spec);
       move.applied = true;
@@ -458,7 +612,9 @@
     }
     // a place without answers: the server says what the tap means (its board comes as a move's)
     known = false;
-    queue.push({ spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });
+    queue.push({ mid: newMid(), spec: "", fields: { target: el.value, sel: chosen ? chosen.value : "" } });
+    save();
+    render();
     send();
   }
 
@@ -475,6 +631,8 @@
       event.preventDefault();
       event.stopPropagation();
       later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : { actions: [action], at: tapAt });
+      save();
+      render();
       return;
     }
     if (!isTap && !el.hasAttribute("data-move")) return;  // undo, hint, new deal…: htmx posts them
@@ -485,6 +643,7 @@
 
   // the kept taps, made in order, until one needs a board that has not come
   function drain() {
+    var before = later.length;
     while (later.length && !waiting()) {
       var next = later[0], el = null;
       if (next.actions) {
@@ -498,8 +657,9 @@
         if (el && el.disabled) el = null;
       }
       later.shift();
-      if (el) { keptAt = next.at; el.click(); keptAt = 0; }
+      if (el) { keptAt = next.at; draining = true; el.click(); draining = false; keptAt = 0; }
     }
+    if (later.length !== before) { save(); render(); }
   }
 
   function forBoard(event) {  // a request that brings a new board (not the solver's status within it)
@@ -510,26 +670,48 @@
   function ours(event) { return !!ourXhr && event.detail.xhr === ourXhr; }
   document.addEventListener("htmx:beforeSend", function (event) {
     if (!forBoard(event)) return;
-    if (posted && !ourXhr && event.detail.elt && event.detail.elt.tagName === "FORM") ourXhr = event.detail.xhr;
-    else others += 1;
+    if (posted && !ourXhr && event.detail.elt && event.detail.elt.tagName === "FORM") {
+      ourXhr = event.detail.xhr;
+      ourXhr.timeout = TIMEOUT_MS;  // a connection that hangs answers nothing: sent again
+    } else {
+      others += 1;
+    }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (forBoard(event)) keptSelection = current() ? current().value : null;
   });
   // a board came: the moves still on their way are shown on it again, with the answers after them
-  document.addEventListener("htmx:afterSwap", function (event) {
-    if (!forBoard(event)) return;
-    var xhr = event.detail.xhr;
-    if (ours(event)) {
-      posted = false;
-      ourXhr = null;
-      queue.shift();
-    }
-    if (xhr && xhr.status >= 400) { queue = []; later = []; posted = false; keptSelection = null; }
+  // the moves still on their way, shown on the board laid in, with the answers after them
+  function layQueue() {
     queue.forEach(function (move) { if (move.spec) show(move.spec, false); });
     known = true;
     if (queue.length === 1 && queue[0].spec) { answersAfter(queue[0].spec); queue[0].applied = true; }
     else if (queue.length) known = false;
+  }
+  var laid = null;  // the answer last laid in: htmx tells of a swap twice (on the form, gone, and on the board)
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!forBoard(event)) return;
+    var xhr = event.detail.xhr, refused = xhr && xhr.status >= 400;
+    if (xhr && xhr === laid) return;
+    laid = xhr;
+    stale = false;
+    failures = 0;  // a board came: the network answers
+    if (ours(event)) {
+      posted = false;
+      ourXhr = null;
+      base = null;
+      var answered = queue.shift();
+      // stored after all (a first try's answer was lost while it was sent again, and the second
+      // met the first): the board holds it, so this is its answer and no refusal
+      if (refused && answered && answered.mid && board().getAttribute("data-mid") === answered.mid) {
+        refused = false;
+        board().querySelectorAll(".toast[data-error]").forEach(function (t) { t.remove(); });
+      }
+    }
+    if (refused) { queue = []; later = []; posted = false; keptSelection = null; base = null; }
+    layQueue();
+    save();
+    render();
     // a card selected while the board was on its way stays selected, if it still can be
     var kept = known && keptSelection && !current() ? place(keptSelection) : null;
     keptSelection = null;
@@ -539,16 +721,31 @@
     if (!forBoard(event)) return;
     var xhr = event.detail.xhr, failed = !xhr || xhr.status === 0 || xhr.status >= 500;
     if (ours(event) || (posted && !ourXhr)) {
-      if (failed) {  // no board came: the page fetches the server's
-        queue = []; later = []; posted = false; ourXhr = null; known = true;
-        htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" });
+      if (failed) {  // no answer: the move waits, shown, and goes again
+        posted = false;
+        ourXhr = null;
+        retryLater();
+        render();
         return;
       }
     } else if (xhr !== null) {
       others = Math.max(0, others - 1);
+      if (failed) unanswered(event);
     }
     setTimeout(function () { send(); drain(); }, 0);
   });
+  // an action of htmx's own (a hint, a new deal, undo…) got no answer: not done, and said so
+  // beside what was pressed; the board is fetched again (it may have been done after all) after
+  // a pause, or when the network is back
+  function unanswered(event) {
+    stale = true;
+    retryLater();
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var el = (trigger && trigger.submitter) || event.detail.elt;
+    var region = document.getElementById("sync-said");
+    if (el && el.closest && el.closest("#board") && region) say(el, region.getAttribute("data-unanswered"));
+    render();
+  }
   document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });
 
   // The solver takes one search of a player at a time: "still winnable?", the analysis and a
@@ -569,7 +766,7 @@
       if (solving === xhr) solving = null;
       var next = parked.shift(), again = next && document.querySelector(next);
       if (!again) return;
-      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" });
+      if (again.id) htmx.ajax("GET", again.getAttribute("hx-get"), { source: again, target: again, swap: "outerHTML" }).catch(function () {});
       else again.click();
     });
   });
@@ -577,7 +774,7 @@
   // for tests and tools: whether the page still waits for the server
   window.TrettenBoard = {
     waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
-    debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later }; },
+    debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later, failures: failures }; },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
       var ready = names.some(function (name) {

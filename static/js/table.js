@@ -28,24 +28,45 @@
     return el ? el.getBoundingClientRect() : tapped.rect;
   }
 
-  // under the place (over the cards below it when there is no room), else above; inside the window
+  // Beside the place `at` (a rect): under it, else above it, else to its right or left, inside
+  // the window; of those, the first that covers no control (the stock's Draw strip under its
+  // card, Undo, Hint…: what the player wanted instead is never hidden) and no card that can be
+  // played, else the first that covers no control; with none, over the place's middle.
+  var CONTROLS = "#board [data-action]:not([disabled])", PLAYABLE = "#board .playable";
+  function overlaps(box, selector, at) {
+    return Array.prototype.some.call(document.querySelectorAll(selector), function (el) {
+      var r = el.getBoundingClientRect();
+      if (!r.width || (r.left === at.left && r.top === at.top)) return false;  // the place itself
+      return r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+    });
+  }
+  function placeToast(toast, at) {
+    toast.classList.add("at-finger");
+    var w = toast.offsetWidth, h = toast.offsetHeight, gap = 8, edge = 6;
+    var x = Math.min(Math.max(at.left + at.width / 2 - w / 2, edge), window.innerWidth - w - edge);
+    var y = Math.min(Math.max(at.top + at.height / 2 - h / 2, edge), window.innerHeight - h - edge);
+    var boxes = [[x, at.bottom + gap], [x, at.top - h - gap], [at.right + gap, y], [at.left - w - gap, y]]
+      .map(function (p) { return { left: p[0], top: p[1], right: p[0] + w, bottom: p[1] + h }; })
+      .filter(function (b) {
+        return b.left >= edge && b.top >= edge && b.right <= window.innerWidth - edge && b.bottom <= window.innerHeight - edge;
+      });
+    var free = boxes.filter(function (b) { return !overlaps(b, CONTROLS, at); });
+    var best = free.filter(function (b) { return !overlaps(b, PLAYABLE, at); })[0] || free[0] ||
+      { left: x, top: y };
+    toast.style.left = best.left + "px";
+    toast.style.top = best.top + "px";
+  }
+  // the server's toast, beside what was tapped
   function place() {
     var board = document.getElementById("board");
     var toast = board && board.querySelector(".toast");
     if (!toast) return;
     var at = again(board);
     tapped = null;
-    if (!at || !at.width) return;
-    toast.classList.add("at-finger");
-    var w = toast.offsetWidth, h = toast.offsetHeight, gap = 8;
-    var left = Math.min(Math.max(at.left + at.width / 2 - w / 2, 6), window.innerWidth - w - 6);
-    var top = at.bottom + gap;
-    if (top + h > window.innerHeight - 6) top = at.top - h - gap;
-    if (top < 6) top = Math.max(6, at.top + at.height / 2 - h / 2);
-    toast.style.left = left + "px";
-    toast.style.top = top + "px";
+    if (at && at.width) placeToast(toast, at);
   }
   document.addEventListener("htmx:afterSwap", place);
+  window.TrettenTable = { placeToast: placeToast };  // the page's own answers too (app.js: say)
 
   // after `d` (draw or turn over) pressed with no card in focus, focus stays on the table: on the
   // stock's edge that drew, not on the page's body

@@ -1,4 +1,5 @@
-"""The engine is pure: standard library only, nothing from the web, database or templates."""
+"""The engine is pure: standard library only, nothing from the web, database or templates, and no
+words of a language (they are in the catalogs: app/web/preset_words.py)."""
 
 import ast
 import sys
@@ -35,3 +36,21 @@ def test_the_purity_check_would_catch_a_third_party_import(tmp_path):
         "fastapi",
         "sqlalchemy",
     ]
+
+
+def languages_named(path: Path) -> list[str]:
+    """Where a language's code stands as a string, as the key of a dict of words would:
+    ``{"da": "Pyramide", ...}``, ``names.get("sv")``."""
+    return [f"{path.name}:{node.lineno} {node.value!r}" for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and node.value in ("da", "sv", "en")]
+
+
+def test_the_engine_holds_no_words_of_a_language():
+    found = [place for path in sorted(ENGINE.glob("*.py")) for place in languages_named(path)]
+    assert not found, f"words by language in app/engine (they belong in the catalogs): {found}"
+
+
+def test_the_words_check_would_catch_a_dict_of_names(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('NAMES = {"da": "Pyramide", "sv": "Pyramid", "en": "Pyramid"}\nname = NAMES.get("da")\n')
+    assert languages_named(bad) == ["bad.py:1 'da'", "bad.py:1 'sv'", "bad.py:1 'en'", "bad.py:2 'da'"]

@@ -248,20 +248,20 @@ def test_rounds_run_out():
 
 def test_a_won_gaps_layout_is_won_and_takes_no_moves():
     rows = [" ".join(f"{r}{s}" for r in "23456789TJQK") + f" A{s}" for s in "CDHS"]
-    position = GapsPosition.from_deal(None, GAPS.default_rules(), parse_deal(" ".join(rows)))
+    position = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
     assert position.status == "won" and position.legal_moves() == ()
     assert position.simple_score == 48
 
 
 def test_a_stuck_last_round_is_lost():
     rows = [f"A{s} " + " ".join(f"{r}{s}" for r in "KQJT98765432") for s in "CDHS"]
-    position = GapsPosition.from_deal(None, GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
+    position = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     # Every gap is in column 0 and takes a 2: still playing.
     assert position.status == "playing"
     rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
-    stuck = GapsPosition.from_deal(None, GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
+    stuck = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     assert stuck.status == "lost" and stuck.legal_moves() == ()
-    three = GapsPosition.from_deal(None, GAPS.default_rules(), parse_deal(" ".join(rows)))
+    three = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
     assert three.status == "playing" and legal(three) == ["N"]
 
 
@@ -277,7 +277,7 @@ def test_end_reasons_name_why_the_game_ended():
     record = GameRecord.from_text("giza", get_game("giza").default_rules(), giza["deal"], giza["moves"])
     assert record.position.end_reason == "lost_giza"
     rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
-    stuck = GapsPosition.from_deal(None, GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
+    stuck = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     assert stuck.end_reason == "lost_gaps"
     double = get_game("double-pyramid")
     start = double.new_position(deal_for_seed("double-pyramid", 1), double.default_rules())

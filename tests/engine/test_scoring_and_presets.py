@@ -46,13 +46,12 @@ def test_timed_score_adds_a_falling_bonus_only_for_a_win():
         score(record, "golf")
 
 
-def test_presets_have_their_slugs_rules_and_three_names():
+def test_presets_have_their_slugs_and_rules():
     assert list(PRESETS) == [
         "pyramid", "pyramid-classic", "pyramid-3", "relaxed",
         "giza", "double-pyramid", "gaps", "gaps-danish",
     ]
     for preset in PRESETS.values():
-        assert set(preset.names) == set(preset.summary) == {"da", "sv", "en"}
         assert preset.rules == preset.variant.parse_rules(preset.rules.to_options())
     assert get_preset("tuts-tomb") is get_preset("pyramid")  # a former name: Pyramid under it
     assert get_preset("pyramid-classic").rules.goal == "all"
@@ -65,15 +64,6 @@ def test_presets_have_their_slugs_rules_and_three_names():
     assert get_preset("gaps-danish").rules.aces == "starters"
     with pytest.raises(InvalidRulesError):
         get_preset("solitaire")
-
-
-def test_a_game_is_named_in_each_language_as_the_natives_call_it():
-    for variant in GAMES.values():
-        assert set(variant.names) == {"da", "sv", "en"}
-    assert get_game("gaps").title("da") == "13-kabalen (Gaps)"  # docs/glossary.md
-    assert get_game("gaps").title("sv") == "Gaps (Montana)"
-    assert get_game("double-pyramid").title("sv") == "Dubbelpyramid"
-    assert get_game("pyramid").title("de") == "Pyramid"  # a language it has no name in: English
 
 
 def test_a_game_lists_its_presets_in_the_lobby_order():

@@ -106,3 +106,16 @@ def test_api_replays_shared_vectors_like_tretten_replay(client, preset, vector):
         assert {k: game[k] for k in ("status", "legal", "score", "position")} == expected
         game = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "ply": ply}, headers=auth).json()
     assert {k: game[k] for k in ("status", "legal", "score", "position")} == trace[-1]
+
+
+def test_a_game_counted_as_lost_reads_lost_with_its_phase_and_takes_no_move(client, app):
+    from .play import api_player, move, new_game, set_columns
+
+    auth = api_player(client)
+    game = move(client, auth, new_game(client, auth, "pyramid", 4242), "D")
+    assert (game["status"], game["phase"]) == ("playing", "playing") and game["legal"]
+    set_columns(app, game["id"], abandoned=True)  # replaced by another game of the preset
+    shown = client.get(f"/api/games/{game['id']}", headers=auth).json()
+    assert (shown["status"], shown["phase"], shown["legal"]) == ("lost", "abandoned", [])
+    fresh = new_game(client, auth, "pyramid", 4243)
+    assert (fresh["status"], fresh["phase"]) == ("playing", "new")

@@ -7,9 +7,10 @@ from datetime import date, timedelta
 
 import pytest
 
-from app.db.models import DailyDeal, Game
+from app.db.models import DailyDeal, DealVerdict, Game
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.seeding import text_seed
+from app.services.assist import daily_choice
 from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
@@ -21,13 +22,13 @@ DAY = date(2026, 12, 1)
 
 
 def test_the_rule_picks_the_first_candidate_the_solver_proves_winnable():
-    choice = daily.choose(DAY, "pyramid")
+    choice = daily_choice.choose(DAY, "pyramid")
     assert choice.proven and choice.seed == text_seed(f"tretten-daily:2026-12-01:pyramid:{choice.candidate}")
     preset = get_preset("pyramid")
     for k in range(choice.candidate + 1):
-        seed = daily.candidate_seed(DAY, "pyramid", k)
+        seed = daily_choice.candidate_seed(DAY, "pyramid", k)
         position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
-        result = solve(position, budget_nodes=daily.NODE_BUDGET)
+        result = solve(position, budget_nodes=daily_choice.NODE_BUDGET)
         assert bool(result.winnable) == (k == choice.candidate)
     # the winning line it found really wins
     record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, choice.seed))
@@ -44,24 +45,24 @@ def test_gaps_takes_the_first_candidate_proven_within_the_budget(monkeypatch):
         asked.append(seed)
         return next(verdicts)
 
-    monkeypatch.setattr(daily, "_solve", fake_solve)
-    choice = daily.choose(DAY, "gaps")
+    monkeypatch.setattr(daily_choice, "_solve", fake_solve)
+    choice = daily_choice.choose(DAY, "gaps")
     assert (choice.candidate, choice.proven) == (2, True)
-    assert asked == [daily.candidate_seed(DAY, "gaps", k) for k in range(3)]
+    assert asked == [daily_choice.candidate_seed(DAY, "gaps", k) for k in range(3)]
 
 
 def test_without_any_proof_it_falls_back_to_an_undecided_candidate(monkeypatch):
-    monkeypatch.setattr(daily, "_solve", lambda preset, seed: SolveResult(False) if seed == daily.candidate_seed(DAY, "gaps", 0) else None)
-    choice = daily.choose(DAY, "gaps")
+    monkeypatch.setattr(daily_choice, "_solve", lambda preset, seed: SolveResult(False) if seed == daily_choice.candidate_seed(DAY, "gaps", 0) else None)
+    choice = daily_choice.choose(DAY, "gaps")
     assert (choice.candidate, choice.proven) == (1, False)
 
 
 def test_chosen_once_per_day_and_preset_then_read_from_the_database(app, monkeypatch):
     day = date(2030, 1, 2)
     with app.state.sessionmaker() as session:
-        first = daily.daily_deal(session, "relaxed", day)
-        monkeypatch.setattr(daily, "choose", lambda *a: pytest.fail("the stored choice must be used"))
-        again = daily.daily_deal(session, "relaxed", day)
+        first = daily_choice.daily_deal(session, "relaxed", day)
+        monkeypatch.setattr(daily_choice, "choose", lambda *a: pytest.fail("the stored choice must be used"))
+        again = daily_choice.daily_deal(session, "relaxed", day)
         assert again.seed == first.seed and again.proven
         assert session.get(DailyDeal, (day, "relaxed")).seed == first.seed
 
@@ -74,8 +75,8 @@ def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, oth
     response = other_client.get("/daily/double-pyramid")
     assert response.status_code == 303
     with app.state.sessionmaker() as session:
-        row = daily.daily_deal(session, "double-pyramid")
-        line = session.get(daily.DealVerdict, ("double-pyramid", row.seed)).moves.split()
+        row = daily_choice.daily_deal(session, "double-pyramid")
+        line = session.get(DealVerdict, ("double-pyramid", row.seed)).moves.split()
     assert response.headers["location"] == f"/play/double-pyramid/{row.seed}"  # ready to play, nothing stored
     assert 'data-daily-result="none"' in other_client.get("/").text
     # its first move (a draw) stores the game, marked as the day's daily deal
@@ -132,8 +133,8 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     browse_as(other_client, client, auth)
     location = other_client.get("/daily/double-pyramid").headers["location"]
     with app.state.sessionmaker() as session:
-        row = daily.daily_deal(session, "double-pyramid")
-        line = session.get(daily.DealVerdict, ("double-pyramid", row.seed)).moves.split()
+        row = daily_choice.daily_deal(session, "double-pyramid")
+        line = session.get(DealVerdict, ("double-pyramid", row.seed)).moves.split()
     game_id, _ = first_move(other_client, location, action="draw")
     heading = other_client.get(f"/games/{game_id}").text
     assert re.search(r'id="daily-streak" data-stat="daily-streak">0<', heading)

@@ -134,13 +134,14 @@ def _language_of(html: str) -> str | None:
 
 PAGE_KINDS = [
     "lobby", *(f"game-{slug}" for slug in PRESETS), "game-won", "game-lost", "analysis-won", "analysis-lost",
-    "refused-tap", "hint", "confirm-redeal", "stats", "odds", "profile", "device-link",
+    "refused-tap", "refused-unknown-place", "refused-illegal", "hint", "confirm-redeal", "stats", "odds", "profile", "device-link",
     *(f"rules-{game}" for game in ("pyramid", "giza", "double-pyramid", "gaps")),
     "daily", "deal", "deal-challenge", "replay-start", "replay-move", "replay-won", "replay-lost",
     "error-404", "error-bad-seed", "error-no-game", "error-unknown-preset", "error-bad-deal", "error-csrf",
     "error-deal-twice", "error-deal-short", "error-deal-long",
 ]
-FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "hint", "confirm-redeal"}
+FRAGMENTS = {"analysis-won", "analysis-lost", "refused-tap", "refused-unknown-place", "refused-illegal", "hint",
+             "confirm-redeal"}
 
 
 @pytest.fixture(scope="module")
@@ -178,6 +179,10 @@ def _pages_in(app, language: str) -> dict[str, tuple[int, str]]:
         game_id, html = start_seeded(client, "pyramid", 11)
         refused = act(client, game_id, html, target="P0")  # covered: cannot be played
         pages["refused-tap"] = (refused.status_code, refused.text)
+        unknown = act(client, game_id, html, target="P99")  # a place the board does not have (a forged form)
+        pages["refused-unknown-place"] = (unknown.status_code, unknown.text)
+        illegal = act(client, game_id, html, action="redeal")  # Pyramid has no redeal
+        pages["refused-illegal"] = (illegal.status_code, illegal.text)
         hint = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(html)}, headers=HX)
         pages["hint"] = (hint.status_code, hint.text)
         gaps_id, gaps_html = start_seeded(client, "gaps", 11)
@@ -285,6 +290,23 @@ def test_an_imported_deal_s_fault_is_said_in_the_page_s_language(pages, kind, wo
         assert reason, f"{kind} ({language}) gives no reason"
         assert re.sub(r"</?code>", "", reason.group(1)) == expected
         assert '<span class="detail" lang="en">' not in html
+
+
+@pytest.mark.parametrize(("kind", "key", "words"), [
+    ("refused-unknown-place", "bad_move", {"en": "That move could not be read.", "da": "Trækket kunne ikke læses.",
+                                           "sv": "Draget kunde inte läsas."}),
+    ("refused-illegal", "illegal_move", {"en": "That move is not allowed here.", "da": "Det træk er ikke tilladt her.",
+                                         "sv": "Det draget är inte tillåtet här."}),
+])
+def test_a_refused_move_is_said_in_the_page_s_language_without_the_engine_s_english(pages, kind, key, words):
+    """The engine's reason is English notation ("P99"), for the API and the command line; a page
+    says the refusal in its own words and nothing after them."""
+    for language, expected in words.items():
+        status, html = pages[language][kind]
+        assert status == 422
+        toast = re.search(rf'<p class="toast message error" role="alert" data-error="{key}">(.*?)</p>', html, re.S)
+        assert toast and toast.group(1) == expected, (language, toast and toast.group(1))
+        assert 'lang="en"' not in html and "P99" not in html
 
 
 def test_the_odds_page_gives_the_gaps_player_s_figure_in_every_language(pages):

@@ -12,6 +12,7 @@ from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, 
 from app.i18n import translations_for
 from app.services.errors import InputError, NotFoundError
 from app.web import sharing
+from app.web.preset_words import preset_summary
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
 URL = "https://tretten.example/deal/pyramid/18?from=g1"
@@ -63,7 +64,7 @@ def _share(record: GameRecord, language: str, **fields) -> str:
 
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Seed 18", "Won in 38 moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Spilnummer 18", "Vundet på 38 træk, 2:41 · fortrudt 2 gange, ingen tip"),
+    ("da", "Tretten · Pyramide · Spilnummer 18", "Vundet på 38 træk, 2:41 · fortrudt 2 gange, uden tip"),
     ("sv", "Tretten · Pyramid · Spelnummer 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_game(language, title, result):
@@ -108,7 +109,7 @@ def test_the_daily_deal_says_which_day(language, title):
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves (left unfinished) · no undos, no hints"),
-    ("da", "Tabt efter {n} træk (afbrudt) · uden at fortryde, ingen tip"),
+    ("da", "Tabt efter {n} træk (afbrudt) · uden at fortryde, uden tip"),
     ("sv", "Förlorat efter {n} drag (avbrutet) · inga ångringar, inga ledtrådar"),
 ])
 def test_a_game_left_unfinished_is_lost_as_the_statistics_count_it(language, result):
@@ -223,7 +224,7 @@ def test_a_gaps_share_text_under_the_danish_rule():
     text = sharing.share_text(game, record.position, "da", "https://tretten.example/deal/gaps-danish/3?from=g2")
     lines = text.split("\n")
     assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Spilnummer 3"
-    assert lines[1] == "Tabt efter 2 træk, 0:30 · uden at fortryde, ingen tip"
+    assert lines[1] == "Tabt efter 2 træk, 0:30 · uden at fortryde, uden tip"
     assert len(lines) == 2 + 4 + 1 and lines[-1].endswith("?from=g2")
 
 
@@ -246,7 +247,7 @@ def test_a_link_title_names_the_game_and_the_deal_or_its_day(language, seeded, d
     ("sv", "Spelad av 12 spelare, vunnen av 3.", "Spelad av 1 spelare, vunnen av 0."),
 ])
 def test_a_link_description_gives_the_rules_and_who_won(language, played, once):
-    rules = get_preset("pyramid").summary[language]
+    rules = preset_summary("pyramid", language)
     assert sharing.link_description("pyramid", language, players=12, winners=3) == f"{rules} {played}"
     assert sharing.link_description("pyramid", language, players=1, winners=0) == f"{rules} {once}"
     # the deal page's own words for a deal nobody has played (their wording is the deal page's)

@@ -18,6 +18,7 @@ from app.db.models import DailyDeal, Game, Player
 from app.engine import PRESETS, deal_for_seed, format_deal
 from app.services.play import daily
 from app.web.main import create_app
+from app.web.preset_words import preset_summary
 
 from .helpers import csrf_of, first_move
 from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win
@@ -105,7 +106,7 @@ def test_every_page_kind_carries_the_tags_with_absolute_public_urls(public_clien
 
 def test_the_description_says_the_rules_and_how_many_won_the_deal(client, other_client):
     seed = 9_100_250  # only this test plays it
-    rules = PRESETS["pyramid"].summary["en"]
+    rules = preset_summary("pyramid", "en")
     assert tags(client.get(f"/play/pyramid/{seed}").text)["og:description"] == \
         f"{rules} Nobody has played this deal yet. Be the first."
     winner, loser = api_player(client), api_player(other_client)
@@ -189,7 +190,7 @@ def _share_text(page: str) -> str:
 
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Seed 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
-    ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, ingen tip"),
+    ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, uden tip"),
     ("sv", "Tretten · Pyramid · Spelnummer 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
 ])
 def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, title, result):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
@@ -32,6 +32,12 @@ def stored_visitor(session: Session, player_id: str) -> Player:
     session.add(player)
     session.flush()
     return player
+
+
+def forget_visitor(session: Session, player_id: str) -> None:
+    """A visitor stored by a request that was then refused goes again, unless another request
+    of the same browser has given it a game meanwhile."""
+    session.execute(delete(Player).where(Player.id == player_id, ~exists().where(Game.player_id == player_id)))
 
 
 def end_other_sessions(session: Session, player: Player) -> None:

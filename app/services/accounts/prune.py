@@ -3,7 +3,8 @@
 Removes games never started (no move played) and not touched for DAYS days, then
 anonymous players (no API token) created more than DAYS days ago who have no games left.
 Finished games, and unfinished games with moves, stay: the statistics count an abandoned
-game as a loss, and pruning must not erase losses. Each part is one DELETE in one transaction.
+game as a loss, and pruning must not erase losses. Each part is one DELETE; the caller's unit of
+work commits them together (app.cli).
 """
 
 from __future__ import annotations
@@ -50,11 +51,9 @@ def prune(
             & ~exists(select(Game.id).where(Game.player_id == Player.id, ~stale_games))
         )
         players = len(session.scalars(select(Player.id).where(would_be_lonely)).all())
-        session.rollback()
         return PruneResult(games, players, cutoff)
     games = _deleted(session, delete(Game).where(stale_games))
     players = _deleted(session, delete(Player).where(lonely_players))
-    session.commit()
     return PruneResult(games, players, cutoff)
 
 

@@ -48,17 +48,17 @@ def _playing(record: GameRecord) -> None:
         raise InputError("the game is over", "game_over")
 
 
-def _kept_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ...] | None:
+def _kept_line(session: Session, line_ply: int | None, record: GameRecord) -> tuple[str, ...] | None:
     """The rest, from the position now, of the winning line the game's hints follow (kept as
-    the cached verdict of the position at ``game.line_ply``): None when there is none, or the
+    the cached verdict of the position at ``line_ply``): None when there is none, or the
     player has left it."""
-    if game.line_ply is None or not 0 <= game.line_ply <= record.cursor:
+    if line_ply is None or not 0 <= line_ply <= record.cursor:
         return None
-    kept = solver_cache.cached(session, record.at(game.line_ply))
+    kept = solver_cache.cached(session, record.at(line_ply))
     if kept is None or not kept.winnable or not kept.moves:
         return None
     positions = record.positions()
-    return line_from(positions[game.line_ply], kept.moves, record.position) or None
+    return line_from(positions[line_ply], kept.moves, record.position) or None
 
 
 def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
@@ -66,11 +66,11 @@ def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
     return record.position.apply(line[0]) not in seen
 
 
-def _par_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ...] | None:
+def _par_line(session: Session, record: GameRecord) -> tuple[str, ...] | None:
     """The rest of the deal's kept par line (its shortest win, or the best line known) when the
     game is on it: a player who follows the hints from the start then wins in par, not in
     however many moves the first winning line the solver found happens to take."""
-    start = par.start_of_game(game)
+    start = record.at(0)
     kept = par.known(session, start)
     if kept is None:
         return None
@@ -78,20 +78,20 @@ def _par_line(session: Session, game: Game, record: GameRecord) -> tuple[str, ..
 
 
 def _winning_step(
-    session: Session, game: Game, record: GameRecord, seen: set
+    session: Session, record: GameRecord, line_ply: int | None, player_id: str, seen: set
 ) -> tuple[str, tuple[str, ...], int | None] | None:
     """(move, the winning line from here that starts with it, the ply its line is kept at): the
     deal's par line while the game is on it (kept with the deal: no ply), else the kept line's
     next move, else a new search's; a line that would lead back to a position the game has been
     in is passed over for a first move that does not (a few tried, each searched on a share of
     the budget)."""
-    on_par = _par_line(session, game, record)
+    on_par = _par_line(session, record)
     if on_par is not None and _away_from(record, on_par, seen):
         return on_par[0], on_par, None
-    rest = _kept_line(session, game, record)
-    if rest is not None and game.line_ply is not None and _away_from(record, rest, seen):
-        return rest[0], rest, game.line_ply
-    found = solver_cache.verdict(session, record, player_id=game.player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    rest = _kept_line(session, line_ply, record)
+    if rest is not None and line_ply is not None and _away_from(record, rest, seen):
+        return rest[0], rest, line_ply
+    found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
     if not (found.winnable and found.moves):
         return None
     if _away_from(record, found.moves, seen):
@@ -100,11 +100,40 @@ def _winning_step(
               and record.position.apply(m) not in seen][:ALTERNATIVES]
     for move in others:
         after = record.play(move)
-        tried = solver_cache.verdict(session, after, player_id=game.player_id, nodes=HINT_NODES // ALTERNATIVES,
+        tried = solver_cache.verdict(session, after, player_id=player_id, nodes=HINT_NODES // ALTERNATIVES,
                                      seconds=HINT_SECONDS / ALTERNATIVES)
         if tried.winnable:
             return str(move), (str(move), *tried.moves), record.cursor + 1  # kept from the position it leads to
     return None
+
+
+def _found(session: Session, record: GameRecord, line_ply: int | None, player_id: str) -> tuple[Hint, int | None]:
+    """The hint at the record's position, and the ply its winning line is then kept at (the
+    searches come first: nothing is written before they are done, app.db.session)."""
+    _playing(record)
+    seen = set(record.positions()[:record.cursor])
+    step = _winning_step(session, record, line_ply, player_id, seen)
+    if step is not None:
+        move, line, kept_at = step
+        return Hint(move, True, steps=len(line)), kept_at
+    best = searches.best_score_move(record.position, SCORE_NODES, player_id=player_id)
+    if best is None:
+        raise InputError("no move is possible", "no_hint")
+    known = solver_cache.cached(session, record)
+    return Hint(best, False, lost=bool(known is not None and known.winnable is False)), None
+
+
+def _counted(session: Session, game: Game, cursor: int, line_ply: int | None) -> None:
+    """A hint counted on the game, once per position (a double click asks again without
+    counting again), with the ply its line is kept at."""
+    game.line_ply = line_ply
+    if game.hinted_ply != cursor:
+        game.hint_count += 1
+        game.hinted_ply = cursor
+    try:
+        session.flush()
+    except StaleDataError:
+        raise ConflictError("this game moved on in another tab", "stale") from None
 
 
 def hint(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
@@ -114,32 +143,24 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     it follows the line the last hint came from while the player does, and searches again when
     they leave it. Never a move back to a position the game has been in. When no win is known,
     the move reaching the best score found, saying whether a win is proven impossible. Counted
-    on the game (``hint_count``), once per position: asking again before the next move (a
-    double click) answers the same hint without counting it again."""
+    on the game (``hint_count``), once per position."""
     lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
-    _playing(record)
-    seen = set(record.positions()[:record.cursor])
-    step = _winning_step(session, game, record, seen)
-    move: str | None
-    if step is not None:
-        move, line, line_ply = step
-        result = Hint(move, True, steps=len(line))
-        game.line_ply = line_ply
-    else:
-        move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
-        if move is None:
-            raise InputError("no move is possible", "no_hint")
-        known = solver_cache.cached(session, record)
-        result = Hint(move, False, lost=bool(known is not None and known.winnable is False))
-    if game.hinted_ply != record.cursor:
-        game.hint_count += 1
-        game.hinted_ply = record.cursor
-    try:
-        session.flush()
-    except StaleDataError:
-        raise ConflictError("this game moved on in another tab", "stale") from None
-    return result
+    found, line_ply = _found(session, record, game.line_ply, game.player_id)
+    _counted(session, game, record.cursor, line_ply if found.winning else game.line_ply)
+    return found
+
+
+def hint_on_deal(session: Session, player: Player, draft: Game, *,
+                 limits: games.Limits = games.Limits()) -> tuple[Game, Hint]:
+    """A hint on a deal ready to play: searched first, then the game is stored with the hint
+    counted (its first move is still to come). A refused search stores nothing."""
+    record = record_of(draft)
+    found, line_ply = _found(session, record, None, player.id)
+    game = games.start_game(session, player, draft.preset, seed=draft.seed,
+                            deal_text=draft.deal if draft.seed is None else None, limits=limits)
+    _counted(session, game, record.cursor, line_ply if found.winning else None)
+    return game, found
 
 
 def near_end(record: GameRecord) -> bool:

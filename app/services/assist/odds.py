@@ -81,9 +81,6 @@ PUBLISHED: dict[str, list[Published]] = {
 @dataclass(frozen=True)
 class Row:
     preset: str
-    name: str
-    summary: str
-    expectation: str                      # a player's chances in words, where no player's figure was measured
     game: str
     options: dict
     measured: dict | None                 # the survey's object, or None if not surveyed yet
@@ -112,11 +109,11 @@ def _measured(slug: str, rows: tuple[dict, ...]) -> dict | None:
     return next((row for row in rows if row.get("preset") == slug), None)
 
 
-def rows(language: str, path: Path = RESULTS, player_path: Path = PLAYER_RESULTS) -> list[Row]:
+def rows(path: Path = RESULTS, player_path: Path = PLAYER_RESULTS) -> list[Row]:
     data = survey_rows(path)
     players = survey_rows(player_path)
-    return [Row(slug, preset.name(language), preset.described(language), preset.expected(language), preset.game,
-                dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []), _measured(slug, players))
+    return [Row(slug, preset.game, dict(preset.options), _measured(slug, data), PUBLISHED.get(slug, []),
+                _measured(slug, players))
             for slug, preset in PRESETS.items()]
 
 

@@ -15,10 +15,10 @@ import logging
 from dataclasses import dataclass
 
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import PositionVerdict, ShortestLine, utcnow
+from app.db.session import facts, release
 from app.engine import GameRecord, Status
 
 from ..errors import ServiceError
@@ -60,8 +60,8 @@ def cached(session: Session, record: GameRecord) -> Verdict | None:
 def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
             seconds: float = STATUS_SECONDS) -> Verdict:
     """The verdict on the record's position at its cursor: from the cache, or searched now
-    within the budget (for ``player_id``: app.services.assist.searches.admitted) and stored. The
-    session's transaction ends before the search, so no database connection waits for it."""
+    within the budget (for ``player_id``: app.services.assist.searches.admitted) and kept, a fact
+    in its own unit of work (app.db.session: read, search, then write)."""
     position = record.position
     if position.status is Status.WON:
         return Verdict(True, ())
@@ -71,7 +71,7 @@ def verdict(session: Session, record: GameRecord, *, player_id: str | None, node
     row = session.get(PositionVerdict, key)
     if row is not None and (row.winnable is not None or row.budget >= nodes):
         return Verdict(row.winnable, tuple(row.moves.split()), True)
-    session.commit()  # nothing is pending here; the connection goes back to the pool while we search
+    release(session)
     try:
         result = searches.solve(position, player_id=player_id, budget_nodes=nodes, budget_seconds=seconds)
     except ServiceError:
@@ -82,18 +82,15 @@ def verdict(session: Session, record: GameRecord, *, player_id: str | None, node
     found = Verdict(result.winnable, tuple(result.moves) if result.winnable else ())
     # a time-limited "undecided" depends on the machine: keep it only as an answer for this
     # node budget, so a later, larger budget tries again
-    if row is None:
-        row = PositionVerdict(key=key, game=record.game, ply=record.cursor)
-        session.add(row)
-    row.winnable = found.winnable
-    row.moves = " ".join(found.moves)
-    row.nodes = result.nodes
-    row.budget = nodes
-    row.solved_at = utcnow()
-    try:
-        session.commit()
-    except IntegrityError:  # another request or instance stored it first: theirs is as good
-        session.rollback()
+    values = {"winnable": found.winnable, "moves": " ".join(found.moves), "nodes": result.nodes, "budget": nodes,
+              "solved_at": utcnow()}
+    with facts(session) as unit:
+        if row is None:
+            unit.add(PositionVerdict(key=key, game=record.game, ply=record.cursor, **values))
+        else:
+            unit.execute(update(PositionVerdict).where(PositionVerdict.key == key).values(**values))
+    if row is not None:
+        session.expire(row)  # read again, as kept now, if this request asks once more
     return found
 
 
@@ -115,7 +112,7 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
     # is searched again until one search has spent its whole node budget on it
     if row is not None and (row.proven or row.nodes >= SHORTEST_NODES):
         return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
-    session.commit()  # no database connection waits for the search
+    release(session)
     try:
         result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES,
                                        budget_seconds=SHORTEST_SECONDS)
@@ -128,13 +125,12 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
         return None
     values = {"winnable": result.winnable, "moves": " ".join(result.moves), "proven": result.proven,
               "lower_bound": result.lower_bound, "nodes": result.nodes, "solved_at": utcnow()}
-    if row is None:
-        session.add(ShortestLine(key=key, game=record.game, **values))
-    elif result.proven or (result.winnable and (not row.moves or len(result.moves) < len(row.moves.split()))):
-        session.execute(update(ShortestLine).where(ShortestLine.key == key, ShortestLine.proven.is_(False))
-                        .values(**values))
-    try:
-        session.commit()
-    except IntegrityError:  # another request stored it first
-        session.rollback()
+    with facts(session) as unit:
+        if row is None:
+            unit.add(ShortestLine(key=key, game=record.game, **values))
+        elif result.proven or (result.winnable and (not row.moves or len(result.moves) < len(row.moves.split()))):
+            unit.execute(update(ShortestLine).where(ShortestLine.key == key, ShortestLine.proven.is_(False))
+                         .values(**values))
+    if row is not None:
+        session.expire(row)
     return Shortest(result.winnable, tuple(result.moves), result.proven, result.lower_bound)

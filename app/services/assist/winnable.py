@@ -4,8 +4,9 @@ How (docs/winnable-only.md): start from a random seed s (as any new deal does) a
 s+1, s+2, … in order; each candidate is dealt with the preset's rules and solved from the start
 with a budget of ``CANDIDATE_NODES`` searched positions and ``CANDIDATE_SECONDS`` seconds. The
 first candidate proven winnable is the deal. A proven-unwinnable or undecided candidate is
-skipped, so the player only ever gets a proven deal; after the variant's ``winnable_candidates`` (or
-``MAX_SECONDS`` in all) without one, the random seed itself is dealt, unproven, rather than
+skipped, so the player only ever gets a proven deal; after ``MAX_SECONDS`` in all without one
+(a Pyramid deal tries hundreds of candidates in that time, a Gaps deal about fifteen), the
+random seed itself is dealt, unproven, rather than
 keep the player waiting. Each verdict found is kept in ``deal_verdicts`` (the deal page shows it
 after the game) and the winning line seeds the position cache, so a hint on the first move
 costs nothing.
@@ -16,13 +17,14 @@ from __future__ import annotations
 import logging
 import time
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import DealVerdict, PositionVerdict, utcnow
+from app.db.models import DealVerdict, Player, PositionVerdict, utcnow
+from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
+from ..play.games import random_seed
 from . import searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
@@ -31,7 +33,8 @@ CANDIDATE_NODES = 1_000      # positions per candidate: winnable deals are prove
                              # a hard deal is skipped, not waited for
 CANDIDATE_SECONDS = 0.1
 # Pyramid family: one-pass "all cards" wins ~7 % of deals; Gaps: a candidate may spend its whole budget
-MAX_SECONDS = 4.0            # in all, per new deal
+MAX_SECONDS = 1.5            # in all, per new deal: a player waits for it
+MAX_CANDIDATES = 500
 
 
 def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None, max_candidates: int | None = None,
@@ -40,7 +43,7 @@ def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None
     """(seed, SolveResult, candidates tried) of the first proven-winnable seed from ``start``;
     (None, None, tried) when none was found within the limits."""
     preset = get_preset(preset_slug)
-    limit = max_candidates or get_game(preset.game).winnable_candidates
+    limit = max_candidates or MAX_CANDIDATES
     deadline = time.perf_counter() + max_seconds
     for k in range(limit):
         seed = (start + k) % (MAX_SEED + 1)
@@ -62,23 +65,30 @@ def first_winnable(preset_slug: str, start: int, *, player_id: str | None = None
 
 def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str | None) -> int | None:
     """A proven-winnable seed for a new deal, searched from ``start`` (None: none found in
-    time; deal at random)."""
-    session.commit()  # no database connection waits for the search
+    time; deal at random). The verdicts found are kept as facts (app.db.session), before the
+    request that asked changes anything."""
+    release(session)
     seed, result, tried = first_winnable(preset_slug, start, player_id=player_id)
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
         return None
     preset = get_preset(preset_slug)
-    if session.get(DealVerdict, (preset_slug, seed)) is None:
-        session.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
-                                nodes=result.nodes, solved_at=utcnow()))
     record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
-    if session.get(PositionVerdict, key) is None:
-        session.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
-                                    nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
-    try:
-        session.commit()
-    except IntegrityError:  # another request stored the same verdicts first
-        session.rollback()
+    with facts(session) as unit:
+        if unit.get(DealVerdict, (preset_slug, seed)) is None:
+            unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
+                                 nodes=result.nodes, solved_at=utcnow()))
+        if unit.get(PositionVerdict, key) is None:
+            unit.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
+                                     nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
     return seed
+
+
+def new_seed(session: Session, player: Player, preset_slug: str) -> int:
+    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
+    if player.winnable_only:
+        found = winnable_seed(session, preset_slug, random_seed(), player.id)
+        if found is not None:
+            return found
+    return random_seed()

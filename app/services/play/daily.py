@@ -1,113 +1,22 @@
-"""The daily deal: one seeded deal per preset per UTC day, proven winnable, the same for everyone.
-
-The rule (docs/daily-deal.md): for preset P on UTC day D, candidate k = 0, 1, 2, … is the seed
-``text_seed("tretten-daily:D:P:k")`` (the first 8 bytes of the SHA-256 of that ASCII text, read
-big-endian); the day's deal is the first candidate the solver proves winnable within
-``NODE_BUDGET`` searched positions. A node budget, not a time budget, so every machine picks
-the same seed. The choice is stored (table ``daily_deals``) the first time anyone asks, so it
-is computed once per day per preset and never changes afterwards, even if the solver does.
+"""The daily deals as stored: one seeded deal per preset per UTC day, the same for everyone
+(chosen by the rule of app.services.assist.daily_choice, docs/daily-deal.md, the first time
+anyone asks, and never changed afterwards), and a player's games of them.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import DailyDeal, DealVerdict, Game
-from app.engine import GameRecord, get_game, get_preset
-from app.engine.seeding import text_seed
+from app.db.models import DailyDeal, Game
 
-from ..assist import par, searches
 from .lifecycle import Phase, result_expression
-
-log = logging.getLogger("tretten.daily")
-
-NODE_BUDGET = 20_000      # positions per candidate: a hard deal is skipped, not waited for
-# candidates per day: the variant's daily_candidates (Pyramid family: 1-pass "all cards" needs
-# the most, up to ~30 seen; Gaps: each candidate may spend its whole budget)
 
 
 def utc_today() -> date:
     return datetime.now(UTC).date()
-
-
-def candidate_seed(day: date, preset: str, k: int) -> int:
-    return text_seed(f"tretten-daily:{day.isoformat()}:{preset}:{k}")
-
-
-@dataclass(frozen=True)
-class Choice:
-    seed: int
-    candidate: int
-    proven: bool
-    moves: tuple[str, ...] = ()
-    nodes: int = 0
-
-
-def _solve(preset_slug: str, seed: int):
-    preset = get_preset(preset_slug)
-    position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
-    try:
-        return searches.solve(position, player_id=None, budget_nodes=NODE_BUDGET)
-    except Exception as exc:  # a solver that cannot handle the game yet: undecided
-        log.warning("solver failed on %s seed %s: %s", preset_slug, seed, exc)
-        return None
-
-
-def choose(day: date, preset_slug: str) -> Choice:
-    """Apply the rule. Falls back, unproven, to the first candidate not proven unwinnable
-    if none within the limit is proven winnable (a safety net: not seen with the current solver)."""
-    limit = get_game(get_preset(preset_slug).game).daily_candidates
-    fallback: Choice | None = None
-    for k in range(limit):
-        seed = candidate_seed(day, preset_slug, k)
-        result = _solve(preset_slug, seed)
-        if result is not None and result.winnable:
-            return Choice(seed, k, True, tuple(result.moves), result.nodes)
-        if fallback is None and (result is None or result.winnable is None):
-            fallback = Choice(seed, k, False)
-    return fallback or Choice(candidate_seed(day, preset_slug, 0), 0, False)
-
-
-_locks: dict[tuple[date, str], threading.Lock] = {}
-_locks_guard = threading.Lock()
-
-
-def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> DailyDeal:
-    """The stored daily deal of the day, chosen now if nobody asked for it before."""
-    day = day or utc_today()
-    row = session.get(DailyDeal, (day, preset_slug))
-    if row is not None:
-        return row
-    with _locks_guard:
-        lock = _locks.setdefault((day, preset_slug), threading.Lock())
-    with lock:  # one search per instance; other instances may race, the primary key settles it
-        row = session.get(DailyDeal, (day, preset_slug))
-        if row is not None:
-            return row
-        choice = choose(day, preset_slug)
-        row = DailyDeal(day=day, preset=preset_slug, seed=choice.seed, candidate=choice.candidate,
-                        proven=choice.proven)
-        session.add(row)
-        if choice.proven and session.get(DealVerdict, (preset_slug, choice.seed)) is None:
-            session.add(DealVerdict(preset=preset_slug, seed=choice.seed, winnable=True,
-                                    moves=" ".join(choice.moves), nodes=choice.nodes))
-        try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
-            row = session.get(DailyDeal, (day, preset_slug))
-            assert row is not None
-            return row
-        if choice.proven:  # its par is ready before anyone finishes it (app.services.assist.par)
-            par.prepare(session, preset_slug, row.seed)
-        return row
 
 
 def cached_daily(session: Session, preset_slug: str, day: date | None = None) -> DailyDeal | None:
@@ -124,8 +33,6 @@ def day_of_daily(session: Session, preset_slug: str, seed: int | None) -> date |
 
 def todays_game(session: Session, player_id: str, preset_slug: str, row: DailyDeal):
     """The player's latest game of this daily deal, if any."""
-    from app.db.models import Game
-
     return session.scalar(
         select(Game).where(Game.player_id == player_id, Game.preset == preset_slug, Game.daily_on == row.day,
                            Game.seed == row.seed)

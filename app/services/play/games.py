@@ -1,5 +1,5 @@
-"""Games: starting one (a seed, a deal, or a fresh random seed), finding one, the checks every
-change of a game makes first, and the game's derived figures (time, score).
+"""Games: starting one (a seed, a deal, or a fresh random seed), finding one, the game on the
+table as it stands (``OnTable``), and the game's derived figures (time, score).
 
 A stored game is its GameRecord replayed from the row's text (``record_of``): a row is never
 trusted further than the rules allow. How a change is stored is app.services.play.moves.
@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import (
@@ -21,18 +22,20 @@ from app.engine import (
     GameRecord,
     InvalidDealError,
     InvalidRulesError,
+    Position,
     Preset,
     Status,
+    Termination,
     format_deal,
     get_game,
     get_preset,
     score,
 )
 
-from ..accounts.ratelimit import Arrivals
-from ..assist import winnable
-from ..errors import InputError, NotFoundError, RateLimitError
+from ..errors import ConflictError, InputError, NotFoundError, RateLimitError
+from ..ratelimit import Arrivals
 from . import daily, lifecycle
+from .lifecycle import Abandonment, Phase
 
 
 def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None = None) -> GameRecord:
@@ -42,7 +45,7 @@ def replayed(game: str, rules: dict, deal: str, moves: str, cursor: int | None =
     return GameRecord.from_text(game, get_game(game).parse_rules(rules), deal, moves, cursor)
 
 
-def record_of(game: Game | Draft) -> GameRecord:
+def record_of(game: Game) -> GameRecord:
     return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
@@ -106,10 +109,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     of one preset, or one deal (a seed, or an imported deal's canonical text), if given."""
     if player.id is None:
         return []
-    query = select(Game).where(
-        Game.player_id == player.id, Game.status == Status.PLAYING, Game.started_at.is_not(None),
-        Game.abandoned.is_(False), Game.updated_at >= utcnow() - lifecycle.IDLE_LIMIT,
-    )
+    query = select(Game).where(Game.player_id == player.id, lifecycle.playing_expression())
     if preset is not None:
         query = query.where(Game.preset == preset)
     if seed is not None:
@@ -119,7 +119,7 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def elapsed_seconds(game: Game | Draft, now: datetime | None = None) -> int:
+def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
     if game.started_at is None:
         return 0
     end = game.finished_at or now or utcnow()
@@ -149,6 +149,13 @@ def _check_rate(session: Session, player: Player, limits: Limits) -> None:
                              retry_after=max(1, math.ceil(wait)))
 
 
+def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
+    """A game of ``deal`` for ``player``, before its first move (not stored: see the callers)."""
+    return Game(player_id=player.id, preset=preset.slug, game=preset.game, rules=preset.rules.to_options(),
+                deal=format_deal(deal), seed=seed, moves="", cursor=0, status=Status.PLAYING,
+                scoring=player.scoring or "simple")
+
+
 def start_game(
     session: Session,
     player: Player,
@@ -158,31 +165,21 @@ def start_game(
     deal_text: str | None = None,
     limits: Limits = Limits(),
 ) -> Game:
-    """A new game of the preset, stored before its first move: the given deal, the seed's deal,
-    or a fresh random seed (a proven-winnable one if the player asked for those)."""
+    """A new game of the preset, stored before its first move: the given deal, or the seed's
+    (a new deal's seed is the caller's: app.services.assist.winnable.new_seed)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     if deal_text is not None:
         deal = parse_deal_text(preset, deal_text)
         seed = None
+    elif seed is None:
+        raise ValueError("a game is started from a seed or a deal")
     else:
-        seed = new_seed(session, player, preset.slug) if seed is None else seed
         deal = variant.deal(seed)
     _check_rate(session, player, limits)
     if limits.new_games is not None:
         limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
-    game = Game(
-        player_id=player.id,
-        preset=preset.slug,
-        game=variant.name,
-        rules=preset.rules.to_options(),
-        deal=format_deal(deal),
-        seed=seed,
-        moves="",
-        cursor=0,
-        status=Status.PLAYING,
-        scoring=player.scoring,
-    )
+    game = _row(player, preset, deal, seed)
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
@@ -191,59 +188,104 @@ def start_game(
     return game
 
 
-def new_seed(session: Session, player: Player, preset_slug: str) -> int:
-    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
-    if player.winnable_only:
-        found = winnable.winnable_seed(session, preset_slug, random_seed(), player.id)
-        if found is not None:
-            return found
-    return random_seed()
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A deal ready to play, not stored: what its first move stores as a game (``start_game``,
-    app.services.play.moves.first_move). It answers what a page reads of a game; it has no id, no
-    move and no time yet."""
-
-    player_id: str
-    preset: str
-    game: str
-    rules: dict
-    deal: str
-    seed: int | None
-    scoring: str
-    id: None = None
-    moves: str = ""
-    cursor: int = 0
-    version: int = 0
-    status: Status = Status.PLAYING
-    score: int = 0
-    undo_count: int = 0
-    hint_count: int = 0
-    abandoned: bool = False
-    auto_finished: bool = False
-    started_at: None = None
-    finished_at: None = None
-    daily_on: None = None
-
-
-def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Draft:
-    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None)."""
+def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_text: str | None = None) -> Game:
+    """A deal ready to play: a seed's, or an imported deal's (then ``seed`` is None). It is the
+    game its first move will store, as a row that is never added to the session (SQLAlchemy's
+    "transient" state): no id, no move and no time yet, and nothing a page reads is missing."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
-    return Draft(player.id, preset.slug, variant.name, preset.rules.to_options(), format_deal(deal),
-                 None if deal_text is not None else seed, player.scoring or "simple")
+    game = _row(player, preset, deal, None if deal_text is not None else seed)
+    game.version = game.score = game.undo_count = game.hint_count = 0
+    game.abandoned = game.auto_finished = False
+    return game
 
 
-def abandon(game: Game) -> None:
-    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
-    if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
-        game.abandoned = True
+def stored(game: Game) -> bool:
+    """Whether ``game`` is a stored game (it has an id), not a deal ready to play (``pending``)."""
+    return game.id is not None
 
 
-def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
+@dataclass(frozen=True)
+class OnTable:
+    """The game on the table: one value for what every page, board and API answer reads of a
+    game. A stored game and a deal ready to play (``pending``) are read the same way: their
+    record (the deal and the moves, replayed by the engine), their phase in the game's life
+    (``lifecycle.Phase``) and what follows from it — what the game counts as, why it ended,
+    whether it still takes moves, undo and redo."""
+
+    game: Game
+    record: GameRecord
+    phase: Phase
+
+    @classmethod
+    def of(cls, game: Game, record: GameRecord | None = None, now: datetime | None = None) -> OnTable:
+        """The game as it stands (``record``: its record when the caller has it already)."""
+        return cls(game, record or record_of(game), lifecycle.phase_of(game, now))
+
+    @property
+    def stored(self) -> bool:
+        """A stored game, not a deal ready to play."""
+        return stored(self.game)
+
+    @property
+    def position(self) -> Position:
+        return self.record.position
+
+    @property
+    def finished(self) -> bool:
+        """Won, no moves left, or counted as lost: its result (and its analysis) can be shown."""
+        return self.phase.finished
+
+    @property
+    def status(self) -> Status:
+        """What the game counts as now: a game counted as lost is ``LOST`` whatever its position."""
+        return self.phase.result
+
+    @property
+    def end_reason(self) -> Abandonment | Termination | None:
+        """Why the game ended: replaced or left for a day (counted as lost), or the engine's reason."""
+        if self.phase is Phase.ABANDONED:
+            return lifecycle.abandonment(self.game)
+        return self.position.end_reason
+
+    @property
+    def open(self) -> bool:
+        """Still takes moves, undo, redo and the solver's help (``lifecycle.check``)."""
+        return self.phase.open
+
+    @property
+    def can_undo(self) -> bool:
+        return self.open and self.record.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.open and self.record.can_redo
+
+    @property
+    def elapsed(self) -> int:
+        """Seconds from the first move to the end, or to now while it is played."""
+        return elapsed_seconds(self.game)
+
+    @property
+    def timer_running(self) -> bool:
+        return self.game.started_at is not None and self.game.finished_at is None
+
+
+def abandon(session: Session, game: Game) -> None:
+    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost,
+    written at once, conditional on the game's version like every change of a game: if another
+    tab moved it meanwhile, ConflictError (409), and nothing is counted."""
+    if lifecycle.phase_of(game) is not lifecycle.Phase.PLAYING:
+        return
+    game.abandoned = True
+    try:
+        session.flush()
+    except StaleDataError:
+        raise ConflictError("this game moved on in another tab", "stale") from None
+
+
+def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:
     """The player's game in play of this deal (a seed's, or an imported deal's), if any."""
     found = unfinished_games(session, player, 1, preset=draft.preset, seed=draft.seed,
                              deal=draft.deal if draft.seed is None else None)

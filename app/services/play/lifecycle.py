@@ -52,6 +52,11 @@ class Phase(StrEnum):
         return Status.PLAYING if self is Phase.NEW else Status(self)
 
     @property
+    def finished(self) -> bool:
+        """Won, no moves left, or counted as lost: a result (and an analysis) to show."""
+        return self not in (Phase.NEW, Phase.PLAYING)
+
+    @property
     def open(self) -> bool:
         """Takes moves, undo, redo and the solver's help: not won, not counted as lost (``check``)."""
         return self not in (Phase.WON, Phase.ABANDONED)
@@ -79,9 +84,13 @@ def idle(game: Game, now: datetime | None = None) -> bool:
 
 
 def phase_of(game: Game, now: datetime | None = None) -> Phase:
+    """The rule every page, query (``result_expression``, the same in SQL) and the API follow: a
+    game counted as lost stays lost, whatever its row says after."""
+    if game.abandoned:
+        return Phase.ABANDONED
     if game.status == Status.WON:
         return Phase.WON
-    if game.abandoned or idle(game, now):
+    if idle(game, now):
         return Phase.ABANDONED
     if game.status == Status.LOST:
         return Phase.LOST
@@ -98,18 +107,31 @@ def check_owner(game: Game, player: Player | None) -> None:
         raise ForbiddenError("only the player who started this game can change it", "not_owner")
 
 
-def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None) -> None:
+def repeated(game: Game, mid: str | None) -> bool:
+    """Whether ``mid``, the id a page gave a change, is the game's last stored change: the page
+    sent it again because its answer was lost (a network error, a reload). It is stored: the
+    answer is the game as it is, never the change applied twice, and never a 409."""
+    return bool(mid) and game.last_mid == mid
+
+
+def check(game: Game, player: Player | None, *, ply: int | None = None, version: int | None = None,
+          mid: str | None = None) -> bool:
     """The one check before anything changes a stored game or asks the solver about it (a
     move, undo, redo, a hint, "still winnable?", auto-finish): the player's own game, as the
     page saw it (``ply``/``version``: a stale tab gets 409), and still in play. A won game, or
     one counted as lost (replaced, or a day idle), takes nothing more: not a move, not a hint,
-    not a setting. "No moves left" (``LOST``) may still be undone."""
+    not a setting. "No moves left" (``LOST``) may still be undone.
+
+    True when the change is already stored (``repeated``: the page's own retry, even of the move
+    that won the game): there is nothing to do but answer with the game as it is."""
     check_owner(game, player)
+    if repeated(game, mid):
+        return True
     if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
         raise ConflictError("this game moved on in another tab", "stale")
     phase = phase_of(game)
     if phase.open:
-        return
+        return False
     if phase is Phase.WON:
         raise InputError("the game is won: a win is final", "won_final")
     raise InputError("this game was counted as lost", "counted_lost")
@@ -124,12 +146,24 @@ def asks_still_winnable(game: Game, record: GameRecord, player: Player | None) -
                 and (player.winnable_indicator or get_game(record.game).near_end(record.position)))
 
 
+def unfinished_expression():
+    """SQL: a played game whose row is unfinished (in play, or left for a day and not marked):
+    the database keeps one such game per player and preset (the same condition as
+    app.db.models.UNFINISHED, its unique index)."""
+    return and_(Game.status == Status.PLAYING, Game.abandoned.is_(False), Game.started_at.is_not(None))
+
+
 def in_play_expression(now: datetime | None = None):
-    """SQL: the games still in play (not finished, not counted as lost): what a change of the
-    player's settings may touch."""
+    """SQL: the games still in play, ``NEW`` or ``PLAYING`` (``phase_of``'s rule in SQL): what a
+    change of the player's settings may touch."""
     cutoff = (now or utcnow()) - IDLE_LIMIT
     return and_(Game.status == Status.PLAYING, Game.abandoned.is_(False),
                 or_(Game.started_at.is_(None), Game.updated_at >= cutoff))
+
+
+def playing_expression(now: datetime | None = None):
+    """SQL: the games of phase ``PLAYING``: a move made, in play."""
+    return and_(in_play_expression(now), Game.started_at.is_not(None))
 
 
 def result_expression(now: datetime | None = None, *, cutoff=None):
@@ -170,13 +204,7 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
     text), its own games are left alone: a first move of a deal already in play elsewhere (two
     tabs racing) must not count that game lost, and the database's one-unfinished-game index
     refuses the second instead (app.services.play.moves.first_move)."""
-    query = update(Game).where(
-        Game.player_id == player_id,
-        Game.preset == preset,
-        Game.status == Status.PLAYING,
-        Game.started_at.is_not(None),
-        Game.abandoned.is_(False),
-    )
+    query = update(Game).where(Game.player_id == player_id, Game.preset == preset, unfinished_expression())
     if keep is not None:
         query = query.where(Game.id != keep)
     idle_before = utcnow() - IDLE_LIMIT  # an idle game of the deal is counted lost like any other
@@ -184,4 +212,7 @@ def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: s
         query = query.where(or_(Game.seed.is_(None), Game.seed != seed, Game.updated_at < idle_before))
     elif deal is not None:
         query = query.where(or_(Game.seed.is_not(None), Game.deal != deal, Game.updated_at < idle_before))
-    session.execute(query.values(abandoned=True).execution_options(synchronize_session=False))
+    # a new version, as every change of a game has: a move of it racing this finds its page
+    # stale (409) instead of playing on a game already counted as lost
+    session.execute(query.values(abandoned=True, version=Game.version + 1)
+                    .execution_options(synchronize_session=False))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
@@ -28,7 +29,7 @@ from app.db.models import Game, Player, utcnow
 from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
 from app.engine.announcements import Announcement, describe
 
-from ..errors import ConflictError, InputError, ServiceError
+from ..errors import ConflictError, InputError
 from . import games, lifecycle
 from .games import Limits, current_score, record_of
 
@@ -41,8 +42,10 @@ class RacedError(ConflictError):
 
 
 def store(session: Session, game: Game, record: GameRecord, action: str, *,
-          same_deal_kept: bool = False) -> GameRecord:
-    """Write the record's state into the game row (ConflictError if the row moved on).
+          same_deal_kept: bool = False, mid: str | None = None) -> GameRecord:
+    """Write the record's state into the game row (ConflictError if the row moved on), and the
+    id the page gave this change (``mid``; none from the API), so that the page's retry of it
+    is recognised (``lifecycle.repeated``).
 
     A game's first move makes it played, and replaces the player's unfinished game of the
     preset (counted as lost); with ``same_deal_kept`` a game of the same deal is not replaced,
@@ -62,6 +65,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     game.seconds = lifecycle.finish_time(game)
     game.score = current_score(game, record)
     game.hinted_ply = None
+    game.last_mid = mid or None
     game_id = game.id  # read before the flush: after a failed one the row can't be read
     try:
         session.flush()  # UPDATE … WHERE id = :id AND version = :seen (or the first move's INSERT)
@@ -119,22 +123,30 @@ def play_move(session: Session, game: Game, player: Player | None, move: Move | 
 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
-    """Take back the last move (not after a win: lifecycle)."""
+    """Take back the last move (not after a win: lifecycle), as the board's undo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
-    if not record.can_undo:
-        raise InputError("there is nothing to undo", "nothing_to_undo")
-    game.undo_count += 1
-    return store(session, game, record.undo(), "undo")
+    return _stepped(session, game, record_of(game), "undo", "").record
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
+    """Play again the move last taken back, as the board's redo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
+    return _stepped(session, game, record_of(game), "redo", "").record
+
+
+def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str) -> ActionResult:
+    """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
+    if action == "undo":
+        if not record.can_undo:
+            raise InputError("there is nothing to undo", "nothing_to_undo")
+        game.undo_count += 1
+        after = store(session, game, record.undo(), "undo", mid=mid)
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    return store(session, game, record.redo(), "redo")
+    after = store(session, game, record.redo(), "redo", mid=mid)
+    return ActionResult(after, announcement=_last_move(after))
 
 
 # ---------------------------------------------------------------- a board action
@@ -146,7 +158,9 @@ CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What an action did, for the page: the game's record now, the selection, and what to say."""
+    """What an action did, for the page: the game's record now, the selection, and what to say.
+    A refusal is an error (app.services.errors); the page then shows the game as stored with its
+    key, in the page's words (app.web.game_view.refused)."""
 
     record: GameRecord
     selected: str | None = None
@@ -157,16 +171,6 @@ class ActionResult:
     next_seed: int | None = None          # …to this seeded deal (the page may show it in place)
     game: Game | None = None              # the game stored by a first move (first_move)
     error: str | None = None              # message key of a refused action
-    detail: str | None = None             # the engine's precise reason, if any
-    status_code: int = 200
-    retry_after: int | None = None        # a refusal that passes with time (the solver is busy)
-
-    @classmethod
-    def refused(cls, record: GameRecord, error: ServiceError, status_code: int, selected: str | None) -> ActionResult:
-        """A refused action: the game as stored now, and why."""
-        detail, retry_after = error.params.get("detail"), error.params.get("retry_after")
-        return cls(record, selected=selected, error=error.key, detail=str(detail) if detail else None,
-                   status_code=status_code, retry_after=retry_after if isinstance(retry_after, int) else None)
 
 
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
@@ -196,51 +200,46 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
 
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
-            limits: games.Limits = games.Limits()) -> ActionResult:
-    """An action on a stored game: checked once (``lifecycle.check``), then done."""
+            limits: games.Limits = games.Limits(), mid: str = "",
+            next_seed: Callable[[], int] = games.random_seed) -> ActionResult:
+    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the
+    page's id of the change: sent again after a lost answer, it is answered with the game as
+    stored. ``next_seed`` chooses a new deal's seed (the player's rule for new deals: a proven
+    winnable one, app.services.assist.winnable.new_seed, is the caller's to give)."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
     if action in ("new", "restart"):  # they leave this game: only the owner, as it is now
         lifecycle.check_owner(game, player)
-    else:
-        lifecycle.check(game, player, ply=ply, version=version)
+    elif lifecycle.check(game, player, ply=ply, version=version, mid=mid):
+        return ActionResult(record_of(game))
     record = record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    if action == "new":
-        games.abandon(game)
-        seed = games.new_seed(session, player, game.preset)
+    if action in ("new", "restart"):
+        # the next deal first (a winnable one may be searched, and refused when the solver is
+        # busy): until it is known, nothing of this game changes
+        seed = next_seed() if action == "new" else game.seed
+        games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action == "restart":
-        games.abandon(game)
-        return ActionResult(record, leaves=True, next_seed=game.seed)
-    if action == "undo":
-        if not record.can_undo:
-            raise InputError("there is nothing to undo", "nothing_to_undo")
-        game.undo_count += 1
-        after = store(session, game, record.undo(), "undo")
-        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
-    if action == "redo":
-        if not record.can_redo:
-            raise InputError("there is nothing to redo", "nothing_to_redo")
-        after = store(session, game, record.redo(), "redo")
-        return ActionResult(after, announcement=_last_move(after))
+    if action in ("undo", "redo"):
+        return _stepped(session, game, record, action, mid)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
         return selection
-    after = store(session, game, played(record, [move], limits), "move")
+    after = store(session, game, played(record, [move], limits), "move", mid=mid)
     return ActionResult(after, announcement=_last_move(after))
 
 
 def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
                action: str, target: str = "", selected: str = "", confirm: bool = False,
-               limits: games.Limits = games.Limits()) -> ActionResult:
+               limits: games.Limits = games.Limits(), mid: str = "") -> ActionResult:
     """An action on a deal ready to play: a selection changes only the page; a move stores the
     game with that move, replacing the player's unfinished game of the preset (counted as
     lost). If the player already plays this very deal (another tab moved first), that game is
-    the answer, and nothing is stored or counted lost."""
+    the answer, and nothing is stored or counted lost; if that game's first move is this one
+    (``mid``: the page sent it again after a lost answer), the answer is that game as stored."""
     action = action or ("tap" if target else "")
     if action not in ("draw", "recycle", "redeal", "tap"):
         raise InputError("unknown action", "unknown_action")
@@ -254,10 +253,12 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
         return selection
     after = played(record, [move], limits)
     in_play = games.game_of_deal(session, player, draft)
+    if in_play is not None and lifecycle.repeated(in_play, mid):
+        return ActionResult(record_of(in_play), game=in_play)
     if in_play is not None:
         raise RacedError("this deal is already in play in another tab", "raced")
     game = games.start_game(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
-    store(session, game, after, "move", same_deal_kept=True)
+    store(session, game, after, "move", same_deal_kept=True, mid=mid)
     return ActionResult(after, announcement=_last_move(after), game=game)
 def _last_move(record: GameRecord) -> Announcement:
     """The move that led to the record's position, in words."""

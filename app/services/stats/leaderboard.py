@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from app.db.models import DailyDeal, Game, Player, utcnow
 from app.engine import Status
 
-from ..assist import par
+from ..assist import daily_choice, par
 from ..errors import BusyError, ForbiddenError, RateLimitError
 from ..play import daily
 from ..play.lifecycle import result_expression
@@ -121,7 +121,8 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
     """The table of ``day`` for the preset (its daily deal chosen now if ``choose`` and nobody
     asked before; None when there is no such deal)."""
     now = now or utcnow()
-    row = daily.daily_deal(session, preset_slug, day) if choose else daily.cached_daily(session, preset_slug, day)
+    chosen = daily_choice.daily_deal if choose else daily.cached_daily
+    row = chosen(session, preset_slug, day)
     if row is None:
         return None
     start, end = day_bounds(day)

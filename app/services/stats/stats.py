@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from functools import cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, func, select
@@ -63,11 +62,9 @@ class Figures:
         return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
 
 
-@cache
 def _r(filtered: bool):
-    """The played games of :pid with their result (as of :cutoff); of preset :preset if filtered.
-    Built once: statements reuse it with new parameters (building SQLAlchemy expressions costs
-    more than running these queries)."""
+    """The played games of :pid with their result (as of :cutoff); of preset :preset if filtered
+    (the statements below run with those parameters: ``_params``)."""
     columns = [
         Game.id, Game.preset, Game.scoring, Game.score, Game.cursor, Game.seconds, Game.undo_count,
         Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on,
@@ -86,7 +83,6 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
     return params
 
 
-@cache
 def _figures_statements():
     r = _r(False)
     won = r.c.result == Status.WON
@@ -147,7 +143,6 @@ def _min(a, b):
     return b if a is None else a if b is None else min(a, b)
 
 
-@cache
 def _streak_statement(by_preset: bool):
     r = _r(False)
     keys = [r.c.preset.label("preset")] if by_preset else []
@@ -196,7 +191,6 @@ class DailyFigures:
     best_streak: int
 
 
-@cache
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
@@ -247,7 +241,6 @@ class History:
     total: int
 
 
-@cache
 def _history_statements(filtered: bool, by_result: bool):
     r = _r(filtered)
     where = [r.c.result == bindparam("result")] if by_result else []
@@ -273,7 +266,6 @@ def history(session: Session, player_id: str, *, preset: str | None = None, resu
 
 # ---------------------------------------------------------------- chart series
 
-@cache
 def _rolling_statement(filtered: bool):
     r = _r(filtered)
     return (select(r.c.result).where(r.c.result.in_((Status.WON, Status.LOST)))
@@ -307,7 +299,6 @@ class Histogram:
     counts: list[int]
 
 
-@cache
 def _histogram_statements(filtered: bool):
     r = _r(filtered)
     where = (r.c.result.in_((Status.WON, Status.LOST)), r.c.scoring == bindparam("scoring"))
@@ -339,7 +330,6 @@ class DayResults:
     lost: int
 
 
-@cache
 def _days_statement(filtered: bool, postgresql: bool):
     r = _r(filtered)
     day: ColumnElement[Any]

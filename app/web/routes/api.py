@@ -14,12 +14,13 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.engine import MAX_SEED, GameRecord
 from app.services.accounts import players
+from app.services.assist import winnable
 from app.services.errors import ConflictError
 from app.services.play import games, moves
-from app.services.play.games import record_of
+from app.services.play.games import OnTable
 from app.services.stats import leaderboard
 
-from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, discard
+from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
 from ..middleware import check_new_player
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -85,8 +86,10 @@ class GameOut(BaseModel):
     cursor: int
     ply: int
     version: int
-    status: str
-    legal: list[str]
+    status: str = Field(description="What the game counts as: playing, won or lost (a game counted as lost too)")
+    phase: str = Field(description="Where it is in its life: new, playing, won, lost (no moves left: undo may "
+                                   "still take it back) or abandoned (counted as lost: replaced, or left for a day)")
+    legal: list[str] = Field(description="The moves it takes now (none once it takes no more)")
     score: int
     scoring: dict[str, Any]
     position: dict[str, Any]
@@ -112,7 +115,7 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
         discard(session)  # what is stored now, not what this request tried
         current = game_json(games.get_game_row(session, game.id))
         return JSONResponse(jsonable_encoder({"error": exc.message, "game": current}), status_code=409)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     return game_json(game, record)
 
 
@@ -121,15 +124,18 @@ def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> 
 def create_player(request: Request, session: SessionDep) -> PlayerOut:
     check_new_player(request)
     player, token = players.create_api_player(session)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     return PlayerOut(player_id=player.id, token=token)
 
 
 @router.post("/games", response_model=GameOut, status_code=201,
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
-    game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    seed = body.seed
+    if seed is None and body.deal is None:  # a new deal: at random, or proven winnable (the player's choice)
+        seed = winnable.new_seed(session, player, games.get_preset_or_error(body.preset).slug)
+    game = games.start_game(session, player, body.preset, seed=seed, deal_text=body.deal, limits=limits)
+    commit_now(session)
     return game_json(game)
 
 
@@ -163,9 +169,10 @@ def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
 
 
 def game_json(game: Game, record: GameRecord | None = None) -> dict:
-    """A game as the API shows it: the stored game plus what `tretten replay` prints for it."""
-    record = record or record_of(game)
-    position = record.position
+    """A game as the API shows it: the stored game, what it counts as, plus what `tretten replay`
+    prints for its position."""
+    table = OnTable.of(game, record)
+    position = table.position
     return {
         "id": game.id,
         "preset": game.preset,
@@ -177,8 +184,9 @@ def game_json(game: Game, record: GameRecord | None = None) -> dict:
         "cursor": game.cursor,
         "ply": game.cursor,
         "version": game.version,
-        "status": position.status,
-        "legal": sorted(str(m) for m in position.legal_moves()),
+        "status": table.status,
+        "phase": table.phase,
+        "legal": sorted(str(m) for m in position.legal_moves()) if table.open else [],
         "score": position.simple_score,
         "scoring": {"system": game.scoring, "points": game.score},
         "position": position.to_json(),

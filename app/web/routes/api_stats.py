@@ -9,10 +9,10 @@ from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services.accounts import players, profiles
-from app.services.play import daily, deals, games
-from app.services.stats import leaderboard, stats
+from app.services.play import daily, games
+from app.services.stats import deals, leaderboard, stats
 
-from ..deps import ApiPlayerDep, SessionDep, SettingsDep
+from ..deps import ApiPlayerDep, SessionDep, SettingsDep, commit_now
 from ..templating import absolute
 from .api import errors
 
@@ -108,6 +108,6 @@ def daily_table(preset: str, session: SessionDep, authorization: Annotated[str |
 @router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201, responses=errors(401))
 def device_link(request: Request, session: SessionDep, settings: SettingsDep, player: ApiPlayerDep) -> dict:
     profiles.new_device_link(session, player)
-    session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
+    commit_now(session)
     token = profiles.device_token(settings.secret_key, player)
     return {"url": absolute(request, f"/link/{token}")}

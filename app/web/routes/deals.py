@@ -8,7 +8,9 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
-from app.services.play import challenges, daily, deals, games, lifecycle
+from app.services.assist import daily_choice
+from app.services.play import challenges, daily, games, lifecycle
+from app.services.stats import deals
 
 from ..deps import PUBLIC_ID, PlayerDep, SessionDep
 from ..link_meta import deal_meta
@@ -49,7 +51,7 @@ def play_daily(preset: str, request: Request, session: SessionDep, player: Playe
     """Today's deal of the preset: the player's game of it, its results once played, or the deal
     ready to play."""
     preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
-    row = daily.daily_deal(session, preset)
+    row = daily_choice.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
     if mine is not None and lifecycle.phase_of(mine) is not lifecycle.Phase.PLAYING:
         return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results

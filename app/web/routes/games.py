@@ -12,7 +12,7 @@ from starlette.responses import Response
 from app.engine import NotationError
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services.assist import assist
+from app.services.assist import assist, winnable
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
 from app.services.play.games import record_of
@@ -20,9 +20,8 @@ from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import stats
 
 from .. import sharing
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
-from ..errors import status_of
-from ..game_view import hint_of, hinted, render_game, render_hinted, share_path, streak_after
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
+from ..game_view import hint_of, hinted, refused, render_game, render_hinted, share_path, streak_after
 from ..link_meta import game_meta
 from ..redirects import flash, flashed, see_other
 from ..templating import is_htmx
@@ -41,6 +40,8 @@ class BoardForm(BaseModel):
     sel: str = Field("", max_length=8)
     ply: int | None = Field(None, ge=0)
     version: int | None = Field(None, ge=0)
+    # the page's id of this change (static/js/app.js, "the queue"): a move sent again is answered once
+    mid: str = Field("", max_length=32, pattern=r"^[A-Za-z0-9_-]*$")
     csrf_token: str = Field("", max_length=128)
 
 
@@ -108,13 +109,12 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     action, confirmed = _action(form)
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
-                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits)
+                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits,
+                               mid=form.mid, next_seed=lambda: winnable.new_seed(session, player, game.preset))
     except ServiceError as exc:
-        discard(session)  # show what is stored now, not what this request tried
-        game = games.get_game_row(session, game_id)
-        return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc),
-                                                                       form.sel or None))
-    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
+        return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
+                       selected=form.sel or None)
+    commit_now(session)
     if result.leaves:
         if result.next_seed is None:  # an imported deal again: it has no seed
             return see_other(request, share_path(game))
@@ -172,39 +172,33 @@ def _dealt(request: Request, session, player, preset: str, seed: int) -> Respons
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
                 form: BoardForm) -> Response:
     action, confirmed = _action(form)
-    draft_url = share_path(games.pending(player, preset, seed=seed, deal_text=deal))
-    if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
-        try:
-            game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)
-            found = assist.hint(session, game, player)
-        except ServiceError as exc:
-            discard(session)
-            draft = games.pending(player, preset, seed=seed, deal_text=deal)
-            refused = ActionResult.refused(record_of(draft), exc, status_of(exc), None)
-            return render_game(request, draft, player, refused)
-        session.commit()  # stored before the board is drawn: see app.web.deps.get_session
+    draft = games.pending(player, preset, seed=seed, deal_text=deal)
+    try:
+        if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
+            game, found = assist.hint_on_deal(session, player, draft, limits=limits)
+        else:
+            result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
+                                      target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
+                                      mid=form.mid)
+    except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
+        in_play = games.game_of_deal(session, player, draft)
+        if in_play is not None:
+            return refused(request, session, player, exc, lambda: games.get_game_row(session, in_play.id),
+                           headers={"HX-Push-Url": f"/games/{in_play.id}"})
+        return refused(request, session, player, exc, lambda: draft, selected=form.sel or None)
+    except ServiceError as exc:
+        return refused(request, session, player, exc, lambda: draft, selected=form.sel or None)
+    commit_now(session)
+    if action == "hint":
         if not is_htmx(request):
             flash(request, **hinted(found))
             return see_other(request, f"/games/{game.id}")
         return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
-    try:
-        result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
-                                  target=form.target, selected=form.sel, confirm=confirmed, limits=limits)
-    except ServiceError as exc:
-        discard(session)
-        draft = games.pending(player, preset, seed=seed, deal_text=deal)
-        in_play = games.game_of_deal(session, player, draft) if isinstance(exc, RacedError) else None
-        if in_play is not None:  # another tab's first move of this deal won: its game is the answer
-            refused = ActionResult.refused(record_of(in_play), exc, status_of(exc), None)
-            return render_game(request, in_play, player, refused, headers={"HX-Push-Url": f"/games/{in_play.id}"})
-        return render_game(request, draft, player, ActionResult.refused(record_of(draft), exc, status_of(exc),
-                                                                        form.sel or None))
-    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
     if result.game is None:  # a selection, or a question: nothing is stored yet
         if is_htmx(request):
             return _ready(request, session, player, preset, seed, deal, result)
         _flash_result(request, result)
-        return see_other(request, draft_url)
+        return see_other(request, share_path(draft))
     if is_htmx(request):  # the board of the stored game; the address bar follows
         return render_game(request, result.game, player, result, headers={"HX-Push-Url": f"/games/{result.game.id}"})
     return see_other(request, f"/games/{result.game.id}")
@@ -220,8 +214,8 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep, 
     slug = games.get_preset_or_error(preset).slug
     if seed is None and deal is None:
         if is_htmx(request):  # the board in place, no redirect to follow
-            return _dealt(request, session, player, slug, games.new_seed(session, player, slug))
-        return see_other(request, f"/play/{slug}/{games.new_seed(session, player, slug)}")
+            return _dealt(request, session, player, slug, winnable.new_seed(session, player, slug))
+        return see_other(request, f"/play/{slug}/{winnable.new_seed(session, player, slug)}")
     number = games.parse_seed(seed) if seed is not None else None
     text = deal if number is None else None
     draft = games.pending(player, preset, seed=number, deal_text=text)

@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.engine import PRESETS
 from app.services.assist import analysis
 from app.services.play import games, replays
 from app.services.stats import leaderboard
@@ -28,7 +27,6 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
     frame = replays.frame(game, ply)
-    preset = PRESETS[game.preset]
     context = {
         "game": game,
         "frame": frame,
@@ -36,7 +34,6 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
         "status": frame.position.status,
         "end_reason": frame.position.end_reason,
         "analysis": analysis.analyse(session, game, player.id),
-        "preset_name": preset.name(request.state.language),
         "is_owner": game.player_id == player.id,
         "link_meta": None if fragment else game_meta(request, session, game, f"/g/{game.id}/replay"),
     }

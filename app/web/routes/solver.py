@@ -25,9 +25,9 @@ from app.services.stats import leaderboard
 
 from .. import par_view
 from ..boards import motion_steps
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, discard
-from ..errors import RefusedEarly, status_of
-from ..game_view import hinted, render_game, render_hinted, streak_after
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, commit_now
+from ..errors import RefusedEarly
+from ..game_view import hinted, refused, render_game, render_hinted, streak_after
 from ..identity import cookie_identity
 from ..redirects import flash, safe_next, see_other
 from ..templating import is_htmx, render
@@ -41,12 +41,6 @@ class SeenFields(BaseModel):
     ply: int | None = Field(None, ge=0)
     version: int | None = Field(None, ge=0)
     csrf_token: str = Field("", max_length=128)
-
-
-def _refused(request: Request, session, game_id: str, player, exc: ServiceError) -> Response:
-    discard(session)
-    game = games.get_game_row(session, game_id)
-    return render_game(request, game, player, ActionResult.refused(record_of(game), exc, status_of(exc), None))
 
 
 async def solver_room(request: Request, settings: SettingsDep) -> None:
@@ -70,8 +64,8 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
     except (BusyError, RateLimitError) as exc:
         raise RefusedEarly(exc) from None  # the board is as it was: say so, draw nothing
     except ServiceError as exc:
-        return _refused(request, session, game_id, player, exc)
-    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
+        return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id))
+    commit_now(session)
     if not is_htmx(request):
         flash(request, **hinted(found))
         return see_other(request, f"/games/{game.id}")
@@ -99,8 +93,8 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
         before = game.cursor
         record = assist.auto_finish(session, game, player, ply=fields.ply, version=fields.version, limits=limits)
     except ServiceError as exc:
-        return _refused(request, session, game_id, player, exc)
-    session.commit()  # stored before the board is drawn: see app.web.deps.get_session
+        return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id))
+    commit_now(session)
     if not is_htmx(request):
         return see_other(request, f"/games/{game.id}")
     said = Announcement("autofinish", count=record.cursor - before)
@@ -140,6 +134,5 @@ def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
 
 @router.get("/odds")
 def odds_page(request: Request, player: PlayerDep) -> Response:
-    language = request.state.language
-    context = {"rows": odds.rows(language), "survey": odds.survey_info(), "presets": PRESETS}
+    context = {"rows": odds.rows(), "survey": odds.survey_info(), "presets": PRESETS}
     return render(request, "odds.html", context)

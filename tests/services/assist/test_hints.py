@@ -48,13 +48,16 @@ def test_following_the_hints_wins_without_a_position_twice(sessions, preset):
             session.add(player)
             session.commit()
             game = games.start_game(session, player, preset, seed=seed)
+            session.commit()  # each step is a request of its own: it searches before it writes
             seen = {record_of(game).position}
             hints = 0
             while record_of(game).position.status == "playing":
                 hint = assist.hint(session, game, player)
+                session.commit()
                 assert hint.winning, (preset, seed, hints, hint)
                 hints += 1
                 record = moves.play_move(session, game, player, hint.move)
+                session.commit()
                 assert record.position not in seen, (preset, seed, hints, hint.move)
                 seen.add(record.position)
                 assert hints <= 400, (preset, seed)
@@ -69,10 +72,13 @@ def test_the_daily_gaps_deal_of_the_play_review_is_won_by_its_hints(sessions):
         session.add(player)
         session.commit()
         game = games.start_game(session, player, "gaps", seed=2405430459679097184)
+        session.commit()  # each step is a request of its own: it searches before it writes
         seen = {record_of(game).position}
         while record_of(game).position.status == "playing":
             hint = assist.hint(session, game, player)
+            session.commit()
             record = moves.play_move(session, game, player, hint.move)
+            session.commit()
             assert record.position not in seen and game.hint_count <= 200, (game.hint_count, hint)
             seen.add(record.position)
         assert record_of(game).position.status == "won"
@@ -85,12 +91,14 @@ def test_a_player_who_leaves_the_line_gets_a_new_one_never_back_to_a_position_se
             session.add(player)
             session.commit()
             game = games.start_game(session, player, "gaps", seed=seed)
+            session.commit()  # each step is a request of its own: it searches before it writes
             positions = [record_of(game).position]
             for step in range(12):
                 record = record_of(game)
                 if record.position.status != "playing":
                     break
                 hint = assist.hint(session, game, player)
+                session.commit()
                 assert record.position.apply(hint.move) not in positions, (seed, step, hint.move)
                 # every third move is the player's own: another legal move than the hint's
                 others = [str(m) for m in record.position.legal_moves() if str(m) not in (hint.move, "N")]
@@ -98,6 +106,7 @@ def test_a_player_who_leaves_the_line_gets_a_new_one_never_back_to_a_position_se
                 if record.position.apply(chosen) in positions:
                     chosen = hint.move
                 record = moves.play_move(session, game, player, chosen)
+                session.commit()
                 positions.append(record.position)
             assert game.hint_count >= 1
 
@@ -118,6 +127,7 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
         session.flush()
         record_player = player.id
         game = games.start_game(session, player, "pyramid", seed=5)
+        session.commit()  # each step is a request of its own: it searches before it writes
         with searches.admitted(f"{player.id}/status"):  # the page's status search under way
             assist.still_winnable(session, game, player)
     assert asked == [f"{record_player}/status"]
@@ -134,12 +144,15 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
             session.add(player)
             session.commit()
             game = games.start_game(session, player, preset, seed=seed)
+            session.commit()  # each step is a request of its own: it searches before it writes
             kept = par.par_of(session, par.start_of_game(game), player_id=None)
             assert kept is not None and kept.proven, (preset, seed)
             hints = 0
             while record_of(game).position.status == "playing":
                 hint = assist.hint(session, game, player)
+                session.commit()
                 assert hint.winning and hint.steps == kept.moves - hints, (preset, seed, hints, hint)
                 moves.play_move(session, game, player, hint.move)
+                session.commit()
                 hints += 1
             assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)

@@ -10,22 +10,21 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import cache
 
 from sqlalchemy import and_, bindparam, case, func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict, Game, Player, utcnow
+from app.db.session import facts, release
 from app.engine import SCORING_SYSTEMS, GameRecord, Status, deal_for_seed
 from app.engine.announcements import said_moves
 
 from ..assist import par, searches
 from ..assist.par import Par
 from ..errors import BusyError, RateLimitError, ServiceError
-from ..stats import leaderboard
-from .games import get_preset_or_error, parse_seed
-from .lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from ..play.games import get_preset_or_error, parse_seed
+from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from . import leaderboard
 
 log = logging.getLogger("tretten.deals")
 
@@ -142,10 +141,8 @@ def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, 
     return int(players or 0), int(winners or 0)
 
 
-@cache
 def _counts_statement(by_seed: bool):
-    """Built once, run with new parameters: every share link and game page asks (building the
-    expression costs more than running it)."""
+    """Players and winners of a deal, run with ``deal_counts``'s parameters."""
     result = result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type))
     which = (Game.seed == bindparam("seed", type_=Game.seed.type) if by_seed
              else and_(Game.seed.is_(None), Game.deal == bindparam("deal", type_=Game.deal.type)))
@@ -162,7 +159,7 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
         return found
     preset = get_preset_or_error(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
-    session.commit()  # no database connection waits for the search
+    release(session)
     try:
         result = searches.solve(position, player_id=player_id, budget_nodes=VERDICT_NODES,
                                 budget_seconds=VERDICT_SECONDS)
@@ -171,15 +168,10 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
     except Exception as exc:  # e.g. no solver for this game yet: show nothing rather than fail
         log.warning("no verdict for %s seed %s: %s", preset_slug, seed, exc)
         return None
-    row = DealVerdict(preset=preset_slug, seed=seed, winnable=result.winnable,
-                      moves=" ".join(result.moves), nodes=result.nodes, solved_at=utcnow())
-    session.add(row)
-    try:
-        session.commit()
-    except IntegrityError:  # another request stored it first
-        session.rollback()
-        return session.get(DealVerdict, (preset_slug, seed))
-    return row
+    with facts(session) as unit:
+        unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=result.winnable,
+                             moves=" ".join(result.moves), nodes=result.nodes, solved_at=utcnow()))
+    return session.get(DealVerdict, (preset_slug, seed))  # ours, or one stored first by another request
 
 
 def line_said(preset_slug: str, seed: int, moves_text: str) -> tuple:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from app.services.accounts.ratelimit import Arrivals, address_key
+from app.services.ratelimit import Arrivals, address_key
 from app.services.errors import RateLimitError
 
 

@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..errors import RateLimitError
+from .errors import RateLimitError
 
 MAX_KEYS = 100_000
 TOTAL = "*"  # the key of the bucket every arrival counts in

@@ -1,0 +1,225 @@
+"""Nothing a player does is lost on a real network (issue 39, "What it must show"): on a phone's
+round trip, moves made offline, moves whose answer is lost after the server stored them, and
+moves waiting through a reload all reach the server once and in order, with no tap; the page
+ends equal to the server's board, and while moves wait the board and the status say so."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import httpx
+
+from .conftest import shot
+from .test_answers import ISSUE_DEAL, equals_a_fresh_load, settled, taps
+from .test_play import ply, wait_ply
+
+PHONE = {"width": 390, "height": 844}
+# how long the phone stays offline: the protocol's pauses stop growing at 4 s, so nothing in the
+# page depends on this length; issue 39 asks for 20 s
+OFFLINE_S = 20
+# from the issue's deal after one draw: a king, two pairs and two draws
+OFFLINE_MOVES = ["P23", "P22+P25", "P16+P24", "D", "D"]
+# the page shows a move at once while it knows the answers one move ahead: the king and the
+# first pair; the taps after them are held, marked, for the boards that come
+SHOWN = 2
+
+
+def network(page, *, offline: bool, latency_ms: int = 150) -> None:
+    """Chromium's network emulation: a phone's round trip, or no network at all."""
+    cdp = getattr(page, "_cdp", None) or page.context.new_cdp_session(page)
+    page._cdp = cdp
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": offline, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def stored_moves(server: str, game_id: str) -> list[str]:
+    """The game's moves as the server holds them, in order (the replay's page hooks)."""
+    total = int(re.search(r'data-total="(\d+)"', httpx.get(f"{server}/g/{game_id}/replay").text).group(1))
+    return [re.search(r'data-replay-move="([^"]*)"', httpx.get(f"{server}/g/{game_id}/replay?ply={n}").text).group(1)
+            for n in range(1, total + 1)]
+
+
+def uncaught(page) -> list[str]:
+    """The page's uncaught errors from here on (the console's own lines about a failed request,
+    the browser's and htmx's, are expected while the network is down)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+def new_deal(new_page, server: str):
+    """A phone on a phone's round trip, on the issue's deal ready to play, and its uncaught errors."""
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    network(page, offline=False)
+    return page, errors
+
+
+def mid_game(new_page, server: str):
+    """The same after one draw: mid-game, the game stored."""
+    page, errors = new_deal(new_page, server)
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    return page, errors
+
+
+def tap_all(page, moves: list[str]) -> None:
+    """Every tap of ``moves`` at once, as a player taps on without looking at the network."""
+    for move in moves:
+        for selector in taps(move):
+            page.click(selector)
+
+
+def pending(page) -> int:
+    return int(page.get_attribute("#board", "data-pending") or 0)
+
+
+def game_id_of(page) -> str:
+    return page.get_attribute("#board", "data-game-id")
+
+
+def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, new_page):
+    page, errors = mid_game(new_page, server)
+    network(page, offline=True)
+    tap_all(page, OFFLINE_MOVES)
+    # the page shows what it can stand behind, holds the rest, and says that all of it waits
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    assert pending(page) == len(OFFLINE_MOVES)
+    status = page.inner_text("#board [data-sync]")
+    assert "waiting" in status and str(len(OFFLINE_MOVES)) in status, status
+    assert page.inner_text("#sync-said") == status  # read out
+    assert page.locator('#board [data-loc="P23"][data-removed]').count() == 1  # the king: shown
+    assert page.locator("#board .held").count() >= 2  # the taps kept for later: marked
+    assert ply(page) == 1
+    shot(page, "network-offline-390")
+    page.wait_for_timeout(OFFLINE_S * 1000)  # a train, a lift
+    assert pending(page) == len(OFFLINE_MOVES) and ply(page) == 1
+    network(page, offline=False)
+    # within 5 s (issue 39's bound; bench/reconnect.py prints the time) and with no tap: everything
+    # stored, and the page is the server's board
+    page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'",
+                           timeout=5_000)
+    assert ply(page) == 1 + len(OFFLINE_MOVES)
+    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
+    assert page.is_hidden("#board [data-sync]")
+    assert page.inner_text("#sync-said") == "All moves saved."
+    equals_a_fresh_load(page)
+    shot(page, "network-back-online-390")
+    assert not errors
+
+
+def test_answers_lost_after_the_server_stored_the_moves_are_stored_once(server, new_page):
+    page, errors = new_deal(new_page, server)
+    lost = []
+
+    def store_then_drop(route):
+        """The first try of the first three moves reaches the server, which stores it, and its
+        answer never comes back; the page's second try is answered."""
+        mid = re.search(r"mid=(\w+)", route.request.post_data or "")
+        if mid and len(lost) < 3 and mid.group(1) not in lost:
+            route.fetch()
+            lost.append(mid.group(1))
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    # the first move of the deal (which stores the game) and two after it
+    page.route(re.compile(r"/(play/pyramid|games/[\w-]+/act)(\?.*)?$"), store_then_drop)
+    tap_all(page, ["D", *OFFLINE_MOVES])
+    page.wait_for_function("() => !window.TrettenBoard.waiting()")
+    settled(page)
+    assert len(lost) == 3
+    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
+    assert ply(page) == 1 + len(OFFLINE_MOVES) and pending(page) == 0
+    assert page.locator("[data-error]").count() == 0  # no "moved on in another tab"
+    equals_a_fresh_load(page)
+    assert not errors
+
+
+def test_a_reload_while_moves_wait_sends_them(server, new_page):
+    page, errors = new_deal(new_page, server)
+    tries = []
+
+    def first_stored_then_nothing(route):
+        tries.append(route.request.url)
+        if len(tries) == 1:
+            route.fetch()  # the deal's first move is stored, its answer lost: the game exists
+        route.abort("internetdisconnected")
+
+    page.route(re.compile(r"/(play/pyramid|games/[\w-]+/act)(\?.*)?$"), first_stored_then_nothing)
+    tap_all(page, ["D", *OFFLINE_MOVES])
+    page.wait_for_function(f"() => document.getElementById('board').dataset.pending === '{1 + len(OFFLINE_MOVES)}'")
+    assert ply(page) == 0
+    page.unroute(re.compile(r"/(play/pyramid|games/[\w-]+/act)(\?.*)?$"))
+    page.reload()  # the link of the deal: the server's game of it now, with its first move
+    page.wait_for_function("() => window.TrettenBoard && !window.TrettenBoard.waiting()")
+    settled(page)
+    game_id = game_id_of(page)
+    assert game_id and stored_moves(server, game_id) == ["D", *OFFLINE_MOVES]
+    assert pending(page) == 0 and ply(page) == 1 + len(OFFLINE_MOVES)
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tretten.'))") == []
+    equals_a_fresh_load(page)
+    assert not errors
+
+
+def test_another_tabs_move_meanwhile_drops_the_waiting_moves_with_the_reason(server, new_page):
+    page, errors = mid_game(new_page, server)
+    network(page, offline=True)
+    tap_all(page, OFFLINE_MOVES[:2])
+    page.wait_for_function("() => document.getElementById('board').dataset.pending === '2'")
+    other = page.context.new_page()  # the same player on another network: a second tab
+    other.goto(page.url)
+    other.click('[data-action="draw"]')
+    wait_ply(other, 2)
+    network(page, offline=False)
+    page.wait_for_selector('[data-error="stale"]')
+    settled(page)
+    assert pending(page) == 0 and ply(page) == 2
+    assert stored_moves(server, game_id_of(page)) == ["D", "D"]
+    equals_a_fresh_load(page)
+    assert not errors
+
+
+def test_a_hint_asked_offline_is_not_done_and_says_so(server, new_page):
+    page, errors = mid_game(new_page, server)
+    network(page, offline=True)
+    page.click('#board [data-action="hint"]')
+    page.wait_for_selector("#board .toast[data-near]", state="visible")
+    assert "No connection" in page.inner_text("#board .toast[data-near]")
+    assert page.locator("#board [data-hint]").count() == 0 and ply(page) == 1
+    network(page, offline=False)
+    page.click('#board [data-action="hint"]')  # back: it is done
+    page.wait_for_selector("#board [data-hint]")
+    assert not errors
+
+
+def test_a_second_try_that_meets_the_stored_first_is_its_answer(server, new_page):
+    """The first try is stored but its answer lost; the second reaches the server as if it had
+    raced the first (it is refused as stale, 409): the board it brings holds the move (its
+    data-mid), so the page takes it as the answer and goes on with the next moves."""
+    page, errors = mid_game(new_page, server)
+    tries = []
+
+    def stored_then_raced(route):
+        tries.append(route.request.post_data)
+        if len(tries) == 1:
+            route.fetch()
+            route.abort("connectionreset")
+        elif len(tries) == 2:  # as a racing second try is seen: another id on an old ply
+            route.continue_(post_data=re.sub(r"mid=\w+", "mid=raced", route.request.post_data))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/games/[\w-]+/act$"), stored_then_raced)
+    tap_all(page, OFFLINE_MOVES[:3])
+    page.wait_for_function("() => !window.TrettenBoard.waiting()")
+    settled(page)
+    assert len(tries) >= 4
+    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES[:3]]
+    assert page.locator("[data-error]").count() == 0 and pending(page) == 0
+    equals_a_fresh_load(page)
+    assert not errors

@@ -1,0 +1,65 @@
+"""The two ways work steps outside a request's unit of work (app.db.session): ``release`` before
+a search, ``facts`` for what a search found. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.db.migrate import upgrade_to_head
+from app.db.models import Player, PositionVerdict
+from app.db.session import WritesPending, facts, get_engine, release, session_factory
+from app.settings import Settings
+
+from ..databases import fresh_postgres, worker
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sessions(request, tmp_path):
+    url = f"sqlite:///{tmp_path / 'units.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_units_{worker()}")
+    settings = Settings(data_dir=tmp_path, database_url=url, secret_key="test-secret-of-at-least-32-characters")
+    upgrade_to_head(settings)
+    yield session_factory(settings)
+    get_engine(settings).dispose()
+
+
+def verdict(key: str) -> PositionVerdict:
+    return PositionVerdict(key=key, game="pyramid", ply=0, winnable=True, moves="D", nodes=1, budget=1)
+
+
+def test_a_search_may_not_start_with_changes_not_yet_written(sessions):
+    with sessions() as session:
+        session.add(Player())
+        with pytest.raises(WritesPending):
+            release(session)
+        session.rollback()
+        session.get(Player, "nobody")  # a read only
+        release(session)
+
+
+def test_a_fact_is_kept_whatever_becomes_of_the_request(sessions):
+    with sessions() as session:
+        session.get(Player, "nobody")
+        with facts(session) as unit:
+            unit.add(verdict("a" * 64))
+        session.add(Player(id="refused"))
+        session.flush()
+        session.rollback()  # the request is refused: its own change goes
+    with sessions() as session:
+        assert session.get(PositionVerdict, "a" * 64) is not None
+        assert session.get(Player, "refused") is None
+
+
+def test_a_fact_stored_first_by_another_request_is_as_good(sessions):
+    with sessions() as session:
+        with facts(session) as unit:
+            unit.add(verdict("b" * 64))
+        with facts(session) as unit:  # the same fact again: no error, the first one stays
+            unit.add(verdict("b" * 64))
+        assert session.get(PositionVerdict, "b" * 64).moves == "D"
+
+
+def test_facts_are_written_only_after_the_request_has_stopped_reading(sessions):
+    with sessions() as session:
+        session.add(Player())
+        with pytest.raises(WritesPending), facts(session):
+            pass
