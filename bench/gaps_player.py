@@ -1,4 +1,4 @@
-"""Gaps as a strong player who does not know the redeals (``app/solver/gaps_player.py``).
+"""Gaps as a strong player who does not know the redeals (``bench/gaps_play.py``).
 
 Each round is played by the solver as well as it can within the round, then the redeal is
 a fresh random shuffle (not the seeded one). Deals alternate between the presets, so that
@@ -27,9 +27,10 @@ PRESETS = ("gaps", "gaps-danish")
 
 
 def play(preset: str, seed: int, nodes: int) -> dict:
+    from gaps_play import play_deal  # beside this script
+
     from app.engine import PRESETS as ALL
     from app.engine import deal_for_seed, get_game
-    from app.solver.gaps_player import play_deal
 
     variant = get_game("gaps")
     rules = variant.parse_rules(ALL[preset].rules.to_options())

@@ -191,7 +191,7 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
                prove_seconds: float | None, lost_hints: int) -> dict:
     from app.engine import PyramidPosition, deal_for_seed, get_preset
     from app.solver import clean_line, shortest_win
-    from app.solver.shortest import SHORTEST_NODES, SHORTEST_SECONDS
+    from app.solver import PAR_POSITIONS
     from app.solver.solve import search
 
     preset = get_preset(slug)
@@ -212,8 +212,7 @@ def run_preset(slug: str, deals: int, first_seed: int, max_hints: int, samples: 
             row["raw"], row["cleaned"] = len(raw.moves), len(cleaned)
         if isinstance(start, PyramidPosition):
             t = _clock()
-            seconds = SHORTEST_SECONDS if prove_seconds is None else prove_seconds
-            found = shortest_win(start, budget_nodes=SHORTEST_NODES, budget_seconds=seconds)
+            found = shortest_win(start, budget_nodes=PAR_POSITIONS, budget_seconds=prove_seconds)
             row["prove_s"] = _since(t)
             row["shortest"] = {"winnable": found.winnable, "length": len(found.moves),
                                "proven": found.proven, "lower": found.lower_bound}

@@ -10,10 +10,10 @@ known.
 from .best_score import best_score_move
 from .lines import LineError, clean_line, line_from
 from .result import SolveResult
-from .shortest import ShortestWin, proves_shortest, shortest_win
+from .shortest import PAR_POSITIONS, ShortestWin, proves_shortest, shortest_win
 from .solve import solve
 
 __all__ = [
-    "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "line_from",
+    "PAR_POSITIONS", "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "line_from",
     "proves_shortest", "shortest_win", "solve",
 ]

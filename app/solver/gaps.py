@@ -706,201 +706,227 @@ class GapsCore:
 
     def search(self, grid: list[int], round_number: int = 1, can_redeal=None, redeal=None):
         """Depth-first from ``grid``; ``(True, moves)`` with moves as (card, to) or None for
-        a redeal, ``(False, [])`` when no continuation wins. Raises ``BudgetExceeded``."""
-        grid = list(grid)
-        n, col, power = self.n, self.col, self.power
-        where = [0] * 64
-        for i, x in enumerate(grid):
-            if x:
-                where[x] = i
-        gaps = [i for i in range(n) if not grid[i]]
-        if self.is_won(grid):
+        a redeal, ``(False, [])`` when no continuation wins. Raises ``BudgetExceeded`` (and
+        ``_Cut`` at ``limit``)."""
+        if self.is_won(list(grid)):
             return True, []
+        return _Run(self, grid, round_number, can_redeal, redeal).run()
+
+
+class _Frame:
+    """A position on the run's stack: its moves and the next to try, what takes its own move
+    back (``undo``: a fill, fills played together, or a redeal's saved round), its key, its
+    discovery index and lowlink (Tarjan), and what its class adds to the key (``column0_key``;
+    None outside the classes)."""
+
+    __slots__ = ("delta", "index", "key", "low", "moves", "next", "undo")
+
+    def __init__(self, moves: list, undo, key: int, index: int, delta: int | None) -> None:
+        self.moves, self.next, self.undo = moves, 0, undo
+        self.key, self.index, self.low, self.delta = key, index, index, delta
+
+
+class _Run:
+    """One depth-first run of ``GapsCore.search`` (module docstring, "Search"): the grid is
+    played in place and taken back; Tarjan's components over the positions reached make the
+    completed ones lost (``core.dead``). Each step either leaves the top frame, every move of
+    it tried (``_leave``), or plays its next move (``_enter_redeal``, ``_enter_fills``,
+    ``_enter_fill``: the key of the position reached, or None when it was seen or is lost)."""
+
+    def __init__(self, core: GapsCore, grid: list[int], round_number: int, can_redeal, redeal) -> None:
+        self.core, self.can_redeal, self.redeal = core, can_redeal, redeal
+        self.round_number = round_number
+        self._set_grid(list(grid))
+        self.round_shift = 6 * core.n
+        self.class_from = self._class_from() if core.classes and not core.starters and not core.first_run else None
+        self.open_: dict[int, int] = {}  # position of this run not yet in a completed component -> its index
+        self.tarjan: list[int] = []
+        self.path: list = []
+        self.stride = core.stride or 1 << 62  # 0: only at this run's start (depth 0)
+        self.limit = float("inf") if core.limit is None else core.limit
+
+    def _set_grid(self, grid: list[int]) -> None:
+        """The grid, where each card is, the gaps and the grid's key."""
+        self.grid = grid
+        self.where = [0] * 64
         key = 0
         for i, x in enumerate(grid):
-            key += x * power[i]
-        round_shift = 6 * n
-        # column 0 as one arrangement (module docstring): in the last round, any 2 to any row
-        classes = self.classes and not self.starters and not self.first_run
-        class_from = None  # the last round, from which on the classes apply
-        if classes:
-            final = round_number
-            while can_redeal is not None and can_redeal(final) and final < round_number + 8:
-                final += 1
-            if can_redeal is None or not can_redeal(final):
-                class_from = final
+            if x:
+                self.where[x] = i
+                key += x * self.core.power[i]
+        self.gaps = [i for i, x in enumerate(grid) if not x]
+        self.key = key
 
-        def in_classes() -> bool:
-            return class_from is not None and round_number >= class_from
+    def _class_from(self) -> int | None:
+        """The round from which column 0 is one arrangement (the last one, when it is known)."""
+        can_redeal, final = self.can_redeal, self.round_number
+        while can_redeal is not None and can_redeal(final) and final < self.round_number + 8:
+            final += 1
+        return final if can_redeal is None or not can_redeal(final) else None
 
-        column0_key, column0_moves = self.column0_key, self.column0_moves
-        root = key + (round_number << round_shift)
-        if in_classes():
-            root += column0_key(grid)
-        dead = self.dead
-        if root in dead:
+    def in_classes(self) -> bool:
+        return self.class_from is not None and self.round_number >= self.class_from
+
+    def _full_key(self, delta: int | None) -> int:
+        return self.key + (self.round_number << self.round_shift) + (delta or 0)
+
+    # --- the loop ------------------------------------------------------------------------------
+    def run(self) -> tuple[bool, list]:
+        core = self.core
+        delta = core.column0_key(self.grid) if self.in_classes() else None
+        root = self._full_key(delta)
+        if root in core.dead:
             return False, []
-        # Tarjan's strongly connected components: ``open_`` maps each position of this run
-        # that is not yet in a completed component to its discovery index.
-        open_ = {root: 0}
-        tarjan = [root]
+        self.open_[root] = 0
+        self.tarjan.append(root)
+        frames = [_Frame(self._expand(root), None, root, 0, delta)]
         counter = 1
-        budget = self.budget
-        check_every = Budget.CHECK_EVERY
-        last = self.cols - 1
-        prune = self.prune
-        fills = self.fills
-        analyse = self.analyse
-        stride = self.stride or 1 << 62  # 0: only at this run's start (depth 0)
-        limit = float("inf") if self.limit is None else self.limit
-        path: list = []
-
-        alive = self.alive
-        rows, run_length = self.rows, self.run_length
-        track = self.track
-
-        def expand(here) -> list:
-            # the fills, and None for a redeal
-            moves: list = column0_moves(grid, where, gaps) if in_classes() else fills(grid, where, gaps)
-            if can_redeal is not None and can_redeal(round_number):
-                moves.append(None)
-            elif prune and moves and len(path) % stride == 0 and here not in alive:
-                # the last round: a hopeless position is lost (kept in ``dead``, so that
-                # later runs skip it), a position that passes is not analysed again
-                if analyse(where, gaps) is None:
-                    dead.add(here)
-                    moves = []
-                else:
-                    alive.add(here)
-            if not moves and track:
-                progress = 0
-                for r in range(rows):
-                    progress += run_length(grid, r)
-                if progress > self.best_progress:
-                    self.best_progress = progress
-                    self.best_line = self.prefix + path
-            return moves
-
-        # Each frame: [moves, next index, undo record, key, discovery index, lowlink, what its
-        # class adds to the key (``column0_key``; None outside the classes)].
-        frames: list[list] = [[expand(root), 0, None, root, 0, 0,
-                               column0_key(grid) if in_classes() else None]]
+        budget, check_every = core.budget, Budget.CHECK_EVERY
         while frames:
             frame = frames[-1]
-            moves = frame[0]
-            i = frame[1]
-            if i == len(moves):
+            if frame.next == len(frame.moves):
                 frames.pop()
-                low = frame[5]
-                if low == frame[4]:  # a component is complete: every position in it is lost
-                    here = frame[3]
-                    while True:
-                        k = tarjan.pop()
-                        del open_[k]
-                        dead.add(k)
-                        if k == here:
-                            break
-                elif frames and frames[-1][5] > low:
-                    frames[-1][5] = low
-                undo = frame[2]
-                if undo is not None:
-                    if undo[0] is None:  # a redeal: restore the saved round
-                        path.pop()
-                        _, grid, where, gaps, key, round_number = undo
-                    else:
-                        for card, frm, to in reversed(undo) if type(undo[0]) is tuple else (undo,):
-                            path.pop()
-                            grid[frm] = card
-                            grid[to] = 0
-                            where[card] = frm
-                            gaps[gaps.index(frm)] = to
-                            key += card * (power[frm] - power[to])
+                self._leave(frame, frames[-1] if frames else None)
                 continue
-            frame[1] = i + 1
-            move = moves[i]
+            move = frame.moves[frame.next]
+            frame.next += 1
             if move is None:
-                saved = (None, grid, where, gaps, key, round_number)
-                grid = redeal(grid, round_number)
-                round_number += 1
-                where = [0] * 64
-                for j, x in enumerate(grid):
-                    if x:
-                        where[x] = j
-                gaps = [j for j in range(n) if not grid[j]]
-                key = 0
-                for j, x in enumerate(grid):
-                    key += x * power[j]
-                delta = column0_key(grid) if in_classes() else None
-                full = key + (round_number << round_shift) + (delta or 0)
-                seen = open_.get(full)
-                if seen is not None or full in dead:
-                    if seen is not None and seen < frame[5]:
-                        frame[5] = seen
-                    _, grid, where, gaps, key, round_number = saved
-                    continue
-                undo = saved
-            elif type(move[0]) is tuple or (frame[6] is not None
-                                            and not (col[move[1]] and col[move[2]])):
-                # fills played together, or one that changes column 0 in a class
-                fills_played = move if type(move[0]) is tuple else (move,)
-                for card, frm, to in fills_played:
-                    grid[to] = card
-                    grid[frm] = 0
-                    where[card] = to
-                    gaps[gaps.index(to)] = frm
-                    key += card * (power[to] - power[frm])
-                delta = column0_key(grid) if in_classes() else None
-                full = key + (round_number << round_shift) + (delta or 0)
-                seen = open_.get(full)
-                if seen is not None or full in dead:
-                    if seen is not None and seen < frame[5]:
-                        frame[5] = seen
-                    for card, frm, to in reversed(fills_played):
-                        grid[frm] = card
-                        grid[to] = 0
-                        where[card] = frm
-                        gaps[gaps.index(frm)] = to
-                        key += card * (power[frm] - power[to])
-                    continue
-                undo = move
+                entered = self._enter_redeal(frame)
+            elif type(move[0]) is tuple or (frame.delta is not None and not (core.col[move[1]] and core.col[move[2]])):
+                entered = self._enter_fills(frame, move)
             else:
-                card, frm, to = move
-                key += card * (power[to] - power[frm])
-                delta = frame[6]  # column 0 as it was
-                full = key + (round_number << round_shift) + (delta or 0)
-                seen = open_.get(full)
-                if seen is not None or full in dead:
-                    if seen is not None and seen < frame[5]:
-                        frame[5] = seen
-                    key -= card * (power[to] - power[frm])
-                    continue
-                grid[to] = card
-                grid[frm] = 0
-                where[card] = to
-                gaps[gaps.index(to)] = frm
-                undo = move
-            self.nodes += 1
-            if budget is not None and self.nodes % check_every == 0:
-                budget.check(self.nodes)
-            if self.nodes >= limit:
+                entered = self._enter_fill(frame, move)
+            if entered is None:
+                continue
+            full, undo, delta = entered
+            core.nodes += 1
+            if budget is not None and core.nodes % check_every == 0:
+                budget.check(core.nodes)
+            if core.nodes >= self.limit:
                 raise _Cut
-            if move is None:
-                path.append(None)
-            elif type(move[0]) is tuple:
-                path.extend((card, to) for card, _, to in move)
-            else:
-                path.append((move[0], move[2]))
-            for g in gaps:
-                if col[g] != last:
-                    break
-            else:
-                if self.is_won(grid):
-                    return True, path
-            open_[full] = counter
-            tarjan.append(full)
-            frames.append([expand(full), 0, undo, full, counter, counter, delta])
+            self._record(move)
+            if self._won():
+                return True, self.path
+            self.open_[full] = counter
+            self.tarjan.append(full)
+            frames.append(_Frame(self._expand(full), undo, full, counter, delta))
             counter += 1
         return False, []
+
+    def _won(self) -> bool:
+        last, col = self.core.cols - 1, self.core.col
+        return all(col[g] == last for g in self.gaps) and self.core.is_won(self.grid)
+
+    def _record(self, move) -> None:
+        if move is None:
+            self.path.append(None)
+        elif type(move[0]) is tuple:
+            self.path.extend((card, to) for card, _, to in move)
+        else:
+            self.path.append((move[0], move[2]))
+
+    # --- a position's moves --------------------------------------------------------------------
+    def _expand(self, here: int) -> list:
+        """The fills, and None for a redeal; in the last round a hopeless position is lost
+        (kept in ``dead``, so that later runs skip it), one that passes is not analysed again."""
+        core, grid, where, gaps = self.core, self.grid, self.where, self.gaps
+        moves: list = core.column0_moves(grid, where, gaps) if self.in_classes() else core.fills(grid, where, gaps)
+        if self.can_redeal is not None and self.can_redeal(self.round_number):
+            moves.append(None)
+        elif core.prune and moves and len(self.path) % self.stride == 0 and here not in core.alive:
+            if core.analyse(where, gaps) is None:
+                core.dead.add(here)
+                moves = []
+            else:
+                core.alive.add(here)
+        if not moves and core.track:
+            progress = sum(core.run_length(grid, r) for r in range(core.rows))
+            if progress > core.best_progress:
+                core.best_progress = progress
+                core.best_line = core.prefix + self.path
+        return moves
+
+    # --- leaving a frame -----------------------------------------------------------------------
+    def _leave(self, frame: _Frame, parent: _Frame | None) -> None:
+        """Every move of ``frame`` tried: a completed component is lost; its move is taken back."""
+        if frame.low == frame.index:
+            while True:
+                k = self.tarjan.pop()
+                del self.open_[k]
+                self.core.dead.add(k)
+                if k == frame.key:
+                    break
+        elif parent is not None and parent.low > frame.low:
+            parent.low = frame.low
+        undo = frame.undo
+        if undo is None:
+            return
+        if undo[0] is None:  # a redeal: restore the saved round
+            self.path.pop()
+            _, self.grid, self.where, self.gaps, self.key, self.round_number = undo
+            return
+        played = undo if type(undo[0]) is tuple else (undo,)
+        del self.path[-len(played):]
+        self._take_back(played)
+
+    # --- playing a move ------------------------------------------------------------------------
+    def _seen(self, frame: _Frame, full: int) -> bool:
+        """Whether ``full`` is on this run's stack or lost; the former lowers ``frame``'s link."""
+        seen = self.open_.get(full)
+        if seen is not None and seen < frame.low:
+            frame.low = seen
+        return seen is not None or full in self.core.dead
+
+    def _enter_redeal(self, frame: _Frame):
+        saved = (None, self.grid, self.where, self.gaps, self.key, self.round_number)
+        self._set_grid(self.redeal(self.grid, self.round_number))
+        self.round_number += 1
+        delta = self.core.column0_key(self.grid) if self.in_classes() else None
+        full = self._full_key(delta)
+        if self._seen(frame, full):
+            _, self.grid, self.where, self.gaps, self.key, self.round_number = saved
+            return None
+        return full, saved, delta
+
+    def _enter_fills(self, frame: _Frame, move):
+        """Fills played together, or one that changes column 0 in a class."""
+        played = move if type(move[0]) is tuple else (move,)
+        self._play(played)
+        delta = self.core.column0_key(self.grid) if self.in_classes() else None
+        full = self._full_key(delta)
+        if self._seen(frame, full):
+            self._take_back(played)
+            return None
+        return full, move, delta
+
+    def _enter_fill(self, frame: _Frame, move):
+        """One fill that leaves column 0's arrangement as it was (its key is known first)."""
+        card, frm, to = move
+        power = self.core.power
+        full = self._full_key(frame.delta) + card * (power[to] - power[frm])
+        if self._seen(frame, full):
+            return None
+        self._play((move,))
+        return full, move, frame.delta
+
+    def _play(self, played) -> None:
+        grid, where, gaps, power = self.grid, self.where, self.gaps, self.core.power
+        for card, frm, to in played:
+            grid[to] = card
+            grid[frm] = 0
+            where[card] = to
+            gaps[gaps.index(to)] = frm
+            self.key += card * (power[to] - power[frm])
+
+    def _take_back(self, played) -> None:
+        """Take the fills ``played`` back, the last first."""
+        grid, where, gaps, power = self.grid, self.where, self.gaps, self.core.power
+        for card, frm, to in reversed(played):
+            grid[frm] = card
+            grid[to] = 0
+            where[card] = frm
+            gaps[gaps.index(frm)] = to
+            self.key += card * (power[frm] - power[to])
 
 
 def _first(entry):

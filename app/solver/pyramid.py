@@ -39,7 +39,7 @@ A search that starts in the last pass (every one-pass game, and a game resumed i
 pass) runs in ``pyramid_last``: the same kind of search on (removed layout, stock pointer,
 waste mask), pruned by value-group relaxations (the game restricted to one to four pairs of
 complementary values, every other card free to go), each a proof of loss; its docstring
-gives the argument. Giza's search here uses the same relaxations (``GizaRelaxation``) once
+gives the argument. Giza's search here uses the same relaxations (``relaxations.GizaGame``) once
 it has expanded ``giza_relax_after`` positions. Unlimited passes are searched here as
 before.
 
@@ -53,10 +53,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .depth_first import DEAD_END, WON, depth_first
-from .pyramid_last import giza_relaxations as value_group_relaxations
-from .pyramid_last import refuted, run_last_pass
+from .pyramid_last import giza_relaxations, run_last_pass
 from .pyramid_multi import run_multi_pass
-from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, geometry
+from .pyramid_problem import DRAW, KING, RECYCLE, RESERVE, STOCK, WASTE, PyramidProblem, ShapeFacts, geometry
+from .pyramid_stock import StockSearch
+from .relaxations import refuted
 from .result import Budget, BudgetExceeded
 
 _RESERVE_TOP = {0: 2, 4: 1, 6: 0, 7: -1}  # removed bits of a pile (bottom = bit 0) -> top slot
@@ -70,7 +71,7 @@ class PyramidSearch:
     """One search over one ``PyramidProblem``; ``run()`` answers ``(winnable, moves)``."""
 
     free_precheck = True  # a multi-pass deal lost with unlimited passes is lost
-    stock_first_nodes = 1000  # pyramid_multi after the plain search (``_run_stock``) for this many
+    stock_first_nodes = 1000  # pyramid_multi after the plain search (``pyramid_stock``) for this many
     multi_relax_after = 500  # ... with its relaxations once this many positions are expanded
     giza_relax_after = 50  # Giza's value-group relaxations once this many positions are expanded
 
@@ -82,7 +83,7 @@ class PyramidSearch:
         self._tick: Callable[[], None] = self._count_node
         self.covers, self.kids, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
-        self._exp_cache: dict[int, tuple] = {}
+        self._exp_cache: dict[int, ShapeFacts] = {}
         self._open_cache: dict[int, tuple] = {}
         self._clear_cache: dict[int, tuple[bool, int]] = {}
         self._build_slots()
@@ -191,10 +192,19 @@ class PyramidSearch:
                 return True
         return False
 
-    def _expinfo(self, pm: int) -> tuple:
-        """Facts about the layout shape ``pm``, cached: (king mask, king moves,
-        {partner value: exposed positions needing it}, layout pairs, bit mask of the values
-        left in the layout)."""
+    def without_kings(self, pm: int, path: list) -> tuple[int, ShapeFacts]:
+        """The shape ``pm`` once its open layout kings went, again and again as each uncovers
+        more (their moves appended to ``path``), and its facts: a king is never a partner and
+        taking it away only uncovers cards, so in every search it goes at once."""
+        info = self._expinfo(pm)
+        while info.kings:
+            pm |= info.kings
+            path.extend(info.king_moves)
+            info = self._expinfo(pm)
+        return pm, info
+
+    def _expinfo(self, pm: int) -> ShapeFacts:
+        """The facts of the layout shape ``pm`` (``ShapeFacts``), cached."""
         info = self._exp_cache.get(pm)
         if info is not None:
             return info
@@ -202,8 +212,7 @@ class PyramidSearch:
         exposed = [i for i in range(self.L) if not pm >> i & 1 and covers[i] & ~pm == 0]
         kings = [i for i in exposed if vals[i] == KING]
         if kings:
-            info = (sum(1 << i for i in kings), tuple((i,) for i in kings), None, None, 0, None,
-                    None)
+            info = ShapeFacts(sum(1 << i for i in kings), tuple((i,) for i in kings), {}, (), 0, [], [])
         else:
             need: dict[int, list[int]] = {}
             for i in exposed:
@@ -237,7 +246,7 @@ class PyramidSearch:
             for j in alive:
                 if part[j] & alive_mask & ((1 << self.L) - 1):
                     reach[vals[j]] += 1
-            info = (0, (), need, tuple(pairs), values, count, reach)
+            info = ShapeFacts(0, (), need, tuple(pairs), values, count, reach)
         self._exp_cache[pm] = info
         return info
 
@@ -315,7 +324,8 @@ class PyramidSearch:
         return run_multi_pass(self)
 
     def _run_capped(self, cap: int) -> tuple[bool, list[tuple]] | None:
-        """``_run_stock`` stopped after ``cap`` more positions (``None`` then)."""
+        """The plain search (``pyramid_stock``) stopped after ``cap`` more positions (``None``
+        then)."""
         limit = self.nodes + cap
         plain = self._tick
 
@@ -326,285 +336,11 @@ class PyramidSearch:
 
         self._tick = tick
         try:
-            return self._run_stock()
+            return StockSearch(self).run()
         except _Capped:
             return None
         finally:
             self._tick = plain
-
-    # --- a stock with a limited number of passes --------------------------------------
-    def _run_stock(self) -> tuple[bool, list[tuple]]:
-        """Search with a stock from before the last of a limited number of passes (the plain
-        search ``run`` tries first, capped, before ``pyramid_multi``).
-
-        Suits never matter, so the stock and the waste are kept as their card values, four
-        bits a card, top card in the lowest bits (``s`` and ``w``); ``fcnt``/``wcnt`` count
-        the values in each, four bits a value. Two positions that differ only in which of
-        two equal cards went are one position."""
-        pr, L = self.problem, self.L
-        seq = pr.sequence
-        n = len(seq)
-        full_p = (1 << L) - 1
-        goal_all = pr.goal == "all"
-        passes = pr.passes
-        assert passes is not None  # run() searches unlimited passes elsewhere
-        expinfo, tick, exposed = self._expinfo, self._tick, self._exposed
-        check_order = not pr.overlap
-        ppart = self.layout_part
-        dead = self._dead_counts
-        closure = self._clears
-        shift_w = L + 4 * n + 4
-        # the earliest pass a position was expanded at: a later pass has no line it lacked
-        visited_at: dict[int, int] = {}
-        path: list[tuple] = []
-        # Facts about the stock's value counts, needed at every node of the last pass and
-        # shared by the many nodes with the same stock: (counts per value, mask of the
-        # partner values the stock offers (king included), mask of the values with a
-        # partner in the stock).
-        stock_cache: dict[int, tuple[list[int], int, int]] = {}
-        count_cache: dict[int, tuple[list[int], int]] = {}
-
-        def stock_facts(fcnt: int) -> tuple[list[int], int, int]:
-            got = stock_cache.get(fcnt)
-            if got is None:
-                fc = [(fcnt >> (4 * v)) & 15 for v in range(14)]
-                fut = 1 << KING
-                has = 0
-                for v in range(1, 13):
-                    if fc[v]:
-                        fut |= 1 << (13 - v)
-                        has |= 1 << v
-                got = stock_cache[fcnt] = (fc, fut, has)
-            return got
-
-        def hopeless(pm: int, info: tuple, wl: list[int], fcnt: int) -> bool:
-            """Last pass: two relaxations of the rest of the game, each a proof of loss
-            when it fails. (1) Counting: for some depth of the waste, the layout cards and
-            every waste card above that depth find distinct partners (a waste card pairs
-            with a layout card or a stock card; two layout cards only when neither lies
-            under the other). (2) Order: every layout card could go if partners could
-            serve many times: a waste card goes once the cards above it can go and a
-            partner is open in the layout or left in the stock; a layout card once the
-            cards covering it can go and a partner is open, reachable in the waste or
-            left in the stock."""
-            pcount, reach = info[5], info[6]
-            fc, fut, _ = stock_facts(fcnt)
-            wc = [0] * 14
-            nw = len(wl)
-            # The value pairs that fail the count without the waste depend on the shape and
-            # the stock only, which many nodes share.
-            ckey = pm | (fcnt << L)
-            got = count_cache.get(ckey)
-            if got is None:
-                state = [0] * 7
-                bad = 0
-                for a in range(1, 7):
-                    b = 13 - a
-                    pa, pb, fa, fb = pcount[a], pcount[b], fc[a], fc[b]
-                    if pa > reach[b] + fb or pb > reach[a] + fa or pa > pb + fb or pb > pa + fa:
-                        state[a] = 1
-                        bad += 1
-                count_cache[ckey] = (state, bad)
-            else:
-                state, bad = got
-            if bad:
-                state = state[:]  # updated below
-            if goal_all:
-                for z in wl:
-                    wc[z] += 1
-                for a in range(1, 7):
-                    b = 13 - a
-                    pa, pb, wa, wb, fa, fb = pcount[a], pcount[b], wc[a], wc[b], fc[a], fc[b]
-                    if (wa > pb + fb or wb > pa + fa or pa > reach[b] + wb + fb
-                            or pb > reach[a] + wa + fa):
-                        return True
-            elif bad:
-                for z in wl:
-                    if z == KING:
-                        continue
-                    wc[z] += 1
-                    a = z if z < 7 else 13 - z
-                    b = 13 - a
-                    pa, pb, wa, wb, fa, fb = pcount[a], pcount[b], wc[a], wc[b], fc[a], fc[b]
-                    if wa > pb + fb or wb > pa + fa:
-                        return True
-                    new = (pa > reach[b] + wb + fb or pb > reach[a] + wa + fa
-                           or pa + wa > pb + wb + fb or pb + wb > pa + wa + fa)
-                    bad += new - state[a]
-                    state[a] = new
-                    if not bad:
-                        break
-                else:
-                    return True
-            if not check_order:
-                return False
-            can = fut | (1 << (13 - wl[0]) if wl else 0)
-            depth = 0
-            while True:
-                cleared, offered = closure(pm, can)
-                ok = fut | offered
-                while depth < nw:
-                    if ok >> wl[depth] & 1:
-                        depth += 1
-                        if depth < nw:
-                            can |= 1 << (13 - wl[depth])
-                    else:
-                        break
-                if closure(pm, can) == (cleared, offered):
-                    break
-            if not cleared:
-                return True
-            return goal_all and depth < nw
-
-        def expand(position: tuple[int, int, int, int, int, int, int]):
-            pm, w, s, fcnt, wcnt, pas, touched = position
-            while True:  # available kings go at once
-                if pm == full_p and (not goal_all or not (w or s)):
-                    return WON
-                info = expinfo(pm)
-                if info[0]:
-                    pm |= info[0]
-                    path.extend(info[1])
-                    continue
-                if s & 15 == KING:
-                    s >>= 4
-                    fcnt -= 1 << (4 * KING)
-                    path.append((STOCK,))
-                    continue
-                if w & 15 == KING:
-                    w >>= 4
-                    wcnt -= 1 << (4 * KING)
-                    path.append((WASTE,))
-                    continue
-                # A layout card with a single partner left must go with it: if both are
-                # available, that pair goes now (doing it later gains nothing).
-                forced = None
-                cnt = fcnt + wcnt
-                exmask = exposed(pm)[1]
-                for y, xs in info[2].items():
-                    spare = (cnt >> (4 * y)) & 15
-                    if spare > 1:
-                        continue
-                    for x in xs:
-                        other = ppart[x] & ~pm
-                        if spare:
-                            if other:
-                                continue
-                            if s & 15 == y:
-                                forced = ((x, STOCK), 1 << x, 1, 0)
-                            elif w & 15 == y:
-                                forced = ((x, WASTE), 1 << x, 0, 1)
-                        elif other and not other & (other - 1) and other & exmask:
-                            forced = ((x, other.bit_length() - 1), (1 << x) | other, 0, 0)
-                        if forced:
-                            break
-                    if forced:
-                        break
-                if forced:
-                    move, bits, from_s, from_w = forced
-                    pm |= bits
-                    path.append(move)
-                    if from_s:
-                        fcnt -= 1 << (4 * (s & 15))
-                        s >>= 4
-                    if from_w:
-                        wcnt -= 1 << (4 * (w & 15))
-                        w >>= 4
-                    touched = -1
-                    continue
-                break
-            if pm == full_p and (not goal_all or not (w or s)):
-                return WON
-            last = pas == passes
-            wl = None
-            if last and w:
-                # Last pass: two waste cards never meet again, so a waste card whose
-                # partners are gone from the layout and from the stock stays for good, and
-                # the cards under it are out of the game: drop them.
-                present = info[4] | stock_facts(fcnt)[2]  # values left in layout or stock
-                wl = []
-                x = w
-                while x:
-                    z = x & 15
-                    wl.append(z)
-                    if not present >> (13 - z) & 1:
-                        if goal_all:
-                            return DEAD_END
-                        if x >> 4:
-                            w &= (1 << (4 * len(wl))) - 1
-                            wcnt = 0
-                            for y in wl:
-                                wcnt += 1 << (4 * y)
-                            touched = -1
-                        break
-                    x >>= 4
-            key = pm | (s << L) | (w << shift_w)
-            seen = visited_at.get(key)
-            if seen is not None and seen <= pas:
-                return DEAD_END
-            visited_at[key] = pas
-            if touched:
-                cnt = fcnt + wcnt
-                if touched < 0:
-                    if any(dead(pm, cnt, v) for v in range(1, 7)):
-                        return DEAD_END
-                elif dead(pm, cnt, touched):
-                    return DEAD_END
-            if last:
-                if hopeless(pm, info, wl or [], fcnt):
-                    return DEAD_END
-            elif check_order:
-                # Before the last pass every stock and waste card comes round again.
-                can = 1 << KING
-                cnt = fcnt + wcnt
-                for v in range(1, 13):
-                    if (cnt >> (4 * v)) & 15:
-                        can |= 1 << (13 - v)
-                if not closure(pm, can)[0]:
-                    return DEAD_END
-            return moves(pm, w, s, fcnt, wcnt, pas, info)
-
-        def moves(pm: int, w: int, s: int, fcnt: int, wcnt: int, pas: int, info: tuple):
-            need, pairs = info[2], info[3]
-            for bits, move, v in pairs:
-                yield move, (pm | bits, w, s, fcnt, wcnt, pas, v)
-            sv = s & 15
-            wv = w & 15
-            if sv:
-                for i in need.get(sv, ()):
-                    yield (i, STOCK), (pm | (1 << i), w, s >> 4, fcnt - (1 << (4 * sv)), wcnt, pas,
-                                       min(sv, 13 - sv))
-            if wv:
-                for i in need.get(wv, ()):
-                    yield (i, WASTE), (pm | (1 << i), w >> 4, s, fcnt, wcnt - (1 << (4 * wv)), pas,
-                                       min(wv, 13 - wv))
-                if sv + wv == 13:
-                    yield (STOCK, WASTE), (pm, w >> 4, s >> 4, fcnt - (1 << (4 * sv)),
-                                           wcnt - (1 << (4 * wv)), pas, min(wv, sv))
-            if sv:
-                bit = 1 << (4 * sv)
-                yield DRAW, (pm, (w << 4) | sv, s >> 4, fcnt - bit, wcnt + bit, pas, 0)
-            elif w and pas < passes:
-                s2 = 0
-                x = w
-                while x:
-                    s2 = (s2 << 4) | (x & 15)
-                    x >>= 4
-                yield RECYCLE, (pm, 0, s2, wcnt, 0, pas + 1, 0)
-
-        def code(values) -> tuple[int, int]:
-            c = cnt = 0
-            for v in reversed(values):
-                c = (c << 4) | v
-            for v in values:
-                cnt += 1 << (4 * v)
-            return c, cnt
-
-        p = pr.pointer
-        w0, wc0 = code(seq[:p][::-1])  # waste top first
-        s0, sc0 = code(seq[p:])        # stock top first
-        won = depth_first((pr.removed, w0, s0, sc0, wc0, pr.pass_number, -1), expand, path, tick)
-        return won, (path if won else [])
 
     # --- unlimited passes: the pointer is free ----------------------------------------
     def _run_free(self) -> tuple[bool, list[tuple]]:
@@ -614,7 +350,7 @@ class PyramidSearch:
         not matter: the stock is just how many cards of each value it still holds."""
         pr, L = self.problem, self.L
         full_p = (1 << L) - 1
-        expinfo, tick = self._expinfo, self._tick
+        without_kings, tick = self.without_kings, self._tick
         dead = self._dead_counts
         cnt0 = 0
         for v in pr.sequence:
@@ -633,14 +369,9 @@ class PyramidSearch:
 
         def expand(position: tuple[int, int, int]):
             pm, cnt, touched = position
-            while True:
-                if pm == full_p:
-                    return WON
-                info = expinfo(pm)
-                if not info[0]:
-                    break
-                pm |= info[0]
-                path.extend(info[1])
+            pm, info = without_kings(pm, path)
+            if pm == full_p:
+                return WON
             key = pm | (cnt << L)
             if key in visited:
                 return DEAD_END
@@ -652,8 +383,8 @@ class PyramidSearch:
                 return DEAD_END
             return moves(pm, cnt, info)
 
-        def moves(pm: int, cnt: int, info: tuple):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, cnt: int, info: ShapeFacts):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, cnt, v)
             for y, xs in need.items():
@@ -672,7 +403,7 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_s = (1 << n) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
+        without_kings, dead_after, tick = self.without_kings, self._dead_after, self._tick
         by_value: list[tuple[int, ...]] = [tuple(k for k in range(n) if sval[k] == v)
                                            for v in range(14)]
         visited: set[int] = set()
@@ -680,12 +411,7 @@ class PyramidSearch:
 
         def expand(position: tuple[int, int, int]):
             pm, sm, touched = position
-            while True:
-                info = expinfo(pm)
-                if not info[0]:
-                    break
-                pm |= info[0]
-                path.extend(info[1])
+            pm, info = without_kings(pm, path)
             if pm == full_p and (not goal_all or sm == full_s):
                 return WON
             if touched and dead_after(~(pm | (sm << L)), touched):
@@ -696,8 +422,8 @@ class PyramidSearch:
             visited.add(key)
             return moves(pm, sm, info)
 
-        def moves(pm: int, sm: int, info: tuple):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, sm: int, info: ShapeFacts):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, sm, v)
             for vs, positions in need.items():
@@ -788,22 +514,18 @@ class PyramidSearch:
         full_p = (1 << L) - 1
         full_g = (1 << 24) - 1
         goal_all = pr.goal == "all"
-        expinfo, dead_after, tick = self._expinfo, self._dead_after, self._tick
+        without_kings, dead_after, tick = self.without_kings, self._dead_after, self._tick
         top_of = _RESERVE_TOP
         visited: set[int] = set()
         path: list[tuple] = []
-        relax = value_group_relaxations(self, goal_all, pr.overlap)
+        relax = giza_relaxations(self, goal_all, pr.overlap)
 
         def expand(position: tuple[int, int, int]):
             pm, gm, touched = position
             while True:
+                pm, info = without_kings(pm, path)
                 if pm == full_p and (not goal_all or gm == full_g):
                     return WON
-                info = expinfo(pm)
-                if info[0]:
-                    pm |= info[0]
-                    path.extend(info[1])
-                    continue
                 tops = []
                 king = False
                 for k in range(8):
@@ -834,8 +556,8 @@ class PyramidSearch:
                 return DEAD_END
             return moves(pm, gm, info, tops)
 
-        def moves(pm: int, gm: int, info: tuple, tops: list):
-            need, pairs = info[2], info[3]
+        def moves(pm: int, gm: int, info: ShapeFacts, tops: list):
+            need, pairs = info.need, info.pairs
             for bits, move, v in pairs:
                 yield move, (pm | bits, gm, v)
             for k, s, v in tops:

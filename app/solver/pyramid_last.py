@@ -54,230 +54,28 @@ Which checks run where, all of them only ever skipping positions proven lost:
 - a position already expanded is not expanded again (``visited``), which is exact in an
   acyclic game.
 
-Giza uses the same relaxations (``GizaRelaxation``, below) from ``PyramidSearch._run_giza``,
-once that search has expanded ``giza_relax_after`` positions (quick wins pay nothing for
-them).
-
-Budgets: the relaxed searches call ``Budget.check`` every 1,024 relaxed positions, so a
-time budget holds even while a large relaxation is solved; the node count stays the count
-of real positions expanded.
+The relaxed games are ``relaxations.LastPassGame``; Giza uses the same kind of relaxations
+(``relaxations.GizaGame``) from ``PyramidSearch._run_giza``, once that search has expanded
+``giza_relax_after`` positions (quick wins pay nothing for them).
 """
 
 from __future__ import annotations
 
-import itertools
-
 from .depth_first import DEAD_END, WON, depth_first
 from .pyramid_problem import DRAW, KING, STOCK, WASTE
+from .relaxations import (
+    GROUP_OF,
+    GizaGame,
+    LastPassGame,
+    RelaxedTable,
+    by_group,
+    group_masks,
+    refuted,
+    relaxation_family,
+)
 
 SUBSET_SIZES = (1, 2, 3, 4)  # relaxations used: every single group, pair, triple, quadruple
 DOUBLE_SUBSET_SIZES = (1, 2, 3)  # two decks: a group has 16 cards
-
-
-def _group(v: int) -> int:
-    return 0 if v == KING or v == 0 else min(v, 13 - v)
-
-
-GROUP_OF = tuple(_group(v) for v in range(14))
-
-
-def shape_facts(rm: int, lay: list[int], cov: dict[int, int], vals, overlap: bool) -> tuple:
-    """The relaxed layout's facts for one shape ``rm`` (removed layout cards): the pairs of
-    its cards that can go together (both open, or with overlap a card and the one card
-    still covering it), and for each value the open cards that need it as a partner."""
-    ex = [x for x in lay if not rm >> x & 1 and not cov[x] & ~rm]
-    pairs = []
-    for a in range(len(ex)):
-        x = ex[a]
-        for y in ex[a + 1:]:
-            if vals[x] + vals[y] == 13:
-                pairs.append((1 << x) | (1 << y))
-    if overlap:
-        for x in lay:
-            if rm >> x & 1:
-                continue
-            left = cov[x] & ~rm
-            if left and not left & (left - 1):
-                y = left.bit_length() - 1
-                if vals[x] + vals[y] == 13:
-                    pairs.append((1 << x) | left)
-    need: dict[int, list[int]] = {}
-    for x in ex:
-        need.setdefault(13 - vals[x], []).append(1 << x)
-    return tuple(pairs), need
-
-
-class LazyRelaxation:
-    """What every relaxed game shares: its groups, the layout and stock/reserve masks of
-    their cards, the memo of solved positions, the relaxations on one group fewer
-    (``subs``), and a search built on first use (``_build``, per subclass) behind ``win``.
-    ``lost(*position)`` (per subclass) projects a real position, or a relaxed one on more
-    groups, onto this game and answers whether it is lost there."""
-
-    __slots__ = ("_args", "_win", "groups", "lm", "memo", "sm", "subs")
-
-    def __init__(self, groups, lmasks, smasks, args):
-        self.groups = frozenset(groups)
-        self.memo: dict[int, bool] = {}
-        lm = sm = 0
-        for g in groups:
-            lm |= lmasks[g]
-            sm |= smasks[g]
-        self.lm, self.sm = lm, sm
-        self.subs: list = []
-        self._args = args
-        self._win = None
-
-    def win(self, *position: int) -> bool:
-        if self._win is None:
-            self._win = self._build()
-        return self._win(*position)
-
-    def _build(self):
-        raise NotImplementedError
-
-
-def refuted(checks: list, *position: int) -> bool:
-    """Whether one of the relaxations ``checks`` proves ``position`` lost; the one that
-    did goes first next time (a position's neighbours tend to fail the same one)."""
-    for i in range(len(checks)):
-        if checks[i].lost(*position):
-            if i:
-                checks.insert(0, checks.pop(i))
-            return True
-    return False
-
-
-def group_masks(layout_left: int, layout_values, slot_values) -> tuple[list[int], list[int], list[int]]:
-    """Per value group, the mask of its layout cards left and of its stock, waste or reserve
-    slots (``slot_values``: a value per slot, 0 for a slot empty from the start), and the
-    groups that have cards."""
-    lmasks = [0] * 7
-    smasks = [0] * 7
-    for i, v in enumerate(layout_values):
-        if layout_left >> i & 1:
-            lmasks[GROUP_OF[v]] |= 1 << i
-    for k, v in enumerate(slot_values):
-        if v:
-            smasks[GROUP_OF[v]] |= 1 << k
-    present = [g for g in range(1, 7) if lmasks[g] or smasks[g]]
-    return lmasks, smasks, present
-
-
-def relaxation_family(make, present: list[int], sizes: tuple[int, ...]) -> list:
-    """``make(groups)`` for every set of ``sizes`` groups among ``present``, each knowing
-    its relaxations on one group fewer (``subs``)."""
-    rels = [make(gs) for size in sizes for gs in itertools.combinations(present, size)]
-    by_groups = {r.groups: r for r in rels}
-    for r in rels:
-        if len(r.groups) > 1:
-            r.subs = [by_groups[r.groups - {g}] for g in sorted(r.groups)
-                      if r.groups - {g} in by_groups]
-    return rels
-
-
-def by_group(rels: list) -> list[list]:
-    """Per value group, the relaxations containing it."""
-    lists: list[list] = [[] for _ in range(7)]
-    for r in rels:
-        for g in r.groups:
-            lists[g].append(r)
-    return lists
-
-
-class Relaxation(LazyRelaxation):
-    """The relaxed game on a set of value groups, solved on demand with a memo.
-
-    A real position ``(pm, p, wm)`` projects to ``(pm & lm, nxt[p], wm & sm)``; ``memo``
-    maps a projected position (packed by ``key``) to whether the relaxed game wins from it,
-    and ``win`` (built on first use) fills it in."""
-
-    __slots__ = ("nxt", "pshift", "wshift")
-
-    def __init__(self, groups, lmasks, smasks, L, n, args):
-        super().__init__(groups, lmasks, smasks, args)
-        sm = self.sm
-        nxt = [n] * (n + 1)
-        for k in range(n - 1, -1, -1):
-            nxt[k] = k if sm >> k & 1 else nxt[k + 1]
-        self.nxt = nxt
-        self.pshift, self.wshift = L, L + 7
-
-    def lost(self, pm: int, p: int, wm: int) -> bool:
-        rm, rp, rw = pm & self.lm, self.nxt[p], wm & self.sm
-        ok = self.memo.get(rm | (rp << self.pshift) | (rw << self.wshift))
-        if ok is None:
-            ok = self.win(rm, rp, rw)
-        return not ok
-
-    def _build(self):
-        vals, seq, under, goal_all, overlap, counter, search = self._args
-        budget = search.budget
-        lm, nxt, memo = self.lm, self.nxt, self.memo
-        n = len(seq)
-        lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
-        cov = {x: under[x] & lm for x in lay}
-        shape_cache: dict[int, tuple] = {}
-        pshift, wshift = self.pshift, self.wshift
-        # ``lost`` inlined: this loop runs at every relaxed position
-        subs = [(r.memo, r.lm, r.nxt, r.sm, r) for r in self.subs]
-
-        def shape(rm: int) -> tuple:
-            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
-            return got
-
-        def win(rm: int, p: int, wm: int) -> bool:
-            key = rm | (p << pshift) | (wm << wshift)
-            got = memo.get(key)
-            if got is not None:
-                return got
-            counter[0] += 1
-            if budget is not None and not counter[0] & 1023:
-                budget.check(search.nodes)
-            if rm == lm and (not goal_all or (p == n and not wm)):
-                memo[key] = True
-                return True
-            # The relaxed game on a subset of G relaxes this one too: lost there, lost here.
-            for smemo, slm, snxt, ssm, sub in subs:
-                a, b, c = rm & slm, snxt[p], wm & ssm
-                ok = smemo.get(a | (b << pshift) | (c << wshift))
-                if ok is None:
-                    ok = sub.win(a, b, c)
-                if not ok:
-                    memo[key] = False
-                    return False
-            sh = shape_cache.get(rm)
-            if sh is None:
-                sh = shape(rm)
-            pairs, need = sh
-            res = False
-            for bits in pairs:
-                if win(rm | bits, p, wm):
-                    res = True
-                    break
-            if not res and wm:
-                t = wm.bit_length() - 1
-                wv = seq[t]
-                w2 = wm ^ (1 << t)
-                for b in need.get(wv, ()):
-                    if win(rm | b, p, w2):
-                        res = True
-                        break
-                if not res and p < n and seq[p] + wv == 13 and win(rm, nxt[p + 1], w2):
-                    res = True
-            if not res and p < n:
-                sv = seq[p]
-                np_ = nxt[p + 1]
-                for b in need.get(sv, ()):
-                    if win(rm | b, np_, wm):
-                        res = True
-                        break
-                if not res and win(rm, np_, wm | (1 << p)):
-                    res = True
-            memo[key] = res
-            return res
-
-        return win
 
 
 def run_last_pass(search) -> tuple[bool, list[tuple]]:
@@ -289,11 +87,11 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     n = len(seq)
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
-    expinfo, tick = search._expinfo, search._tick
+    without_kings, tick = search.without_kings, search._tick
     group_of = GROUP_OF
     lmasks, smasks, present = group_masks(~pr.removed, vals[:L], seq)
-    args = (vals, seq, search.under, goal_all, pr.overlap, [0], search)
-    rels = relaxation_family(lambda gs: Relaxation(gs, lmasks, smasks, L, n, args), present,
+    table = RelaxedTable(vals, search.under, goal_all, pr.overlap, search, [0])
+    rels = relaxation_family(lambda gs: LastPassGame(gs, lmasks, smasks, table, seq), present,
                              SUBSET_SIZES if pr.pyramids == 1 else DOUBLE_SUBSET_SIZES)
     containing = by_group(rels)
     all_checks = list(rels)
@@ -305,13 +103,9 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     def expand(position: tuple[int, int, int, int]):
         pm, p, wm, g = position
         while True:  # kings go at once (removing one never takes a move away)
+            pm, info = without_kings(pm, path)
             if pm == full_p and (not goal_all or (p == n and not wm)):
                 return WON
-            info = expinfo(pm)
-            if info[0]:
-                pm |= info[0]
-                path.extend(info[1])
-                continue
             if p < n and seq[p] == KING:
                 p += 1
                 path.append((STOCK,))
@@ -331,8 +125,8 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
             return DEAD_END
         return moves(pm, p, wm, info)
 
-    def moves(pm: int, p: int, wm: int, info: tuple):
-        need, pairs = info[2], info[3]
+    def moves(pm: int, p: int, wm: int, info):
+        need, pairs = info.need, info.pairs
         for bits, move, v in pairs:
             yield move, (pm | bits, p, wm, v)
         if p < n:
@@ -355,115 +149,6 @@ def run_last_pass(search) -> tuple[bool, list[tuple]]:
     return won, (path if won else [])
 
 
-# --- Giza: the same relaxations over the reserve piles -------------------------------------
-class GizaRelaxation(LazyRelaxation):
-    """The relaxed game on a set of value groups for Giza: the layout cards and the reserve
-    cards of ``G``, a reserve card of ``G`` available once the cards of ``G`` above it in
-    its pile are gone (the others may be taken away at any time). A real reserve top in
-    ``G`` has every card above it gone, so it is a relaxed top too, and the argument above
-    holds unchanged. A real position ``(pm, gm)`` (``gm``: removed reserve slots) projects
-    to ``(pm & lm, gm & sm)``."""
-
-    __slots__ = ("shift",)
-
-    def __init__(self, groups, lmasks, smasks, args):
-        super().__init__(groups, lmasks, smasks, args)
-        self.shift = args[1]  # L: the reserve mask's place in a memo key
-
-    def lost(self, pm: int, gm: int) -> bool:
-        a, b = pm & self.lm, gm & self.sm
-        ok = self.memo.get(a | (b << self.shift))
-        if ok is None:
-            ok = self.win(a, b)
-        return not ok
-
-    def _build(self):
-        vals, L, under, goal_all, overlap, counter, search = self._args
-        budget = search.budget
-        lm, sm, memo = self.lm, self.sm, self.memo
-        lay = [i for i in range(L) if lm >> i & 1]
-        cov = {x: under[x] & lm for x in lay}
-        # Per pile, its slots of G from the top down, with their values.
-        piles = []
-        for k in range(8):
-            slots = [(1 << (3 * k + d), vals[L + 3 * k + d]) for d in (2, 1, 0)
-                     if sm >> (3 * k + d) & 1]
-            if slots:
-                piles.append(slots)
-        shape_cache: dict[int, tuple] = {}
-        tops_cache: dict[int, tuple] = {}
-        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]  # ``lost`` inlined, as above
-
-        def shape(rm: int) -> tuple:
-            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
-            return got
-
-        def tops_of(gm: int) -> tuple:
-            tops = []
-            for slots in piles:
-                for bit, v in slots:
-                    if not gm & bit:
-                        tops.append((bit, v))
-                        break
-            both = []
-            for a in range(len(tops)):
-                ba, va = tops[a]
-                for bb, vb in tops[a + 1:]:
-                    if va + vb == 13:
-                        both.append(ba | bb)
-            got = (tuple(tops), tuple(both))
-            tops_cache[gm] = got
-            return got
-
-        def win(rm: int, gm: int) -> bool:
-            key = rm | (gm << L)
-            got = memo.get(key)
-            if got is not None:
-                return got
-            counter[0] += 1
-            if budget is not None and not counter[0] & 1023:
-                budget.check(search.nodes)
-            if rm == lm and (not goal_all or gm == sm):
-                memo[key] = True
-                return True
-            for smemo, slm, ssm, sub in subs:
-                a, b = rm & slm, gm & ssm
-                ok = smemo.get(a | (b << L))
-                if ok is None:
-                    ok = sub.win(a, b)
-                if not ok:
-                    memo[key] = False
-                    return False
-            sh = shape_cache.get(rm)
-            if sh is None:
-                sh = shape(rm)
-            pairs, need = sh
-            tp = tops_cache.get(gm)
-            if tp is None:
-                tp = tops_of(gm)
-            tops, both = tp
-            res = False
-            for bits in pairs:
-                if win(rm | bits, gm):
-                    res = True
-                    break
-            if not res:
-                for bit, v in tops:
-                    for b in need.get(v, ()):
-                        if win(rm | b, gm | bit):
-                            res = True
-                            break
-                    if res:
-                        break
-            if not res:
-                for bits in both:
-                    if win(rm, gm | bits):
-                        res = True
-                        break
-            memo[key] = res
-            return res
-
-        return win
 
 
 def giza_relaxations(search, goal_all: bool, overlap: bool):
@@ -472,6 +157,6 @@ def giza_relaxations(search, goal_all: bool, overlap: bool):
     L, vals = search.L, search.vals
     slots = [0 if search.extra_removed >> s & 1 else vals[L + s] for s in range(24)]
     lmasks, smasks, present = group_masks(~search.problem.removed, vals[:L], slots)
-    args = (vals, L, search.under, goal_all, overlap, [0], search)
-    rels = relaxation_family(lambda gs: GizaRelaxation(gs, lmasks, smasks, args), present, SUBSET_SIZES)
+    table = RelaxedTable(vals, search.under, goal_all, overlap, search, [0])
+    rels = relaxation_family(lambda gs: GizaGame(gs, lmasks, smasks, table), present, SUBSET_SIZES)
     return list(rels), by_group(rels)

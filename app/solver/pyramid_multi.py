@@ -61,122 +61,36 @@ or waste).
 from __future__ import annotations
 
 from .depth_first import DEAD_END, WON, depth_first
-from .pyramid_last import (
-    DOUBLE_SUBSET_SIZES,
-    GROUP_OF,
-    LazyRelaxation,
-    group_masks,
-    refuted,
-    relaxation_family,
-    shape_facts,
-)
+from .pyramid_last import DOUBLE_SUBSET_SIZES
 from .pyramid_problem import DRAW, KING, RECYCLE, STOCK, WASTE
+from .relaxations import GROUP_OF, PassGame, RelaxedTable, group_masks, refuted, relaxation_family
 
 ALL_GROUPS = 0b1111110  # bits 1-6: the value groups
 MULTI_SUBSET_SIZES = (1, 2, 3, 4, 5)
 MULTI_DOUBLE_SUBSET_SIZES = DOUBLE_SUBSET_SIZES
 
 
-class PassRelaxation(LazyRelaxation):
-    """The relaxed game with passes on a set of value groups, solved on demand with a memo
-    (key: ``rm | p << L | am << (L + 7) | pas << (L + 7 + n)``)."""
+def _checks(search):
+    """The relaxations a position checks, by the value groups whose cards moved since its last
+    checked ancestor (a bit mask): those on the most groups that contain one of them. Only the
+    largest are checked: a lost relaxation on a subset makes the larger one lost too (``win``
+    looks at its subsets first)."""
+    pr = search.problem
+    lmasks, smasks, present = group_masks(~pr.removed, search.vals[:search.L], pr.sequence)
+    table = RelaxedTable(search.vals, search.under, pr.goal == "all", pr.overlap, search, [0])
+    rels = relaxation_family(lambda gs: PassGame(gs, lmasks, smasks, table, pr.sequence, pr.passes), present,
+                             MULTI_SUBSET_SIZES if pr.pyramids == 1 else MULTI_DOUBLE_SUBSET_SIZES)
+    top = max(len(r.groups) for r in rels) if rels else 0
+    checked = [(sum(1 << g for g in r.groups), r) for r in rels if len(r.groups) == top]
+    lists: dict[int, list[PassGame]] = {}
 
-    __slots__ = ("ashift", "n", "pshift", "sshift")
+    def checks_for(changed: int) -> list[PassGame]:
+        got = lists.get(changed)
+        if got is None:
+            got = lists[changed] = [r for groups, r in checked if groups & changed]
+        return got
 
-    def __init__(self, groups, lmasks, smasks, args):
-        super().__init__(groups, lmasks, smasks, args)
-        L, self.n = args[6], len(args[1])
-        self.pshift, self.ashift, self.sshift = L, L + 7, L + 7 + self.n
-
-    def lost(self, pm: int, p: int, am: int, pas: int) -> bool:
-        c = am & self.sm
-        rm = pm & self.lm
-        x = c >> p
-        rp = p + (x & -x).bit_length() - 1 if x else self.n
-        ok = self.memo.get(rm | (rp << self.pshift) | (c << self.ashift) | (pas << self.sshift))
-        if ok is None:
-            ok = self.win(rm, rp, c, pas)
-        return not ok
-
-    def _build(self):
-        vals, seq, under, goal_all, overlap, passes, L, counter, search = self._args
-        budget = search.budget
-        lm, memo = self.lm, self.memo
-        n = len(seq)
-        lay = [i for i in range(lm.bit_length()) if lm >> i & 1]
-        cov = {x: under[x] & lm for x in lay}
-        shape_cache: dict[int, tuple] = {}
-        pshift, ashift, sshift = L, L + 7, L + 7 + n
-        subs = [(r.memo, r.lm, r.sm, r) for r in self.subs]  # ``lost`` inlined: it runs everywhere
-
-        def shape(rm: int) -> tuple:
-            got = shape_cache[rm] = shape_facts(rm, lay, cov, vals, overlap)
-            return got
-
-        def first(am: int, q: int) -> int:
-            x = am >> q
-            return q + (x & -x).bit_length() - 1 if x else n
-
-        def win(rm: int, p: int, am: int, pas: int) -> bool:
-            key = rm | (p << pshift) | (am << ashift) | (pas << sshift)
-            got = memo.get(key)
-            if got is not None:
-                return got
-            counter[0] += 1
-            if budget is not None and not counter[0] & 1023:
-                budget.check(search.nodes)
-            if rm == lm and (not goal_all or not am):
-                memo[key] = True
-                return True
-            tail = pas << sshift
-            for smemo, slm, ssm, sub in subs:
-                a, c = rm & slm, am & ssm
-                x = c >> p
-                b = p + (x & -x).bit_length() - 1 if x else n
-                ok = smemo.get(a | (b << pshift) | (c << ashift) | tail)
-                if ok is None:
-                    ok = sub.win(a, b, c, pas)
-                if not ok:
-                    memo[key] = False
-                    return False
-            sh = shape_cache.get(rm)
-            if sh is None:
-                sh = shape(rm)
-            pairs, need = sh
-            res = False
-            for bits in pairs:
-                if win(rm | bits, p, am, pas):
-                    res = True
-                    break
-            below = am & ((1 << p) - 1)
-            if not res and below:
-                t = below.bit_length() - 1
-                wv = seq[t]
-                a2 = am ^ (1 << t)
-                for b in need.get(wv, ()):
-                    if win(rm | b, p, a2, pas):
-                        res = True
-                        break
-                if not res and p < n and seq[p] + wv == 13:
-                    a3 = a2 ^ (1 << p)
-                    if win(rm, first(a3, p + 1), a3, pas):
-                        res = True
-            if not res and p < n:
-                sv = seq[p]
-                a2 = am ^ (1 << p)
-                np_ = first(a2, p + 1)
-                for b in need.get(sv, ()):
-                    if win(rm | b, np_, a2, pas):
-                        res = True
-                        break
-                if not res and win(rm, first(am, p + 1), am, pas):
-                    res = True
-            if not res and p >= n and pas < passes and win(rm, first(am, 0), am, pas + 1):
-                res = True
-            memo[key] = res
-            return res
-
-        return win
+    return checks_for
 
 
 def run_multi_pass(search) -> tuple[bool, list[tuple]]:
@@ -184,29 +98,14 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
     passes``) with value-group relaxations in every pass."""
     pr = search.problem
     L = search.L
-    vals = search.vals
     seq = pr.sequence
     n = len(seq)
     passes = pr.passes
     full_p = (1 << L) - 1
     goal_all = pr.goal == "all"
-    expinfo, tick = search._expinfo, search._tick
+    without_kings, tick = search.without_kings, search._tick
     group_of = GROUP_OF
-    lmasks, smasks, present = group_masks(~pr.removed, vals[:L], seq)
-    args = (vals, seq, search.under, goal_all, pr.overlap, passes, L, [0], search)
-    rels = relaxation_family(lambda gs: PassRelaxation(gs, lmasks, smasks, args), present,
-                             MULTI_SUBSET_SIZES if pr.pyramids == 1 else MULTI_DOUBLE_SUBSET_SIZES)
-    # Only the relaxations on no fewer groups are checked: a lost relaxation on a subset
-    # makes the larger one lost too (``win`` looks at its subsets first).
-    top = max(len(r.groups) for r in rels) if rels else 0
-    checked = [r for r in rels if len(r.groups) == top]
-    gbits = {id(r): sum(1 << g for g in r.groups) for r in checked}
-    lists: dict[int, list[PassRelaxation]] = {}  # changed groups -> relaxations to check
-
-    def checks_for(gm: int) -> list[PassRelaxation]:
-        got = lists[gm] = [r for r in checked if gbits[id(r)] & gm]
-        return got
-
+    checks_for = _checks(search)
     pshift, ashift = L, L + 7
     visited: dict[int, int] = {}
     path: list[tuple] = []
@@ -219,13 +118,9 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
     def expand(position: tuple[int, int, int, int, int, bool]):
         pm, p, am, pas, gm, drawn = position
         while True:  # kings go at once (removing one never takes a move away)
+            pm, info = without_kings(pm, path)
             if pm == full_p and (not goal_all or not am):
                 return WON
-            info = expinfo(pm)
-            if info[0]:
-                pm |= info[0]
-                path.extend(info[1])
-                continue
             if p < n and seq[p] == KING:
                 am ^= 1 << p
                 p = first(am, p + 1)
@@ -247,16 +142,13 @@ def run_multi_pass(search) -> tuple[bool, list[tuple]]:
         if search.nodes < relax_after or drawn:
             base = gm  # not checked: the children check these groups too
         else:
-            checks = lists.get(gm)
-            if checks is None:
-                checks = checks_for(gm)
-            if refuted(checks, pm, p, am, pas):
+            if refuted(checks_for(gm), pm, p, am, pas):
                 return DEAD_END
             base = 0
         return moves(pm, p, am, pas, base, below, info)
 
-    def moves(pm: int, p: int, am: int, pas: int, base: int, below: int, info: tuple):
-        need, pairs = info[2], info[3]
+    def moves(pm: int, p: int, am: int, pas: int, base: int, below: int, info):
+        need, pairs = info.need, info.pairs
         for bits, move, v in pairs:
             yield move, (pm | bits, p, am, pas, base | 1 << v, False)
         if p < n:

@@ -9,9 +9,9 @@ for a constant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 KING = 13
-PYRAMID_SIZE = 28  # positions of a full pyramid; Q locations start here
 STOCK, WASTE, RESERVE = 100, 101, 200
 DRAW, RECYCLE = ("D",), ("R",)
 
@@ -64,6 +64,20 @@ class PyramidProblem:
         return "+".join(self.location_text(loc) for loc in sorted(move))
 
 
+class ShapeFacts(NamedTuple):
+    """What a layout shape offers the searches (``PyramidSearch._expinfo``). With an open king
+    only ``kings`` and ``king_moves`` are filled in (the rest empty): the king goes first
+    (``PyramidSearch.without_kings``)."""
+
+    kings: int  # the open kings (bit mask)
+    king_moves: tuple[tuple[int], ...]
+    need: dict[int, list[int]]  # partner value -> the open cards that need it
+    pairs: tuple[tuple[int, tuple[int, int], int], ...]  # (bits, move, value group), most-opening first
+    values: int  # bit ``v`` for every value left in the layout
+    counts: list[int]  # the cards left of each value
+    reach: list[int]  # per value, the cards left that could pair with a layout card left
+
+
 def geometry(rows: int, pyramids: int):
     """Per layout position: the mask of the (up to two) cards covering it, those cards,
     and the mask of every card under it (transitively covering it)."""
@@ -92,8 +106,8 @@ def geometry(rows: int, pyramids: int):
 def problem_of(position) -> PyramidProblem:
     """The solver's view of an engine Pyramid-family position (``app.engine.PyramidPosition``).
 
-    Giza is the variant with reserves (the engine gives it eight piles, empty or not);
-    Double Pyramid the one with two pyramids in its layout."""
+    Giza is the variant with reserves (the engine gives it eight piles, empty or not); the
+    number of pyramids is the table's (Double Pyramid's two)."""
     layout = position.layout
     waste = tuple(c.rank for c in position.waste)
     stock = tuple(c.rank for c in position.stock)
@@ -108,5 +122,5 @@ def problem_of(position) -> PyramidProblem:
         goal=rules.goal,
         overlap=bool(rules.overlap),
         reserves=tuple(tuple(c.rank for c in pile) for pile in position.reserves),
-        pyramids=len(layout) // PYRAMID_SIZE,
+        pyramids=position.table.pyramids,
     )

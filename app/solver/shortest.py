@@ -5,8 +5,11 @@ no win at all; one gives an upper bound ``U`` (its cleaned length). A* then look
 strictly shorter lines (it drops every position whose bound reaches ``U``). When A* pops a
 won position, that line is a shortest win; when it runs out of positions, nothing shorter
 than ``U`` exists and the known line is a shortest win. When the budget runs out first,
-the answer is the known line, not proven, with the smallest bound A* had reached: every
-win needs at least that many moves.
+beam searches look for a shorter line with the positions kept back for them (``_Par``), and
+the answer is the shortest line known, not proven, with the smallest bound A* had reached:
+every win needs at least that many moves. The budget counts positions (A*'s and the
+beams', and the relaxed games' on an allowance of their own), never seconds, so the same deal
+gets the same answer on any machine.
 
 A position is the removed layout mask, the stock pointer, the mask of the stock and waste
 cards still there (one fixed sequence: waste bottom … waste top, stock top … stock bottom;
@@ -35,8 +38,8 @@ the real moves on a group's cards are at least that group's relaxed shortest win
 those sets of moves are disjoint and kings go alone, so a win needs at least kings that
 must go + Σ d(g) moves. Each ``d(g)`` is computed exactly, on demand, by a memoised
 search of the relaxed game, acyclic because the pass is part of its position (with
-unlimited passes it may use one pass more than the group has cards: a shortest relaxed win
-needs no more, as a pass that takes nothing away comes back to where it started). A move
+unlimited passes a flag is: a pass that takes no stock or waste card away is never needed,
+``_GroupGame``). A move
 changes one group's relaxed position (a recycle: all of them), so a child's bound is its
 parent's with one ``d(g)`` looked up again.
 
@@ -44,15 +47,20 @@ The same holds for relaxed games on several value groups at once (the cards of g
 g3 kept, every other card free): the moves on their cards are still disjoint from the other
 games' moves, and a joint game also charges what single groups leave out (one group's cards
 covering another's, or lying between them in the stock), so its bound is at least the sum of
-its groups' and cuts far more positions. Each joint game is much larger to explore, so A*
-starts with single groups and takes groups three together only for a deal that single groups
-do not settle within ``QUICK_NODES`` positions (``_search``).
+its groups' and cuts far more positions. Every partition of the groups into joint games gives
+such a bound, and which one is largest differs from position to position, so the strong bound
+is the largest over three partitions into threes, chosen to join between them as many pairs
+of groups as they can (13 of the 15; all ten partitions cut a little more, but exploring their
+twenty games costs more than it saves). Each joint game is much larger to explore, so A* starts with single
+groups and takes groups three together only for a deal of one pyramid that single groups do
+not settle within a sixth of the budget (``_Par._prove``).
 """
 
 from __future__ import annotations
 
 import functools
 import heapq
+import itertools
 from dataclasses import dataclass
 
 from app.engine import PyramidPosition, Status, get_game
@@ -72,11 +80,17 @@ from .pyramid_problem import (
 )
 from .result import Budget, BudgetExceeded
 
-SHORTEST_NODES = 300_000  # positions A* may expand by default
-SHORTEST_SECONDS = 10.0
+PAR_POSITIONS = 300_000  # positions a par search may look at by default (all its phases together)
 INF = 1 << 30
-QUICK_NODES = 50_000  # positions A* expands with the cheap bound before it takes the strong one
+QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
+BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
+# With two pyramids A* proves nothing within the budget and its bound grows slowly, so half goes
+# to the best-known line, which gains more from it
+TWO_PYRAMIDS_BEST_KNOWN_SHARE = 2
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
+FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
+RELAXED_PER_POSITION = 8  # relaxed positions a search may explore per position it may expand
+DEEP_PARTITIONS = 3  # partitions of the groups into threes the strong bound takes the largest of
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +98,7 @@ class ShortestWin:
     """``winnable``: ``True`` (``moves`` wins), ``False`` (proven: nothing wins) or ``None``
     (no win known within the budget). ``proven``: no win is shorter than ``moves`` (with
     ``winnable`` False: no win exists). ``lower_bound``: every win needs at least this many
-    moves (``len(moves)`` when proven). ``nodes``: positions A* expanded."""
+    moves (``len(moves)`` when proven). ``nodes``: positions looked at, by every phase."""
 
     winnable: bool | None
     moves: tuple[str, ...] = ()
@@ -99,11 +113,13 @@ def proves_shortest(position) -> bool:
     return get_game(position.game).shortest_win
 
 
-def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
-                 budget_seconds: float | None = SHORTEST_SECONDS) -> ShortestWin:
+def shortest_win(position, *, budget_nodes: int | None = PAR_POSITIONS,
+                 budget_seconds: float | None = None) -> ShortestWin:
     """The shortest win from a Pyramid-family engine position (``app.engine.PyramidPosition``),
-    proven when the budget allows (see the module docstring). Answers are cached per
-    position and budget."""
+    proven when the budget allows, else the shortest line found with the bound every win
+    reaches (module docstring). The budget is in positions, so that the answer is the same on
+    any machine; ``budget_seconds`` only caps the time on top. Answers are cached per position
+    and budget."""
     if not proves_shortest(position):
         raise TypeError(f"no shortest-win search for {type(position).__name__}")
     return _cached(position, budget_nodes, budget_seconds)
@@ -113,50 +129,124 @@ def shortest_win(position, *, budget_nodes: int | None = SHORTEST_NODES,
 def _cached(position: PyramidPosition, budget_nodes, budget_seconds) -> ShortestWin:
     if position.status is Status.WON:
         return ShortestWin(True, (), True, 0, 0)
-    # one allowance for both searches: the time in all, the nodes for each
-    budget = Budget(budget_nodes, budget_seconds)
-    problem = problem_of(position)
-    won, known, _ = solve_problem(problem, budget)
-    if won is False:
-        return ShortestWin(False, (), True, 0, 0)
-    if won:
-        known = clean_line(position, known)
-    search, line, lower = _search(problem, budget, len(known) if won else None)
-    if line is not None:
-        moves = tuple(problem.move_text(m) for m in line)
-        replayed = position
-        for move in moves:  # the engine checks A*'s line before anyone sees it
-            replayed = replayed.apply(move)
-        if replayed.status is Status.WON:
-            return ShortestWin(True, moves, True, len(moves), search.nodes)
-    if won and lower >= len(known):
-        return ShortestWin(True, known, True, len(known), search.nodes)
-    if won:
-        return ShortestWin(True, known, False, lower, search.nodes)
-    if search.exhausted:
-        return ShortestWin(False, (), True, 0, search.nodes)
-    return ShortestWin(None, (), False, lower, search.nodes)
+    return _Par(position, Budget(budget_nodes, budget_seconds)).run()
 
 
-def _search(problem: PyramidProblem, budget: Budget, upper: int | None) -> tuple[ShortestSearch, list | None, int]:
-    """A* with the bound of single value groups while it is cheap; a deal it does not settle
-    within ``QUICK_NODES`` positions is searched again with the bound of groups taken three
-    together (``QUICK_GROUPS`` / ``DEEP_GROUPS``): each of its relaxed games costs far more to
-    explore, but it cuts the positions A* must expand several times over on the hard deals."""
-    quick = Budget(QUICK_NODES if budget.max_nodes is None else min(QUICK_NODES, budget.max_nodes), None)
-    quick.deadline, quick.clock = budget.deadline, budget.clock
-    search = ShortestSearch(problem, quick, QUICK_GROUPS)
-    line, lower = search.run(upper)
-    if line is not None or search.exhausted or (budget.max_nodes is not None and budget.max_nodes <= QUICK_NODES):
-        return search, line, lower
-    try:
-        budget.check(0)  # the time is shared: none left, no second search
-    except BudgetExceeded:
-        return search, line, lower
-    deep = ShortestSearch(problem, budget, DEEP_GROUPS)
-    line, deeper = deep.run(upper)
-    deep.nodes += search.nodes
-    return deep, line, max(lower, deeper) if line is None else deeper
+class _Par:
+    """One par search, in phases that share one allowance of positions (``spent``):
+
+    1. ``_any_win``: the exact search (``solve``) finds a win, or proves there is none;
+    2. ``_prove``: A* proves a shortest win shorter than the best line known, or that none is;
+    3. ``_best_known``: where A* ran out, beam searches of growing width look for a shorter
+       line with the positions kept back for them.
+
+    Every line is replayed by the engine (``clean_line``) before it is kept."""
+
+    def __init__(self, position: PyramidPosition, budget: Budget) -> None:
+        self.position = position
+        self.problem = problem_of(position)
+        self.budget = budget
+        self.spent = 0
+        self.best: tuple[str, ...] | None = None  # the shortest winning line known
+        self.lower = 0
+
+    def run(self) -> ShortestWin:
+        try:
+            won = self._any_win()
+            if won is False:
+                return ShortestWin(False, (), True, 0, self.spent)
+            search = self._prove()
+            if self._proven():
+                return self._answer()
+            if search is not None and search.exhausted:  # no win at all, and none was known
+                return ShortestWin(False, (), True, 0, self.spent)
+            self._best_known(search)
+        except BudgetExceeded:
+            pass
+        return self._answer()
+
+    def _answer(self) -> ShortestWin:
+        if self.best is None:
+            return ShortestWin(None, (), False, self.lower, self.spent)
+        return ShortestWin(True, self.best, self._proven(), min(self.lower, len(self.best)), self.spent)
+
+    def _proven(self) -> bool:
+        return self.best is not None and self.lower >= len(self.best)
+
+    def _allowance(self, cap: int | None = None, keep_back: int = 0) -> Budget:
+        """The budget of the next phase: the positions left but ``keep_back``, at most ``cap``;
+        ``BudgetExceeded`` when none are left."""
+        total = self.budget.max_nodes
+        left = None if total is None else total - self.spent - keep_back
+        if cap is not None:
+            left = cap if left is None else min(left, cap)
+        phase = Budget(left, None, self.budget.clock)
+        phase.deadline = self.budget.deadline
+        phase.check(0)
+        return phase
+
+    def _keep(self, moves) -> None:
+        """Keep ``moves`` (notation) when it is a win shorter than the best known, cleaned and
+        replayed by the engine."""
+        line = clean_line(self.position, tuple(moves))
+        if self.best is None or len(line) < len(self.best):
+            self.best = line
+
+    def _any_win(self) -> bool | None:
+        """The exact search, on at most half the positions (A* may still find a win)."""
+        total = self.budget.max_nodes
+        phase = self._allowance(None if total is None else total // 2)
+        won, moves, nodes = solve_problem(self.problem, phase)
+        self.spent += nodes
+        if won:
+            self._keep(moves)
+        return won
+
+    def _prove(self) -> ShortestSearch | None:
+        """A* with the bound of single value groups while it is cheap; a deal of one pyramid it
+        does not settle within one part in ``QUICK_SHARE`` of the positions is searched again
+        with the bound of groups taken three together: each of those relaxed games costs far
+        more to explore, but it cuts the positions A* must expand several times over on the
+        hard deals. With two pyramids such a game is too large to pay for itself, and A* keeps
+        the cheap bound. One part in ``BEST_KNOWN_SHARE`` is kept back for ``_best_known`` (with
+        two pyramids, one in ``TWO_PYRAMIDS_BEST_KNOWN_SHARE``).
+        Answers the first search (its relaxed games are the cheap ones)."""
+        total = self.budget.max_nodes
+        share = BEST_KNOWN_SHARE if self.problem.pyramids == 1 else TWO_PYRAMIDS_BEST_KNOWN_SHARE
+        keep_back = 0 if total is None else total // share
+        phases: tuple[tuple[int, int | None], ...] = ((QUICK_GROUPS, None),)
+        if self.problem.pyramids == 1:
+            phases = ((QUICK_GROUPS, None if total is None else max(1, total // QUICK_SHARE)), (DEEP_GROUPS, None))
+        first = None
+        for together, cap in phases:
+            search = ShortestSearch(self.problem, self._allowance(cap, keep_back), together)
+            first = first or search
+            line, lower = search.run(None if self.best is None else len(self.best))
+            self.spent += search.nodes
+            self.lower = max(self.lower, lower)
+            if line is not None:
+                self._keep(self.problem.move_text(m) for m in line)
+            if self._proven() or search.exhausted:
+                return search
+        return first
+
+    def _best_known(self, search: ShortestSearch | None) -> None:
+        """Beam searches (``ShortestSearch.beam``) of widths 64, 128, … with the positions left,
+        each looking for a line shorter than the best known; a line as short as the bound ends
+        the search (it is proven)."""
+        if search is None:
+            return
+        width = FIRST_BEAM_WIDTH
+        while not self._proven():
+            phase = self._allowance()
+            search.budget, search.nodes = phase, 0
+            try:
+                line = search.beam(width, None if self.best is None else len(self.best))
+            finally:
+                self.spent += search.nodes
+            if line is not None:
+                self._keep(self.problem.move_text(m) for m in line)
+            width *= 2
 
 
 class _GroupGame:
@@ -164,9 +254,15 @@ class _GroupGame:
     shortest win from each of its positions memoised. Its positions are packed like the
     real ones (``ShortestSearch.pack``) with only the group's cards: removed layout cards,
     the pointer at the group's next card in the stock, the group's sequence cards left and
-    the pass; in Giza, the group's cards left in each pile. With unlimited passes the pass
-    counts up to one more than the group has cards: a shortest relaxed win never needs more
-    (a pass that takes no card away comes back to where it started)."""
+    the pass; in Giza, the group's cards left in each pile.
+
+    With unlimited passes the pass's place holds a flag instead, "a recycle may come": set at
+    the start and by every move that takes a stock or waste card away, cleared by a recycle.
+    A pass that takes no stock or waste card away (only draws and layout pairs) comes back to
+    where it started, so a shortest relaxed win without it, its draws and its recycle (the
+    layout pairs kept) is no longer: the relaxed game that recycles only after taking a card
+    away has the same shortest wins, and, every pass taking a card, no cycles (a pass count
+    would multiply the positions by up to one more than the group has cards)."""
 
     def __init__(self, search: ShortestSearch, groups: tuple[int, ...]) -> None:
         pr = search.problem
@@ -183,8 +279,7 @@ class _GroupGame:
         self.piles = [tuple(v for v in pile if v in values) for pile in pr.reserves]
         self.below = [[sum(1 for v in pile[:h] if v in values) for h in range(len(pile) + 1)]
                       for pile in pr.reserves]
-        self.passes = pr.passes if pr.passes is not None else \
-            len(self.lay) + self.sm.bit_count() + 1
+        self.passes = pr.passes  # None: unlimited (the pass's place is the recycle flag)
         self.memo: dict[int, int] = {}
         self.shapes: dict[int, tuple] = {}
 
@@ -197,7 +292,9 @@ class _GroupGame:
                 gh |= below[heights >> 2 * k & 3] << 2 * k
             return pm & self.lm | gh << search.P
         am &= self.sm
-        return search.pack(pm & self.lm, _first(am, p, self.n), am, pas)
+        x = am >> p
+        p = p + (x & -x).bit_length() - 1 if x else self.n
+        return pm & self.lm | p << search.P | am << search.A | pas << search.S
 
     def distance(self, key: int) -> int:
         got = self.memo.get(key)
@@ -225,44 +322,73 @@ class _GroupGame:
         return got
 
     def _tick(self) -> None:
+        """Relaxed positions have an allowance of their own, ``RELAXED_PER_POSITION`` for each
+        position the search may expand (the time budget, if any, is checked too)."""
         search = self.search
         search.relaxed += 1
         if not search.relaxed & 1023 and search.budget is not None:
-            search.budget.check(search.nodes)
+            budget = search.budget
+            if budget.max_nodes is not None and search.relaxed >= RELAXED_PER_POSITION * budget.max_nodes:
+                raise BudgetExceeded
+            budget.check(search.nodes)
 
     def _stock(self, key: int) -> int:
+        """The shortest relaxed win from ``key`` (a game with a stock): every move costs one,
+        but a recycle. The hottest loop of the par search: the packing is written out."""
         search = self.search
-        pm, p, am, pas, _ = search.unpack(key)
+        P, A, S = search.P, search.A, search.S
+        pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
         n, vals, seq = self.n, search.vals, search.problem.sequence
-        if pm == self.lm and (search.problem.goal != "all" or not am):
+        if pm == self.lm and (not search.goal_all or not am):
             return 0
         self._tick()
-        pack, d = search.pack, self.distance
+        passes = self.passes
+        limited = passes is not None
+        taken = (pas if limited else 1) << S  # the pass after a stock or waste card went
         ex, pairs = self._shape(pm)
-        best = INF
+        children = []
         for bits in pairs:
-            best = min(best, d(pack(pm | bits, p, am, pas)))
+            children.append(key | bits)
         below = am & ((1 << p) - 1)
         waste = below.bit_length() - 1 if below else -1
         if p < n:
             after = am & ~(1 << p)
-            for x in ex:
-                if vals[x] + seq[p] == 13:
-                    best = min(best, d(pack(pm | 1 << x, _first(after, p + 1, n), after, pas)))
+            x = after >> (p + 1)
+            rest = (p + (x & -x).bit_length() if x else n) << P | after << A | taken
+            partner = 13 - seq[p]
+            for y in ex:
+                if vals[y] == partner:
+                    children.append(pm | 1 << y | rest)
+            x = am >> (p + 1)
+            children.append(pm | (p + (x & -x).bit_length() if x else n) << P | am << A | pas << S)
         if waste >= 0:
             after = am & ~(1 << waste)
-            for x in ex:
-                if vals[x] + seq[waste] == 13:
-                    best = min(best, d(pack(pm | 1 << x, p, after, pas)))
-            if p < n and seq[p] + seq[waste] == 13:
+            rest = p << P | after << A | taken
+            partner = 13 - seq[waste]
+            for y in ex:
+                if vals[y] == partner:
+                    children.append(pm | 1 << y | rest)
+            if p < n and seq[p] == partner:
                 both = after & ~(1 << p)
-                best = min(best, d(pack(pm, _first(both, p + 1, n), both, pas)))
-        if p < n:
-            best = min(best, d(pack(pm, _first(am, p + 1, n), am, pas)))
+                x = both >> (p + 1)
+                children.append(pm | (p + (x & -x).bit_length() if x else n) << P | both << A | taken)
+        memo, distance = self.memo, self.distance
+        best = INF
+        for child in children:
+            got = memo.get(child)
+            if got is None:
+                got = distance(child)
+            if got < best:
+                best = got
         if best < INF:
             best += 1
-        if p == n and pas < self.passes:  # a recycle, free (even with an empty waste)
-            best = min(best, d(pack(pm, _first(am, 0, n), am, pas + 1)))
+        if p == n and (pas < passes if passes is not None else pas):  # a recycle, free
+            x = am & -am
+            child = pm | ((x.bit_length() - 1) if x else n) << P | am << A | (pas + 1 if limited else 0) << S
+            got = memo.get(child)
+            if got is None:
+                got = distance(child)
+            best = min(best, got)
         return best
 
     def _giza(self, key: int) -> int:
@@ -293,6 +419,37 @@ class _GroupGame:
         return best + 1 if best < INF else INF
 
 
+def _partitions(groups: tuple[int, ...], size: int):
+    """The ways to cut ``groups`` into blocks of ``size`` (the last may be smaller), each block
+    in order: ``(1, 2), (3, 4)`` but never ``(3, 4), (1, 2)``."""
+    if not groups:
+        yield ()
+        return
+    first, rest = groups[0], groups[1:]
+    for others in itertools.combinations(rest, min(size, len(groups)) - 1):
+        block = (first, *others)
+        for tail in _partitions(tuple(g for g in rest if g not in others), size):
+            yield (block, *tail)
+
+
+def _joining(partitions: list[tuple], count: int) -> list[tuple]:
+    """``count`` of ``partitions`` (all when there are no more), taken one by one to join in a
+    game the most pairs of groups that no partition taken so far joins: a game of several
+    groups sees what single groups miss between the groups it joins."""
+
+    def pairs(blocks: tuple) -> set[tuple[int, int]]:
+        return {pair for block in blocks for pair in itertools.combinations(block, 2)}
+
+    chosen: list[tuple] = []
+    joined: set[tuple[int, int]] = set()
+    while partitions and len(chosen) < count:
+        gains = [len(pairs(blocks) - joined) for blocks in partitions]
+        best = partitions.pop(gains.index(max(gains)))  # the first of the best
+        chosen.append(best)
+        joined |= pairs(best)
+    return chosen
+
+
 def _first(am: int, q: int, n: int) -> int:
     """The first sequence index at or after ``q`` whose card is still there (``n``: none)."""
     x = am >> q
@@ -317,7 +474,7 @@ class ShortestSearch:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
-        self.relaxed = 0
+        self.relaxed = 0  # positions of the relaxed games explored
         self.exhausted = False
         self.covers, _, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
@@ -331,11 +488,14 @@ class ShortestSearch:
         self.seq_mask = (1 << n) - 1
         self.pile_values = problem.reserves
         self._exposed: dict[int, tuple] = {}
-        self._layout_bound: dict[int, int] = {}
         self.goal_all = problem.goal == "all"
         groups = sorted({_group(v) for v in self.vals + list(seq)
                          + [v for pile in problem.reserves for v in pile]} - {0})
-        self.games = [_GroupGame(self, tuple(groups[i:i + together])) for i in range(0, len(groups), together)]
+        games: dict[tuple[int, ...], _GroupGame] = {}
+        # the bound's partitions of the value groups into relaxed games (one, of single groups,
+        # for the cheap bound); each is a bound of its own, and the bound is the largest
+        self.partitions = [tuple(games.setdefault(block, _GroupGame(self, block)) for block in blocks)
+                           for blocks in _joining(list(_partitions(tuple(groups), together)), DEEP_PARTITIONS)]
         # per layout card: the layout cards it could ever pair with (not in its own chain)
         kids = [_bits(c) for c in self.covers]
         self.layout_partners = [
@@ -344,8 +504,8 @@ class ShortestSearch:
                      or (problem.overlap and (y in kids[x] or x in kids[y]))))
             for x in range(self.L)]
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
-        self.game_of: list[_GroupGame | None] = [None] * 14
-        for game in self.games:
+        self.game_of: list[_GroupGame | None] = [None] * 14  # in the first partition
+        for game in self.partitions[0]:
             for g in game.groups:
                 self.game_of[g] = self.game_of[13 - g] = game
 
@@ -510,46 +670,68 @@ class ShortestSearch:
     def group_distance(self, game: _GroupGame, key: int) -> int:
         pm, p, am, pas, heights = self.unpack(key)
         if self.problem.passes is None:
-            pas = 1  # a fresh count of relaxed passes from every real position
+            pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
         return game.distance(game.project(pm, p, am, pas, heights))
 
     def bound(self, key: int) -> int:
-        """kings + Σ d(g) (module docstring); ``INF`` when some group is lost."""
-        total = self.kings(key)
-        for game in self.games:
-            d = self.group_distance(game, key)
-            if d >= INF:
-                return INF
-            total += d
-        return total
+        """kings + the largest Σ d(g) over the partitions (module docstring); ``INF`` when
+        some relaxed game is lost."""
+        pm, p, am, pas, heights = self.unpack(key)
+        if self.problem.passes is None:
+            pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
+        best = 0
+        for games in self.partitions:
+            total = 0
+            for game in games:
+                total += game.distance(game.project(pm, p, am, pas, heights))
+            best = max(best, total)
+        return INF if best >= INF else self.kings(key) + best
 
-    # --- A* --------------------------------------------------------------------------------
-    def run(self, upper: int | None = None) -> tuple[list | None, int]:
+    def child_bound(self, here: int, h: int, child: int, group: int) -> int:
+        """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of
+        value group ``group`` (0: a king alone; -1: every group, a recycle). With one partition
+        only that group's relaxed position changed; with several, the largest sum may be
+        another partition's, and the bound is taken again."""
+        if group < 0 or len(self.partitions) > 1:
+            return self.bound(child)
+        if group == 0:
+            return h - (self.kings(here) - self.kings(child))
+        game = self.game_of[group]
+        assert game is not None  # every group on the table has its relaxed game
+        d = self.group_distance(game, child)
+        return INF if d >= INF else h - self.group_distance(game, here) + d
+
+    def start(self) -> int:
+        """The problem's position, packed."""
         pr = self.problem
-        n = self.n
         if pr.reserves:
             heights = 0
             for k, pile in enumerate(pr.reserves):
                 heights |= len(pile) << 2 * k
-            start = pr.removed | heights << self.P
-        else:
-            am = (1 << n) - 1
-            start = self.pack(pr.removed, _first(am, pr.pointer, n), am,
-                              pr.pass_number if pr.passes is not None else 1)
+            return pr.removed | heights << self.P
+        am = (1 << self.n) - 1
+        return self.pack(pr.removed, _first(am, pr.pointer, self.n), am,
+                         pr.pass_number if pr.passes is not None else 1)
+
+    def _expanded(self) -> None:
+        self.nodes += 1
+        if self.budget is not None:
+            self.budget.check(self.nodes)
+
+    # --- A* --------------------------------------------------------------------------------
+    def run(self, upper: int | None = None) -> tuple[list | None, int]:
+        start = self.start()
         lower = 0
         heap: list = []
-        game_of = self.game_of
-        distance = self.group_distance
         try:
             h = self.bound(start)
             lower = min(h, INF)
             if h >= INF or (upper is not None and h >= upper):
                 self.exhausted = True
                 return None, lower
-            # position -> (moves to it, parent, move, its bound)
-            best = {start: (0, None, None, h)}
+            # position -> (moves to it, its bound, parent, move)
+            best: dict[int, tuple] = {start: (0, h, None, None)}
             heap = [(h, 0, start)]
-            budget, check_every = self.budget, Budget.CHECK_EVERY
             while heap:
                 f, negative, here = heapq.heappop(heap)
                 g = -negative
@@ -558,29 +740,17 @@ class ShortestSearch:
                     continue
                 lower = f
                 if self.is_won(here):
-                    return self._line(best, here), f
-                self.nodes += 1
-                if budget is not None and self.nodes % check_every == 0:
-                    budget.check(self.nodes)
-                h = entry[3]
+                    return _line(best, here), f
+                self._expanded()
+                h = entry[1]
                 for move, child, group in self.successors(here):
                     seen = best.get(child)
                     if seen is not None and seen[0] <= g + 1:
                         continue
-                    # the bound changes in the one group a move touches (all: a recycle)
-                    if seen is not None:
-                        hc = seen[3]
-                    elif group < 0:
-                        hc = self.bound(child)
-                    elif group == 0:
-                        hc = h - (self.kings(here) - self.kings(child))
-                    else:
-                        game = game_of[group]
-                        d = distance(game, child)
-                        hc = INF if d >= INF else h - distance(game, here) + d
+                    hc = seen[1] if seen is not None else self.child_bound(here, h, child, group)
                     if hc >= INF or (upper is not None and g + 1 + hc >= upper):
                         continue
-                    best[child] = (g + 1, here, move, hc)
+                    best[child] = (g + 1, hc, here, move)
                     heapq.heappush(heap, (g + 1 + hc, -(g + 1), child))
             self.exhausted = True
             return None, upper if upper is not None else lower
@@ -588,17 +758,52 @@ class ShortestSearch:
             # every shortest line still has a position waiting, with a bound no larger
             return None, min([lower] + ([heap[0][0]] if heap else []))
 
-    @staticmethod
-    def _line(best: dict, here) -> list:
-        line = []
-        while True:
-            _, parent, move, _ = best[here]
-            if parent is None:
-                break
-            line.append(move)
-            here = parent
-        line.reverse()
-        return line
+    # --- the best-known line -------------------------------------------------------------------
+    def beam(self, width: int, upper: int | None = None) -> list | None:
+        """A line shorter than ``upper`` found by a beam search: level by level, the ``width``
+        positions of the least bound (then the most cards gone) among the new ones. It drops
+        positions, so it proves nothing; ``None`` when it finds no such line or the budget runs
+        out."""
+        start = self.start()
+        h = self.bound(start)
+        if h >= INF:
+            return None
+        parents: dict[int, tuple] = {start: (None, None)}  # position -> (parent, move)
+        level = [(h, start)]
+        depth = 0
+        try:
+            while level and (upper is None or depth + 1 < upper):
+                depth += 1
+                scored = []
+                for h, here in level:
+                    self._expanded()
+                    for move, child, group in self.successors(here):
+                        if child in parents:
+                            continue
+                        parents[child] = (here, move)
+                        if self.is_won(child):
+                            return _line(parents, child)
+                        hc = self.child_bound(here, h, child, group)
+                        if hc < INF and (upper is None or depth + hc < upper):
+                            scored.append((hc, -(child & self.full).bit_count(), child))
+                level = [(hc, child) for hc, _, child in heapq.nsmallest(width, scored)]
+        except BudgetExceeded:
+            pass
+        return None
+
+
+def _line(parents: dict, here) -> list:
+    """The moves from the first position to ``here`` (``parents``: position -> a tuple ending
+    in its parent and the move from there)."""
+    line = []
+    while True:
+        parent, move = parents[here][-2:]
+        if parent is None:
+            break
+        line.append(move)
+        here = parent
+    line.reverse()
+    return line
 
 
 def _bits(mask: int) -> list[int]:

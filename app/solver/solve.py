@@ -30,7 +30,7 @@ def _search_pyramid(position: PyramidPosition, budget: Budget | None) -> SolveRe
 
 
 def _pyramid_default_seconds(position: PyramidPosition) -> float | None:
-    return LONG_SEARCH_SECONDS if len(position.layout) > 28 else None
+    return LONG_SEARCH_SECONDS if position.table.pyramids > 1 else None
 
 
 SEARCHES: dict[type, tuple[Callable, Callable]] = {

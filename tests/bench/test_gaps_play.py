@@ -1,11 +1,12 @@
-"""The Gaps player who does not know the redeals (``app/solver/gaps_player.py``)."""
+"""The Gaps player who does not know the redeals (``bench/gaps_play.py``: the odds survey's
+player, not the app's)."""
 
 import random
 
 import pytest
+from gaps_play import _most_in_runs, fresh_redeal, play_deal
 
 from app.engine import PRESETS, deal_for_seed, get_game
-from app.solver.gaps_player import _most_in_runs, fresh_redeal, play_deal
 
 NODES = 2000  # small searches: these tests check the play, not its strength
 

@@ -23,9 +23,8 @@ import random
 from dataclasses import dataclass, replace
 
 from app.engine import GapsPosition, Status
-
-from .gaps import COLUMNS, ROWS, SUITS, GapsCore, card_code, fill_text
-from .result import Budget, BudgetExceeded
+from app.solver.gaps import COLUMNS, ROWS, SUITS, GapsCore, card_code, fill_text
+from app.solver.result import Budget, BudgetExceeded
 
 
 @dataclass(frozen=True)
