@@ -74,7 +74,12 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
     _ = translations.gettext
     parts = []
     if par is not None:
-        name = (_("Par %(moves)d") if par.proven else _("Best known %(moves)d")) % {"moves": par.moves}
+        if par.proven:
+            name = _("Par %(moves)d") % {"moves": par.moves}
+        elif par.bound:
+            name = _("Best known %(moves)d (at least %(bound)d)") % {"moves": par.moves, "bound": par.bound}
+        else:
+            name = _("Best known %(moves)d") % {"moves": par.moves}
         won = phase_of(game) is Phase.WON
         parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
     if rank is not None:

@@ -8,12 +8,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
-import pytest
 from sqlalchemy import update
 
 from app.db.models import DailyDeal, Game, Player
 from app.services.assist import par as par_service
-from app.services.assist import solver_cache
 from app.services.play import daily
 from app.services.stats import leaderboard
 
@@ -116,11 +114,6 @@ def test_the_share_text_gives_par_and_the_place_on_the_table(client, app):
     shared = re.search(r"<pre class=\"share-text\" data-share-text>(.*?)</pre>", text, re.S).group(1)
     assert f"Par {len(WIN_LINE)}: par · No. 1 of " in shared
 
-
-@pytest.fixture(autouse=True)
-def _room_to_prove(monkeypatch):
-    """The daily deal's par proven whatever else the machine runs (its budget is on the clock)."""
-    monkeypatch.setattr(solver_cache, "SHORTEST_SECONDS", 120.0)
 
 
 def _today_line(client) -> tuple[dict, list[str]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from sqlalchemy import delete
 
 from app.db.models import PositionVerdict, ShortestLine
@@ -21,11 +20,6 @@ SEED = 18
 WIN_LINE = ("P22 P23+P24 P25+P26 P16+P18 D S+W D P17+S P27+S P20 S+W P12+S D D D D D P11+S D D P19+S "
             "P13+P21 P7+P15 P10 P6+W P8+W P14+W S+W S+W S+W S D P9+S P4+P5 P2+P3 S+W P1+W P0+S").split()
 
-
-@pytest.fixture(autouse=True)
-def _room_to_prove(monkeypatch):
-    """Pars proven whatever else the machine runs (the search's budget is on the clock)."""
-    monkeypatch.setattr(solver_cache, "SHORTEST_SECONDS", 120.0)
 
 
 def _clear(app, start) -> None:
@@ -43,7 +37,7 @@ def test_par_is_searched_once_kept_and_read_back(app):
         assert par_service.known(session, start) is None
         found = par_service.par_of(session, start, player_id=None)
     best = shortest_win(start.position, budget_seconds=None)
-    assert found == par_service.Par(len(best.moves), True, tuple(best.moves))
+    assert found == par_service.Par(len(best.moves), True, tuple(best.moves), best.lower_bound)
     with app.state.sessionmaker() as session:  # another request (or instance) reads it back
         assert par_service.known(session, start) == found
         key = solver_cache.key_of(start)

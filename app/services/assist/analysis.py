@@ -34,6 +34,7 @@ class GameAnalysis:
     ply: int | None = None      # lost_at: the move (from 1) after which no win was possible
     shortest: int | None = None  # won: moves in the shortest win the solver knows
     proven: bool = False        # won: no win is shorter than ``shortest``
+    bound: int = 0              # won, not proven: every win needs at least this many moves (0: not known)
     moves: tuple[str, ...] = ()  # the game's moves in notation (page hooks, never shown)
     said: tuple[Announcement, ...] = ()  # the same moves in words and card symbols, for the move list
     best_line: tuple[str, ...] = ()  # won: the deal's par line (app.services.assist.par), in notation
@@ -109,7 +110,8 @@ def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...
         line = record.at(0)
         for token in found.line:
             line = line.play(token)
-        return GameAnalysis("won", total, shortest=found.moves, proven=found.proven, moves=moves, said=said,
+        return GameAnalysis("won", total, shortest=found.moves, proven=found.proven, bound=found.bound,
+                            moves=moves, said=said,
                             best_line=found.line, best_said=said_moves(line))
     return GameAnalysis("won", total, shortest=total, moves=moves, said=said)
 

@@ -35,6 +35,7 @@ class Par:
     moves: int                  # the length of ``line``
     proven: bool                # no win is shorter: par; otherwise the best line known
     line: tuple[str, ...]       # a winning line from the deal, in notation (never shown as such)
+    bound: int = 0              # every win needs at least this many moves (0: not known)
 
     def over(self, moves: int) -> int:
         """A win of ``moves`` against par: 0 at par, +3 three moves over, negative under a
@@ -67,7 +68,7 @@ def _from_rows(shortest: ShortestLine | None, verdict: PositionVerdict | None) -
     if shortest is not None:
         if shortest.winnable and shortest.moves:
             line = tuple(shortest.moves.split())
-            return Par(len(line), bool(shortest.proven), line)
+            return Par(len(line), bool(shortest.proven), line, shortest.lower_bound or 0)
         if shortest.winnable is False:
             return None
     if verdict is not None and verdict.winnable and verdict.moves:
@@ -107,7 +108,7 @@ def par_of(session: Session, start: GameRecord, *, player_id: str | None) -> Par
     best = solver_cache.shortest(session, start, player_id=player_id)
     if best is not None:
         if best.winnable and best.moves:
-            return Par(len(best.moves), best.proven, tuple(best.moves))
+            return Par(len(best.moves), best.proven, tuple(best.moves), best.lower_bound)
         if best.winnable is False:
             return None
     found = solver_cache.verdict(session, start, player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,

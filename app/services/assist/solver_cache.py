@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.db.models import PositionVerdict, ShortestLine, utcnow
 from app.db.session import facts, release
 from app.engine import GameRecord, Status
+from app.solver import PAR_POSITIONS
 
 from ..errors import ServiceError
 from . import searches
@@ -30,7 +31,8 @@ log = logging.getLogger("tretten.solver")
 # Double Pyramid and Gaps searches are the ones these budgets cut short.
 STATUS_NODES, STATUS_SECONDS = 200_000, 1.5      # the "still winnable?" indicator, auto-finish
 ANALYSIS_NODES, ANALYSIS_SECONDS = 200_000, 1.5  # each probe of the post-game analysis
-SHORTEST_NODES, SHORTEST_SECONDS = 300_000, 10.0  # the proven shortest win of a deal: its par (kept per deal)
+SHORTEST_NODES = PAR_POSITIONS  # the proven shortest win of a deal, its par (kept per deal): a budget of
+# positions, so the answer is the same on any machine and a search run out is final for that budget
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,7 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
         return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
     release(session)
     try:
-        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES,
-                                       budget_seconds=SHORTEST_SECONDS)
+        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES)
     except ServiceError:
         raise
     except Exception as exc:  # a solver failure shows as "unknown", never as an error page
