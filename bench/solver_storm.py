@@ -116,6 +116,8 @@ async def storm(bases: list[str], hinters: int, movers: int, seconds: float, pag
     async def run() -> None:
         playing = [asyncio.create_task(play(p)) for p in players]
         browsing = [asyncio.create_task(browse(h, i)) for i, h in enumerate(flooders)]
+        for http in clients:  # set up long ago: the server has closed their idle connections
+            await http.close()
         await asyncio.sleep(1.0)  # the movers (and the flood) under way
         moves.latencies.clear()
         await asyncio.gather(*(ask(c, g, t) for c, (g, t) in zip(clients, games)))
