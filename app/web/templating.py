@@ -83,6 +83,8 @@ TEXTS = {
     "no_retry": N_("There is no earlier point to try again from."),
     "daily_spoiler": N_("This is a game of today's daily deal: you can watch it once you have finished the deal "
                         "yourself, or after midnight UTC."),
+    "in_play_elsewhere": N_("This game is still being played. You can watch it once it is finished."),
+    "db_unavailable": N_("The game's storage is not answering right now. Please try again in a moment."),
     "bad_day": N_("That is not a day (year-month-day)."),
     "future_day": N_("That day's table is not open yet."),
 }

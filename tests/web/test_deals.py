@@ -94,6 +94,7 @@ def test_api_deal_json_and_errors(client):
 def test_share_link_leads_to_the_deal_page_after_the_game(client):
     auth = api_player(client)
     game = play_line(client, auth, new_game(client, auth, "pyramid", SEED), WIN_LINE[:2])
+    browse_as(client, client, auth)  # the player's own game in play (another's shows no board)
     during = client.get(f"/games/{game['id']}").text
     assert f'href="http://testserver/play/pyramid/{SEED}" data-share-url' in during
     play_line(client, auth, game, WIN_LINE[2:])

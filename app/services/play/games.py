@@ -46,6 +46,7 @@ def record_of(game: Game | Draft) -> GameRecord:
     return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
+PAGE, API = "page", "api"  # where a game's moves come from (Game.played_via)
 
 
 @dataclass(frozen=True)
@@ -157,9 +158,11 @@ def start_game(
     seed: int | None = None,
     deal_text: str | None = None,
     limits: Limits = Limits(),
+    via: str = PAGE,
 ) -> Game:
     """A new game of the preset, stored before its first move: the given deal, the seed's deal,
-    or a fresh random seed (a proven-winnable one if the player asked for those)."""
+    or a fresh random seed (a proven-winnable one if the player asked for those); ``via`` the
+    pages or the API (``Game.played_via``)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     if deal_text is not None:
@@ -182,6 +185,7 @@ def start_game(
         cursor=0,
         status=Status.PLAYING,
         scoring=player.scoring,
+        played_via=via,
     )
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
@@ -237,6 +241,11 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
                  None if deal_text is not None else seed, player.scoring or "simple")
 
 
+def through_api(game: Game) -> None:
+    """A move, undo or redo of this game comes through the API: a program's game, for good."""
+    game.played_via = API
+
+
 def abandon(game: Game) -> None:
     """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost."""
     if lifecycle.phase_of(game) is lifecycle.Phase.PLAYING:
@@ -249,3 +258,16 @@ def game_of_deal(session: Session, player: Player, draft: Draft) -> Game | None:
                              deal=draft.deal if draft.seed is None else None)
     return found[0] if found else None
 
+
+def game_to_start(session: Session, player: Player, preset_slug: str, *, seed: int | None = None,
+                  deal_text: str | None = None, limits: Limits = Limits()) -> Game:
+    """The game a deal's first action at the board stores its move (or hint) in: the player's
+    stored game of this deal with no move yet, if any (a hint asked before the first move
+    stores one, and the game then played goes on with it, its hints counted), else a new one."""
+    draft = pending(player, preset_slug, seed=seed, deal_text=deal_text)
+    query = select(Game).where(Game.player_id == player.id, Game.preset == draft.preset,
+                               Game.started_at.is_(None), Game.played_via == PAGE)
+    query = query.where(Game.seed == draft.seed) if draft.seed is not None else query.where(
+        Game.seed.is_(None), Game.deal == draft.deal)
+    waiting = session.scalars(query.order_by(Game.created_at.desc()).limit(1)).first()
+    return waiting or start_game(session, player, preset_slug, seed=seed, deal_text=deal_text, limits=limits)

@@ -106,6 +106,7 @@ CHANGE_ERRORS = {**errors(400, 401, 403, 404, 413, 422), **STALE}
 def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> dict | JSONResponse:
     """The game after ``change``, or 409 with the game as it is now (as the board's 409
     carries the current board): a script goes on from there without another request."""
+    games.through_api(game)  # stored only with the change
     try:
         record = change()
     except ConflictError as exc:
@@ -128,7 +129,8 @@ def create_player(request: Request, session: SessionDep) -> PlayerOut:
 @router.post("/games", response_model=GameOut, status_code=201,
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
 def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
-    game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits)
+    game = games.start_game(session, player, body.preset, seed=body.seed, deal_text=body.deal, limits=limits,
+                            via=games.API)
     session.commit()  # stored before FastAPI checks the answer in another thread: see app.web.deps.get_session
     return game_json(game)
 

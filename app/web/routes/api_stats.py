@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
@@ -71,11 +71,16 @@ def deal(preset: str, seed: str, session: SessionDep,
 
 class TableEntryOut(BaseModel):
     rank: int | None = Field(description="Place among the day's clean wins (equal moves and seconds share it); "
-                                         "null for a win with undo, hint or auto-finish, listed after them")
+                                         "null for a win that is not clean, listed after them")
     name: str | None = Field(description="The player's display name; null = anonymous")
     moves: int
     seconds: int | None = Field(description="From the first move to the win")
-    clean: bool = Field(description="No undo, no hint, no auto-finish")
+    clean: bool = Field(description="The player's first game of the deal, played on the pages (not through this "
+                                    "API), with no undo, hint or auto-finish, at a person's pace (docs/par.md)")
+    unranked: Literal["assisted", "again", "api", "too_fast"] | None = Field(
+        description="Why a win is not clean: assisted (undo, hint or auto-finish), again (not the player's first "
+                    "game of the deal), api (moves through this API), too_fast (faster than a person plays); "
+                    "null when clean")
     over_par: int | None = Field(description="Moves over the deal's par (null without a proven par)")
     you: bool = Field(description="Your own win (with a bearer token)")
 
@@ -92,8 +97,9 @@ class DailyOut(BaseModel):
 
 @router.get("/daily/{preset}", response_model=DailyOut, responses=errors(404, described={404: "No such preset"}))
 def daily_table(preset: str, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
-    """Today's (UTC) daily deal of the preset and its table. Any game of this preset and seed
-    started today, through the API or the pages, counts."""
+    """Today's (UTC) daily deal of the preset and its table: the wins of games of this preset
+    and seed started and finished today. A game played through this API is listed, never
+    ranked: the table ranks people's games at the board (docs/par.md)."""
     slug = games.get_preset_or_error(preset).slug
     viewer = _optional_player(session, authorization)
     table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)

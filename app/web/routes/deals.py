@@ -51,6 +51,6 @@ def play_daily(preset: str, request: Request, session: SessionDep, player: Playe
     preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
-    if mine is not None and lifecycle.phase_of(mine) is not lifecycle.Phase.PLAYING:
+    if mine is not None and lifecycle.phase_of(mine) not in (lifecycle.Phase.PLAYING, lifecycle.Phase.NEW):
         return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
     return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{preset}/{row.seed}")

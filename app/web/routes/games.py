@@ -17,7 +17,7 @@ from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
-from app.services.stats import stats
+from app.services.stats import leaderboard, stats
 
 from .. import sharing
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, discard
@@ -81,6 +81,7 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     """The game page: moves without JavaScript land here (post/redirect/get), with what the
     move left in the flash (a selection, a note, a hint)."""
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)  # another player's game in play shows no board
     said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
@@ -175,7 +176,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
     draft_url = share_path(games.pending(player, preset, seed=seed, deal_text=deal))
     if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
         try:
-            game = games.start_game(session, player, preset, seed=seed, deal_text=deal, limits=limits)
+            game = games.game_to_start(session, player, preset, seed=seed, deal_text=deal, limits=limits)
             found = assist.hint(session, game, player)
         except ServiceError as exc:
             discard(session)

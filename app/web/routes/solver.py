@@ -83,6 +83,7 @@ def solver_status(game_id: GameIdDep, request: Request, session: SessionDep, pla
     """Loaded by the board's placeholder after each move (htmx: the fragment alone; without
     JavaScript the link leads to the whole game page with the status in place)."""
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)
     found = assist.still_winnable(session, game, player)
     if is_htmx(request):
         context = {"game": game, "solver_status": found, "winnable_indicator": bool(player.winnable_indicator),
