@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column('name', sa.String(length=40), primary_key=True),
         sa.Column('checked_at', sa.DateTime(timezone=True), nullable=False),
     )
+    op.execute("INSERT INTO health_checks (name, checked_at) VALUES ('healthz', CURRENT_TIMESTAMP)")
 
 
 def downgrade() -> None:

@@ -103,6 +103,9 @@ def test_clean_wins_rank_by_moves_then_time_ties_share_and_the_others_follow(cli
     assert re.search(r'data-rank="" data-clean="false"', page) and "not clean" in page
     assert page.count("/replay") == 6
     assert client.get("/daily/pyramid/table?day=2021-02-30").status_code == 422
+    for odd in ("0001-01-01", "0001-01-02", "1999-12-31"):  # the page links the day before: no 500 at the calendar's start
+        assert client.get(f"/daily/pyramid/table?day={odd}").status_code == 404
+    assert client.get("/daily/pyramid/table?day=2000-01-01").status_code == 200
     assert client.get(f"/daily/pyramid/table?day={(daily.utc_today() + timedelta(days=1)).isoformat()}").status_code == 404
     assert client.get("/daily/nope/table").status_code == 404
 

@@ -16,13 +16,13 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
+from app import lifeline
 from app.engine import Position
 
 from ..errors import BusyError, RateLimitError
@@ -120,19 +120,10 @@ def _get_pool() -> Executor | None:
         return _pool
 
 
-PARENT_CHECK_SECONDS = 0.5
-
-
 def _exit_with(parent: int) -> None:
     """In each solver process: leave when the web process that started it is gone (killed, or
     ended without waiting for its pool), rather than linger as an orphan, searching."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="tretten-parent-watch", daemon=True).start()
+    lifeline.leave_with(parent, lambda: os._exit(0))
 
 
 def _run(function, *args, **kwargs):

@@ -15,14 +15,17 @@ from app.services.play import daily, games
 from app.services.stats import leaderboard
 
 from ..deps import CsrfDep, PlayerDep, SessionDep
-from ..redirects import safe_next, see_other
+from ..redirects import NextPath, see_other
 from ..templating import render
 
 router = APIRouter(include_in_schema=False)
 
 
+FIRST_DAY = date(2000, 1, 1)  # no table before it (Tretten is younger): its pages need no day before it
+
+
 def parse_day(text: str, today: date) -> date:
-    """A day of a table: today (empty) or an ISO date up to today."""
+    """A day of a table: today (empty) or an ISO date from FIRST_DAY up to today."""
     if not text:
         return today
     try:
@@ -31,6 +34,8 @@ def parse_day(text: str, today: date) -> date:
         raise InputError(f"not a day (YYYY-MM-DD): {text!r}", "bad_day") from None
     if day > today:
         raise NotFoundError("that day's table is not open yet", "future_day")
+    if day < FIRST_DAY:
+        raise NotFoundError(f"there are no tables before {FIRST_DAY.isoformat()}", "not_found")
     return day
 
 
@@ -56,6 +61,6 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
 @router.post("/profile/daily-table", dependencies=[CsrfDep])
 def set_on_table(request: Request, session: SessionDep, player: PlayerDep,
                  on_daily_table: Annotated[str, Form(max_length=5)] = "",
-                 next: Annotated[str, Form(max_length=300)] = "/profile") -> Response:
+                 next: NextPath = "/profile") -> Response:
     leaderboard.set_on_table(session, player, on_daily_table == "on")
-    return see_other(request, safe_next(next))
+    return see_other(request, next)

@@ -29,7 +29,7 @@ from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, Setting
 from ..errors import RefusedEarly, status_of
 from ..game_view import hinted, render_game, render_hinted, streak_after
 from ..identity import cookie_identity
-from ..redirects import flash, safe_next, see_other
+from ..redirects import NextPath, flash, see_other
 from ..templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
@@ -134,9 +134,9 @@ def retry(game_id: GameIdDep, request: Request, session: SessionDep, player: Pla
 @router.post("/prefs/winnable-only", dependencies=[CsrfDep])
 def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
                       winnable_only: Annotated[str, Form(max_length=5)] = "",
-                      next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+                      next: NextPath = "/") -> Response:
     players.update_solver_preferences(session, player, winnable_only=winnable_only == "on")
-    return see_other(request, safe_next(next))
+    return see_other(request, next)
 
 
 @router.get("/odds")
