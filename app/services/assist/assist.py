@@ -127,10 +127,13 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
         result = Hint(move, True, steps=len(line))
         game.line_ply = line_ply
     else:
-        move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
-        if move is None:
-            raise InputError("no move is possible", "no_hint")
         known = solver_cache.cached(session, record)
+        move = known.best_move if known is not None else None
+        if move is None:  # searched once per position (a node budget: the same answer each time), then kept
+            move = searches.best_score_move(record.position, SCORE_NODES, player_id=game.player_id)
+            if move is None:
+                raise InputError("no move is possible", "no_hint")
+            solver_cache.keep_best_move(session, record, move)
         result = Hint(move, False, lost=bool(known is not None and known.winnable is False))
     if game.hinted_ply != record.cursor:
         game.hint_count += 1

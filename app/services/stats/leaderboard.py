@@ -32,7 +32,7 @@ from app.db.models import DailyDeal, Game, Player, utcnow
 from app.engine import Status
 
 from ..assist import par
-from ..errors import BusyError, ForbiddenError, RateLimitError
+from ..errors import ForbiddenError
 from ..play import daily
 from ..play.lifecycle import aware, in_play_expression, result_expression, result_of
 
@@ -189,12 +189,9 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
     if row is None:
         return None
     start, end = day_bounds(day)
+    # prepared when the deal is chosen; if the solver was busy or cut short then, the table's
+    # page asks again in the solver's spare time (app.web.par_view.search_later): never here
     found = par.known(session, par.start_of_deal(preset_slug, row.seed))
-    if (found is None or not found.proven) and choose:  # prepared when chosen, unless the solver was busy or cut short
-        try:
-            found = par.par_of(session, par.start_of_deal(preset_slug, row.seed), player_id=None)
-        except (BusyError, RateLimitError):
-            found = None
     wins = [(game, name) for game, name, shown in session.execute(
         select(Game, Player.display_name, Player.on_daily_table).join(Player, Player.id == Game.player_id)
         .where(Game.preset == preset_slug, Game.seed == row.seed, Game.status == Status.WON,

@@ -12,6 +12,7 @@ from app.services.accounts import players, profiles
 from app.services.play import daily, deals, games
 from app.services.stats import leaderboard, stats
 
+from .. import par_view
 from ..deps import ApiPlayerDep, SessionDep, SettingsDep
 from ..templating import absolute
 from .api import errors
@@ -37,8 +38,8 @@ class DealOut(BaseModel):
     you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
     verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal "
                                                        "(its `moves`: the par line when there is one)")
-    par: int | None = Field(description="The deal's proven shortest win in moves (searched now within the solver's "
-                                        "budget when not yet known); null when not proven or not winnable")
+    par: int | None = Field(description="The deal's proven shortest win in moves; null when not proven, not "
+                                        "winnable, or not known yet (then searched in the solver's spare time)")
     par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
 
 
@@ -62,11 +63,16 @@ def _optional_player(session, authorization: str | None) -> Player | None:
 @router.get("/deals/{preset}/{seed}", response_model=DealOut,
             responses=errors(404, 422, described={404: "No such preset",
                                                   422: "Not a seed (a whole number from 0 to 2**64 - 1)"}))
-def deal(preset: str, seed: str, session: SessionDep,
+def deal(preset: str, seed: str, request: Request, session: SessionDep,
          authorization: Annotated[str | None, Header()] = None) -> dict:
-    """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours."""
+    """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours.
+    `par` and `verdict` are what is kept: one not yet known is searched in the solver's spare
+    time (players' hints first) and comes with a later answer."""
     viewer = _optional_player(session, authorization)
-    return deals.deal_summary(session, preset, seed, viewer.id if viewer else None).to_json()
+    summary = deals.deal_summary(session, preset, seed, viewer.id if viewer else None)
+    if summary.to_search:
+        par_view.search_later(request, summary.preset, summary.seed)
+    return summary.to_json()
 
 
 class TableEntryOut(BaseModel):
@@ -96,7 +102,8 @@ class DailyOut(BaseModel):
 
 
 @router.get("/daily/{preset}", response_model=DailyOut, responses=errors(404, described={404: "No such preset"}))
-def daily_table(preset: str, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
+def daily_table(preset: str, request: Request, session: SessionDep,
+                authorization: Annotated[str | None, Header()] = None) -> dict:
     """Today's (UTC) daily deal of the preset and its table: the wins of games of this preset
     and seed started and finished today. A game played through this API is listed, never
     ranked: the table ranks people's games at the board (docs/par.md)."""
@@ -104,6 +111,8 @@ def daily_table(preset: str, session: SessionDep, authorization: Annotated[str |
     viewer = _optional_player(session, authorization)
     table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)
     assert table is not None  # today's deal is chosen on demand
+    if table.par is None or not table.par.proven:
+        par_view.search_later(request, slug, table.seed)
     found = table.par
     return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
             "par": found.moves if found is not None and found.proven else None,

@@ -14,6 +14,7 @@ from app.services.errors import InputError, NotFoundError
 from app.services.play import daily, games
 from app.services.stats import leaderboard
 
+from .. import par_view
 from ..deps import CsrfDep, PlayerDep, SessionDep
 from ..redirects import NextPath, see_other
 from ..templating import render
@@ -47,6 +48,8 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
     when = parse_day(day, today)
     # today's deal is chosen on demand; an earlier day's only if somebody asked for it then
     found = leaderboard.table(session, slug, when, player.id, choose=when == today)
+    if found is not None and (found.par is None or not found.par.proven):
+        par_view.search_later(request, slug, found.seed)
     return render(request, "daily_table.html", {
         "table": found,
         "table_preset": PRESETS[slug],

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from app.engine import PRESETS
 from app.services.play import challenges, daily, deals, games, lifecycle
 
+from .. import par_view
 from ..deps import PUBLIC_ID, PlayerDep, SessionDep
 from ..link_meta import deal_meta
 from ..redirects import see_other
@@ -23,6 +24,8 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
               origin: Annotated[str, Query(alias="from")] = "") -> Response:
     """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
     summary = deals.deal_summary(session, preset, seed, player.id)
+    if summary.to_search:
+        par_view.search_later(request, summary.preset, summary.seed)
     today = daily.utc_today()
     # a bad or foreign id shows the plain page, never an error: the link was shared as it is
     challenge = (challenges.origin_result(session, summary.preset, summary.seed, origin, player.id)
