@@ -5,9 +5,10 @@ the CSRF check there too."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, Header, Request
 from sqlalchemy.orm import Session
 
@@ -107,6 +108,25 @@ async def require_csrf(request: Request, settings: SettingsDep) -> None:
 
 
 CsrfDep = Depends(require_csrf)
+
+
+PAGE_TURNS = 1  # browsing pages drawn at once per worker process
+
+
+async def page_turn(request: Request) -> AsyncIterator[None]:
+    """A page that is only read, and costs more to draw than a move (a deal's page and its API
+    answer, a day's table), waits here for its turn, on the event loop, holding no thread and
+    no connection: a crawler's flood of them queues behind itself, and the players' moves
+    keep their threads and most of the process's time (bench/solver_storm.py --pages)."""
+    turns = getattr(request.app.state, "page_turns", None)
+    if turns is None:
+        turns = request.app.state.page_turns = anyio.Semaphore(PAGE_TURNS)
+    async with turns:
+        yield
+
+
+# scope="function": the turn is given back when the page is drawn, before it is sent
+PageTurnDep = Depends(page_turn, scope="function")
 
 
 def get_api_player(session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> Player:

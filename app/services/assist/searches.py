@@ -152,9 +152,17 @@ def wait_for_spare_time() -> None:
             _spare.wait()
 
 
+PLAYER_NICE, SPARE_NICE = 5, 19  # CPU priority below the web process's (0): moves first, then hints, then pages
+
+
+def _player_process_init(parent: int) -> None:
+    _exit_with(parent)
+    os.nice(PLAYER_NICE)  # on a busy machine the web process (every other player's move) comes first
+
+
 def _spare_process_init(parent: int) -> None:
     _exit_with(parent)
-    os.nice(19)  # the players' solver process and the web process come first for the CPU
+    os.nice(SPARE_NICE)  # and the players' searches before any page's
 
 
 def _spare_pool_now() -> Executor | None:
@@ -195,7 +203,7 @@ def _get_pool() -> Executor | None:
             try:
                 # spawn: a fresh interpreter, not a fork of a process that runs threads
                 _pool = ProcessPoolExecutor(_processes, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_exit_with, initargs=(os.getpid(),))
+                                            initializer=_player_process_init, initargs=(os.getpid(),))
             except (OSError, ImportError, NotImplementedError) as exc:  # e.g. no /dev/shm for its locks
                 log.warning("no solver processes (%s): searching in the request's thread", exc)
                 _processes = 0

@@ -13,7 +13,7 @@ from app.services.play import daily, deals, games
 from app.services.stats import leaderboard, stats
 
 from .. import par_view
-from ..deps import ApiPlayerDep, SessionDep, SettingsDep
+from ..deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep
 from ..templating import absolute
 from .api import errors
 
@@ -60,7 +60,7 @@ def _optional_player(session, authorization: str | None) -> Player | None:
     return players.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
 
 
-@router.get("/deals/{preset}/{seed}", response_model=DealOut,
+@router.get("/deals/{preset}/{seed}", response_model=DealOut, dependencies=[PageTurnDep],
             responses=errors(404, 422, described={404: "No such preset",
                                                   422: "Not a seed (a whole number from 0 to 2**64 - 1)"}))
 def deal(preset: str, seed: str, request: Request, session: SessionDep,
@@ -101,7 +101,8 @@ class DailyOut(BaseModel):
                                                          "moves then seconds, the others after them")
 
 
-@router.get("/daily/{preset}", response_model=DailyOut, responses=errors(404, described={404: "No such preset"}))
+@router.get("/daily/{preset}", response_model=DailyOut, dependencies=[PageTurnDep],
+            responses=errors(404, described={404: "No such preset"}))
 def daily_table(preset: str, request: Request, session: SessionDep,
                 authorization: Annotated[str | None, Header()] = None) -> dict:
     """Today's (UTC) daily deal of the preset and its table: the wins of games of this preset

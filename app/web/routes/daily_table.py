@@ -15,7 +15,7 @@ from app.services.play import daily, games
 from app.services.stats import leaderboard
 
 from .. import par_view
-from ..deps import CsrfDep, PlayerDep, SessionDep
+from ..deps import CsrfDep, PageTurnDep, PlayerDep, SessionDep
 from ..redirects import NextPath, see_other
 from ..templating import render
 
@@ -40,7 +40,7 @@ def parse_day(text: str, today: date) -> date:
     return day
 
 
-@router.get("/daily/{preset}/table")
+@router.get("/daily/{preset}/table", dependencies=[PageTurnDep])
 def table_page(preset: str, request: Request, session: SessionDep, player: PlayerDep,
                day: Annotated[str, Query(max_length=10)] = "") -> Response:
     slug = games.get_preset_or_error(preset).slug

@@ -11,7 +11,7 @@ from app.engine import PRESETS
 from app.services.play import challenges, daily, deals, games, lifecycle
 
 from .. import par_view
-from ..deps import PUBLIC_ID, PlayerDep, SessionDep
+from ..deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
 from ..link_meta import deal_meta
 from ..redirects import see_other
 from ..templating import render
@@ -19,7 +19,7 @@ from ..templating import render
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/deal/{preset}/{seed}")
+@router.get("/deal/{preset}/{seed}", dependencies=[PageTurnDep])
 def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
               origin: Annotated[str, Query(alias="from")] = "") -> Response:
     """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
