@@ -58,7 +58,8 @@ def utcnow() -> datetime:
 
 
 def new_public_id() -> str:
-    # random, unguessable ids: a game link is the capability to watch it
+    # random, unguessable ids: a game link is the capability to watch it once it is finished (a game
+    # in play is its player's alone: app.services.stats.leaderboard.check_may_watch)
     return secrets.token_urlsafe(9)
 
 

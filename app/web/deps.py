@@ -5,8 +5,8 @@ the CSRF check there too."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Annotated, TypeVar
 
 import anyio
 from fastapi import Depends, Header, Request
@@ -27,6 +27,7 @@ async def get_app_settings(request: Request) -> Settings:
 
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+T = TypeVar("T")
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -108,6 +109,18 @@ async def require_csrf(request: Request, settings: SettingsDep) -> None:
 
 
 CsrfDep = Depends(require_csrf)
+
+
+def in_solver_thread(request: Request, function: Callable[[], T]) -> Awaitable[T]:
+    """Run a route's work that may wait for the solver (a hint, "still winnable?", auto-finish,
+    the analysis) in a thread of the solver's own, as many as SOLVER_SEARCHES and one more: a
+    search's wait holds none of the THREADS the other players' moves are served by (with every
+    slot taken by a storm of hints, their moves had one thread left: p99 ×5-10)."""
+    limiter = getattr(request.app.state, "solver_threads", None)
+    if limiter is None:
+        limiter = request.app.state.solver_threads = anyio.CapacityLimiter(
+            request.app.state.settings.solver_searches + 1)
+    return anyio.to_thread.run_sync(function, limiter=limiter)
 
 
 PAGE_TURNS = 1  # browsing pages drawn at once per worker process
