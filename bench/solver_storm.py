@@ -4,20 +4,21 @@ Each of `--hinters` players holds a Gaps game at the start of its last round (tw
 a search takes its whole budget on most deals; at one moment all of them post the hint button at
 once. With `--pages N`, N anonymous visitors (no cookie, as a crawler) load deal pages of fresh
 seeds one after another from a second before the hints on, each page a deal nobody has asked
-about. Meanwhile `--movers` players tap random legal moves through the board form. Prints the
-hint outcomes (answered, "the solver is busy" with Retry-After, other), the pages loaded, every
-5xx, and the other players' move latencies during the storm. `--hinters 0` with no pages is the
-quiet figure the others are held to.
+about. Meanwhile `--movers` players tap random legal moves through the board form, for
+`--seconds` before the storm (the quiet figure, in the same minute: this machine's load varies
+by several times from one minute to the next) and as long after it. Prints the hint outcomes
+(answered, "the solver is busy" with Retry-After, other), the pages loaded, every 5xx, and the
+other players' move latencies before and during the storm, with the ratio of their p99s.
 
   .venv/bin/python bench/solver_storm.py                                   # SQLite, one instance
-  .venv/bin/python bench/solver_storm.py --hinters 0,200                   # quiet, then 200 at once
+  .venv/bin/python bench/solver_storm.py --hinters 200                     # 200 at once
   .venv/bin/python bench/solver_storm.py --hinters 15 --pages 40           # a crawler's flood, 15 hints
   .venv/bin/python bench/solver_storm.py --db postgresql --instances 2
   options: --hinters 45,200 --movers 20 --seconds 8 --pages 0
 
 Targets: no 5xx at 45 and at 200 players asking at once (issue 14); the other players' move p99
-under 200 hinters and under a deal-page flood within twice the quiet figure, and a flood of
-pages refuses no player's hint (issue 40). Only 127.0.0.1 is ever contacted.
+under 200 hinters and under a deal-page flood within twice the quiet one, and a flood of pages
+refuses no player's hint (issue 40). Only 127.0.0.1 is ever contacted.
 """
 
 from __future__ import annotations
@@ -113,13 +114,19 @@ async def storm(bases: list[str], hinters: int, movers: int, seconds: float, pag
             page_ms.append((time.perf_counter() - started) * 1000)
             page_outcomes[str(status)] += 1
 
+    quiet: list[float] = []
+
     async def run() -> None:
         playing = [asyncio.create_task(play(p)) for p in players]
-        browsing = [asyncio.create_task(browse(h, i)) for i, h in enumerate(flooders)]
         for http in clients:  # set up long ago: the server has closed their idle connections
             await http.close()
-        await asyncio.sleep(1.0)  # the movers (and the flood) under way
+        await asyncio.sleep(1.0)  # the movers under way
         moves.latencies.clear()
+        await asyncio.sleep(seconds)  # the quiet figure, in the same minute as the storm's: the load varies
+        quiet.extend(moves.latencies)
+        moves.latencies.clear()
+        browsing = [asyncio.create_task(browse(h, i)) for i, h in enumerate(flooders)]
+        await asyncio.sleep(1.0 if flooders else 0.0)  # the flood under way
         await asyncio.gather(*(ask(c, g, t) for c, (g, t) in zip(clients, games)))
         await asyncio.sleep(max(0.0, seconds - 1.0))
         done.set()
@@ -130,9 +137,11 @@ async def storm(bases: list[str], hinters: int, movers: int, seconds: float, pag
         await http.close()
     ms = sorted(x * 1000 for x in moves.latencies)
     q = statistics.quantiles(ms, n=100, method="inclusive") if len(ms) > 2 else [float("nan")] * 99
+    calm = statistics.quantiles([x * 1000 for x in quiet], n=100, method="inclusive") if len(quiet) > 2 else [float("nan")] * 99
     return {"outcomes": outcomes, "hint_ms": sorted(hint_ms), "pages": page_outcomes, "page_ms": sorted(page_ms),
             "moves": len(ms), "move_errors": moves.errors,
-            "p50": q[49], "p99": q[98], "max": ms[-1] if ms else float("nan")}
+            "p50": q[49], "p99": q[98], "max": ms[-1] if ms else float("nan"),
+            "quiet_n": len(quiet), "quiet_p50": calm[49], "quiet_p99": calm[98]}
 
 
 def main() -> None:
@@ -161,8 +170,11 @@ def main() -> None:
             print("  deal pages: " + ", ".join(f"{k} {v}" for k, v in sorted(result["pages"].items()))
                   + f"; p50 {statistics.median(page):.0f} ms, max {page[-1]:.0f} ms")
         print(f"  5xx in the servers' request logs: {logged}")
+        print(f"  other players' moves just before, quiet: n {result['quiet_n']}, p50 {result['quiet_p50']:.1f} ms, "
+              f"p99 {result['quiet_p99']:.1f} ms")
         print(f"  other players' moves during the storm: n {result['moves']}, errors {result['move_errors']}, "
-              f"p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max {result['max']:.1f} ms")
+              f"p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max {result['max']:.1f} ms; "
+              f"p99 {result['p99'] / result['quiet_p99']:.2f} × the quiet one")
 
 
 if __name__ == "__main__":

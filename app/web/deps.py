@@ -5,6 +5,7 @@ the CSRF check there too."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Annotated, TypeVar
 
@@ -129,13 +130,16 @@ PAGE_TURNS = 1  # browsing pages drawn at once per worker process
 async def page_turn(request: Request) -> AsyncIterator[None]:
     """A page that is only read, and costs more to draw than a move (a deal's page and its API
     answer, a day's table), waits here for its turn, on the event loop, holding no thread and
-    no connection: a crawler's flood of them queues behind itself, and the players' moves
-    keep their threads and most of the process's time (bench/solver_storm.py --pages)."""
+    no connection, and its turn lasts twice as long as it took to draw: a crawler's flood of
+    them queues behind itself and gets at most half the process's time, and the players' moves
+    keep their threads and the rest (bench/solver_storm.py --pages)."""
     turns = getattr(request.app.state, "page_turns", None)
     if turns is None:
         turns = request.app.state.page_turns = anyio.Semaphore(PAGE_TURNS)
     async with turns:
+        started = time.perf_counter()
         yield
+        await anyio.sleep(time.perf_counter() - started)  # the turn's rest: the moves' time
 
 
 # scope="function": the turn is given back when the page is drawn, before it is sent

@@ -33,7 +33,7 @@ from app.engine import Status
 
 from ..assist import par
 from ..errors import ForbiddenError
-from ..play import daily
+from ..play import daily, games
 from ..play.lifecycle import aware, in_play_expression, result_expression, result_of
 
 HISTORY_DAYS = 30
@@ -60,7 +60,7 @@ def unranked(game: Game, *, first: bool) -> Unranked | None:
         return Unranked.ASSISTED
     if not first:
         return Unranked.AGAIN
-    if game.played_via != "page":
+    if game.played_via != games.PAGE:
         return Unranked.API
     started, finished = aware(game.started_at), aware(game.finished_at)
     if started is None or finished is None or (
