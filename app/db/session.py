@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 
 import psycopg
 from psycopg import errors as pg_errors
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -70,6 +71,27 @@ def _private_sqlite_files(url: str) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(database + suffix, 0o600)
+
+
+@contextlib.contextmanager
+def lock_wait(session: Session, milliseconds: int) -> Iterator[None]:
+    """Within it, the session's SQLite connection waits at most ``milliseconds`` for another
+    writer's lock (its busy timeout), then BUSY_SECONDS again; PostgreSQL's waits are bounded
+    by its statement timeout already."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    if sqlite:
+        session.execute(text(f"PRAGMA busy_timeout={int(milliseconds)}"))
+    try:
+        yield
+    finally:
+        if sqlite:
+            with contextlib.suppress(Exception):
+                session.execute(text(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}"))
+
+
+def is_locked(error: BaseException) -> bool:
+    """Whether a database error is SQLite's "another writer holds the lock" (busy, not broken)."""
+    return "database is locked" in str(error)
 
 
 def build_engine(url: str, *, pool_size: int = 10, echo: bool = False, bounded: bool = False) -> Engine:

@@ -7,6 +7,7 @@ import contextlib
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from app.db.session import is_locked, lock_wait
 from app.services import health
 
 from ..deps import SessionDep
@@ -14,14 +15,20 @@ from ..deps import SessionDep
 router = APIRouter(tags=["operations"])
 
 
+LOCK_WAIT_MS = 100  # SQLite: another writer's lock (prune, a backup) is "busy", not "down"
+
+
 @router.get("/healthz", summary="Liveness and database check (a read and a write)")
 def healthz(session: SessionDep) -> JSONResponse:
     try:
-        health.check_write(session)
-        session.commit()  # the write must reach the disk (a full disk fails here)
+        with lock_wait(session, LOCK_WAIT_MS):
+            health.check_write(session)
+            session.commit()  # the write must reach the disk (a full disk fails here)
     except Exception as exc:  # any database failure means "not healthy", never a 500 page
         with contextlib.suppress(Exception):  # a database that is gone cannot roll back either
             session.rollback()
+        if is_locked(exc):  # the file takes writes; another process is writing just now
+            return JSONResponse({"status": "ok", "database": "busy"})
         return JSONResponse({"status": "error", "database": type(exc).__name__}, status_code=503,
                             headers={"retry-after": "5"})
     return JSONResponse({"status": "ok", "database": "ok"})
