@@ -200,7 +200,7 @@ def prune(args: argparse.Namespace) -> int:
 
     if args.older_than < 0:
         raise UsageError("--older-than must be 0 or more days")
-    with session_factory(get_settings())() as session, session.begin():  # one unit of work: both DELETEs or none
+    with session_factory(get_settings(), bounded=False)() as session, session.begin():  # one unit of work, no request
         result = prune_database(session, args.older_than, dry_run=args.dry_run)
     _emit({**result.as_dict(), "dry_run": args.dry_run})
     return 0

@@ -5,7 +5,22 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, date, datetime
 
-from sqlalchemy import JSON, Boolean, Date, DateTime, Enum, ForeignKey, Index, Integer, String, Text, false, text, true
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+    text,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -43,7 +58,8 @@ def utcnow() -> datetime:
 
 
 def new_public_id() -> str:
-    # random, unguessable ids: a game link is the capability to watch it
+    # random, unguessable ids: a game link is the capability to watch it once it is finished (a game
+    # in play is its player's alone: app.services.stats.leaderboard.check_may_watch)
     return secrets.token_urlsafe(9)
 
 
@@ -99,6 +115,7 @@ class Game(Base):
         # of two first moves racing (two tabs, two instances) only one can store its game
         Index("uq_games_one_unfinished", "player_id", "preset", unique=True,
               sqlite_where=text(UNFINISHED), postgresql_where=text(UNFINISHED)),
+        CheckConstraint("played_via IN ('page', 'api')", name="ck_games_played_via"),
     )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_public_id)
@@ -131,6 +148,10 @@ class Game(Base):
     # the id the page gave the last stored change (a move, undo, redo: ``mid``): the page sends a
     # change again when its answer was lost, and this tells that it is stored (lifecycle.check)
     last_mid: Mapped[str | None] = mapped_column(String(32))
+    # where its moves came from: "page" (a person at the board), or "api" for good once any
+    # move, undo or redo came through the API, or the game was made there: a program's game,
+    # never ranked among the daily table's clean wins (app.services.stats.leaderboard)
+    played_via: Mapped[str] = mapped_column(String(8), default="page", server_default="page")
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 
@@ -183,6 +204,9 @@ class PositionVerdict(Base):
     moves: Mapped[str] = mapped_column(Text, default="")   # a winning continuation, when winnable
     nodes: Mapped[int] = mapped_column(Integer, default=0)
     budget: Mapped[int] = mapped_column(Integer, default=0)
+    # not winnable or undecided: the move reaching the best score a hint's search found (a node
+    # budget, so the same for every asker), kept so a hint asked again is not searched again
+    best_move: Mapped[str | None] = mapped_column(String(64))
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -200,3 +224,12 @@ class ShortestLine(Base):
     lower_bound: Mapped[int] = mapped_column(Integer, default=0)
     nodes: Mapped[int] = mapped_column(Integer, default=0)
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HealthCheck(Base):
+    """The row ``/healthz`` writes: the database answers only if it also takes a write."""
+
+    __tablename__ = "health_checks"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

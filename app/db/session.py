@@ -13,6 +13,15 @@ work must not wait for that:
   once: ``facts`` writes it in a short unit of work of its own. It runs while the request's
   transaction holds no writes (just after ``release``), so on SQLite it never waits for its own
   request's write lock.
+
+The web app's engine answers within a bounded time when the database does not (down,
+restarted, or black-holed behind a proxy that takes bytes and forwards none): SQLite's busy
+timeout bounds a wait for its write lock; for PostgreSQL a connection is made within
+``CONNECT_SECONDS``, a statement runs at most ``STATEMENT_SECONDS`` on the server, and the
+client waits at most ``ANSWER_SECONDS`` for any answer (``BoundedConnection``: the server's own
+timeout never fires when nothing reaches it). Each failure is an OperationalError, which the web
+app answers with 503 and Retry-After (app.web.errors). The command line (prune, migrations)
+has no such bounds: its long statements are expected.
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ import os
 from collections.abc import Iterator
 from functools import lru_cache
 
-from sqlalchemy import create_engine, event
+import psycopg
+from psycopg import errors as pg_errors
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -30,6 +41,27 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.settings import Settings
 
 BUSY_SECONDS = 5  # a writer waits this long for another to finish (SQLite's busy timeout)
+CONNECT_SECONDS = 3     # PostgreSQL: a new connection (libpq's connect_timeout)
+STATEMENT_SECONDS = 5   # PostgreSQL: a statement, on the server (statement_timeout)
+ANSWER_SECONDS = 7      # PostgreSQL: any answer, on the client (BoundedConnection)
+POOL_SECONDS = 5        # a request waits this long for a pooled connection
+
+
+class BoundedConnection(psycopg.Connection):
+    """A psycopg connection that waits at most ``ANSWER_SECONDS`` for the server's answer to any
+    query, commit or ping; then it is closed (its state is unknown) and the query fails with an
+    OperationalError, as a lost connection does."""
+
+    answer_seconds: float = ANSWER_SECONDS
+
+    def wait(self, gen, interval=0.1, timeout=None):
+        try:
+            return super().wait(gen, interval=interval, timeout=self.answer_seconds if timeout is None else timeout)
+        except pg_errors._WaitTimeout:  # psycopg's own "no answer in time", raised by its wait
+            if timeout is not None:  # a caller's own deadline (LISTEN/NOTIFY): theirs to handle
+                raise
+            self.pgconn.finish()
+            raise psycopg.OperationalError(f"the database sent no answer within {self.answer_seconds:g} s") from None
 
 
 def _on_sqlite_connect(dbapi_connection, _record) -> None:
@@ -56,7 +88,29 @@ def _private_sqlite_files(url: str) -> None:
             os.chmod(database + suffix, 0o600)
 
 
-def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine:
+@contextlib.contextmanager
+def lock_wait(session: Session, milliseconds: int) -> Iterator[None]:
+    """Within it, the session's SQLite connection waits at most ``milliseconds`` for another
+    writer's lock (its busy timeout), then BUSY_SECONDS again; PostgreSQL's waits are bounded
+    by its statement timeout already."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    if sqlite:
+        session.execute(text(f"PRAGMA busy_timeout={int(milliseconds)}"))
+    try:
+        yield
+    finally:
+        if sqlite:
+            with contextlib.suppress(Exception):
+                session.execute(text(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}"))
+
+
+def is_locked(error: BaseException) -> bool:
+    """Whether a database error is SQLite's "another writer holds the lock" (busy, not broken)."""
+    return "database is locked" in str(error)
+
+
+def build_engine(url: str, *, pool_size: int = 10, echo: bool = False, bounded: bool = False) -> Engine:
+    """The engine of ``url``; ``bounded``: the web app's, which answers in bounded time (above)."""
     if url.startswith("sqlite"):
         _private_sqlite_files(url)
         # a pool as large as the server's threadpool: no connection (and PRAGMA) churn under load
@@ -68,24 +122,38 @@ def build_engine(url: str, *, pool_size: int = 10, echo: bool = False) -> Engine
     # which PostgreSQL re-checks against the newest committed row after waiting on a concurrent
     # writer, so the loser matches no row (409) instead of overwriting; nothing reads-then-writes
     # across rows. The pool is per instance: DB_POOL_SIZE, as many again on overflow.
-    return create_engine(
+    if not bounded:
+        return create_engine(
+            url, echo=echo, isolation_level="READ COMMITTED", pool_size=pool_size, max_overflow=pool_size,
+            pool_timeout=10, pool_recycle=1800, pool_pre_ping=True,
+        )
+    engine = create_engine(
         url, echo=echo, isolation_level="READ COMMITTED", pool_size=pool_size, max_overflow=pool_size,
-        pool_timeout=10, pool_recycle=1800, pool_pre_ping=True,
+        pool_timeout=POOL_SECONDS, pool_recycle=1800, pool_pre_ping=True,
+        connect_args={"connect_timeout": CONNECT_SECONDS,
+                      "options": f"-c statement_timeout={STATEMENT_SECONDS * 1000}"},
     )
+
+    @event.listens_for(engine, "do_connect")
+    def _bounded_connect(_dialect, _record, cargs, cparams):
+        return BoundedConnection.connect(*cargs, **cparams)
+
+    return engine
 
 
 @lru_cache
-def _engine_for(url: str, pool_size: int, echo: bool) -> Engine:
-    return build_engine(url, pool_size=pool_size, echo=echo)
+def _engine_for(url: str, pool_size: int, echo: bool, bounded: bool) -> Engine:
+    return build_engine(url, pool_size=pool_size, echo=echo, bounded=bounded)
 
 
-def get_engine(settings: Settings) -> Engine:
-    return _engine_for(settings.database_url, settings.db_pool_size, settings.log_sql)
+def get_engine(settings: Settings, *, bounded: bool = True) -> Engine:
+    """The web app's engine (``bounded``: see above), or the command line's."""
+    return _engine_for(settings.database_url, settings.db_pool_size, settings.log_sql, bounded)
 
 
-def session_factory(settings: Settings) -> sessionmaker[Session]:
+def session_factory(settings: Settings, *, bounded: bool = True) -> sessionmaker[Session]:
     # what a route loaded stays loaded after a commit: its page is drawn from those objects
-    return sessionmaker(bind=get_engine(settings), expire_on_commit=False)
+    return sessionmaker(bind=get_engine(settings, bounded=bounded), expire_on_commit=False)
 
 
 class WritesPending(RuntimeError):

@@ -5,9 +5,11 @@ the CSRF check there too."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Annotated
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Annotated, TypeVar
 
+import anyio
 from fastapi import Depends, Header, Request
 from sqlalchemy.orm import Session
 
@@ -26,6 +28,7 @@ async def get_app_settings(request: Request) -> Settings:
 
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+T = TypeVar("T")
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -114,6 +117,40 @@ async def require_csrf(request: Request, settings: SettingsDep) -> None:
 
 
 CsrfDep = Depends(require_csrf)
+
+
+def in_solver_thread(request: Request, function: Callable[[], T]) -> Awaitable[T]:
+    """Run a route's work that may wait for the solver (a hint, "still winnable?", auto-finish,
+    the analysis) in a thread of the solver's own, as many as SOLVER_SEARCHES and one more: a
+    search's wait holds none of the THREADS the other players' moves are served by (with every
+    slot taken by a storm of hints, their moves had one thread left: p99 ×5-10)."""
+    limiter = getattr(request.app.state, "solver_threads", None)
+    if limiter is None:
+        limiter = request.app.state.solver_threads = anyio.CapacityLimiter(
+            request.app.state.settings.solver_searches + 1)
+    return anyio.to_thread.run_sync(function, limiter=limiter)
+
+
+PAGE_TURNS = 1  # browsing pages drawn at once per worker process
+
+
+async def page_turn(request: Request) -> AsyncIterator[None]:
+    """A page that is only read, and costs more to draw than a move (a deal's page and its API
+    answer, a day's table), waits here for its turn, on the event loop, holding no thread and
+    no connection, and its turn lasts twice as long as it took to draw: a crawler's flood of
+    them queues behind itself and gets at most half the process's time, and the players' moves
+    keep their threads and the rest (bench/solver_storm.py --pages)."""
+    turns = getattr(request.app.state, "page_turns", None)
+    if turns is None:
+        turns = request.app.state.page_turns = anyio.Semaphore(PAGE_TURNS)
+    async with turns:
+        started = time.perf_counter()
+        yield
+        await anyio.sleep(time.perf_counter() - started)  # the turn's rest: the moves' time
+
+
+# scope="function": the turn is given back when the page is drawn, before it is sent
+PageTurnDep = Depends(page_turn, scope="function")
 
 
 def get_api_player(session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> Player:

@@ -1,4 +1,10 @@
-"""Every failure becomes a clear 4xx: JSON under /api/, a small page elsewhere. Never a traceback."""
+"""Every failure becomes a clear 4xx: JSON under /api/, a small page elsewhere. Never a traceback.
+
+A database that does not answer (down, restarted, its disk full, its lock held past the busy
+timeout, or no answer within app.db.session's bounds) is a 503 with Retry-After: the request
+changed nothing and may be sent again. Anything else unexpected is a 500 that says so and
+closes its connection (``Connection: close``), as the server does after it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.errors import (
@@ -19,7 +27,7 @@ from app.services.errors import (
 )
 
 from .identity import visitor_page
-from .middleware import SECURITY_HEADERS, BodyTooLarge
+from .middleware import SECURITY_HEADERS, BodyTooLarge, request_log
 from .templating import render
 
 STATUS_OF = {
@@ -31,6 +39,7 @@ STATUS_OF = {
     BusyError: 429,  # not a failure of the server: a crowd, which Retry-After tells when to try again
 }
 KEY_OF_STATUS = {400: "bad_request", 403: "csrf", 404: "not_found", 413: "too_large", 422: "bad_request"}
+DATABASE_RETRY_SECONDS = 5  # Retry-After of a 503 for a database that did not answer
 
 
 def status_of(error: ServiceError) -> int:
@@ -105,17 +114,29 @@ def install_error_handlers(app: FastAPI) -> None:
         response.headers.update({"hx-reswap": "none", **headers_of(exc.error)})  # out-of-band parts only
         return response
 
+    async def on_database_down(request: Request, exc: Exception):
+        request_log.warning("database unavailable", extra={"fields": {"error": type(exc).__name__}})
+        response = error_response(request, 503, "db_unavailable",
+                                  "the database is not answering: nothing was changed; try again shortly")
+        response.headers["retry-after"] = str(DATABASE_RETRY_SECONDS)
+        return response
+
+    for fault in (OperationalError, InterfaceError, PoolTimeoutError):
+        app.add_exception_handler(fault, on_database_down)
+
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, exc: Exception):
         # Starlette's ServerErrorMiddleware answers with this, outside every middleware of ours
-        # (so the security headers are added here), then re-raises: uvicorn logs the traceback
-        # and the request log line says 500
+        # (so the security headers are added here), then re-raises: uvicorn logs the traceback,
+        # the request log line says 500, and uvicorn closes the connection, which the answer says
+        # beforehand (a client would otherwise send its next request into a closed connection)
         try:
             response = error_response(request, 500, "server_error", "internal error: the request was not completed")
         except Exception:  # the page itself failed: plain words, still with the headers
             response = PlainTextResponse("internal error", status_code=500)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        response.headers["connection"] = "close"
         return response
 
     @app.exception_handler(BodyTooLarge)

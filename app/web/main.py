@@ -45,6 +45,7 @@ from .routes import (
     solver,
     stats,
 )
+from .serve import leave_with_supervisor
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        leave_with_supervisor()  # a worker of `tretten serve` does not outlive it
         yield
         await anyio.to_thread.run_sync(searches.stop)  # a search under way ends first (its budget)
         # uvicorn stops accepting on SIGTERM/SIGINT, lets requests in flight finish, then runs this

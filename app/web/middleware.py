@@ -57,7 +57,19 @@ def install_limits(app: FastAPI, settings: Settings) -> None:
         key="rate_limited",
     )
     if settings.trusted_proxies:
-        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+        app.add_middleware(TrustedProxyHeaders, trusted_hosts=list(settings.trusted_proxies))
+
+
+class TrustedProxyHeaders(ProxyHeadersMiddleware):
+    """uvicorn's, and it marks a request that came through a trusted proxy
+    (``request.state.through_proxy``): only then is its Host header believed for the site's
+    absolute links when PUBLIC_URL is not set (app.web.templating.public_base)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            scope.setdefault("state", {})["through_proxy"] = bool(client) and client[0] in self.trusted_hosts
+        await super().__call__(scope, receive, send)
 
 
 def client_address(request: Request) -> str:

@@ -1,4 +1,5 @@
-"""The end screen's share text once the deal's par is known: par and the day's place added."""
+"""The end screen's share text once the deal's par is known: par and the day's place added; and
+what a page that shows a deal's par leaves to the solver's spare time."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.services.assist import par
+from app.services.assist import par, searches
 from app.services.play import lifecycle
 from app.services.play.games import record_of
-from app.services.stats import leaderboard
+from app.services.stats import deals, leaderboard
 
 from .game_view import share_result
 
@@ -24,3 +25,17 @@ def scored_share(request: Request, session: Session, game: Game, player: Player)
     if found is None and place is None:
         return None
     return share_result(request, game, record_of(game).position, request.state.language, par=found, rank=place)
+
+
+def search_later(request: Request, preset_slug: str, seed: int) -> None:
+    """A page showed a deal without its par (or a finished viewer without its verdict): search
+    them in the solver's spare time, in a unit of work of their own, for the next look. The page
+    never waits for it, and no player's hint waits behind it (app.services.assist.searches)."""
+    sessions = request.app.state.sessionmaker
+
+    def job() -> None:
+        with sessions() as session:
+            deals.prepare(session, preset_slug, seed)
+            session.commit()
+
+    searches.in_spare_time(f"deal:{preset_slug}:{seed}", job)

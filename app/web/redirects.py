@@ -3,7 +3,10 @@ plain form post's answer showed to the page it redirects to."""
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Form, Request
+from pydantic import AfterValidator
 from starlette.responses import RedirectResponse, Response
 
 from .templating import is_htmx
@@ -32,11 +35,17 @@ def flashed(request: Request) -> dict:
     return said if isinstance(said, dict) else {}
 
 
-def safe_next(target: str) -> str:
-    """Where a form asks to go back to: a same-site path only, never another host. Control
-    characters and spaces are refused as well: a browser drops tabs and newlines from a URL
-    (a tab between two slashes makes ``//evil.example``), and a newline cannot go into a header."""
+def same_site_path(target: str) -> str:
+    """Where a form asks to go back to: a same-site path of printable ASCII only, never another
+    host. Anything else is refused (400) before the form changes anything: a browser drops tabs
+    and newlines from a URL (a tab between two slashes makes ``//evil.example``), a newline or a
+    character outside Latin-1 cannot go into a header (htmx's HX-Redirect), and the pages write
+    their own paths in ASCII."""
     if (not target.startswith("/") or target.startswith("//") or "\\" in target
-            or any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in target)):
-        return "/"
+            or any(not 0x20 < ord(ch) < 0x7F for ch in target)):
+        raise ValueError("next is a path on this site (printable ASCII, starting with one /)")
     return target
+
+
+# a form's ``next`` field: where to go back to after it (post/redirect/get)
+NextPath = Annotated[str, Form(max_length=300), AfterValidator(same_site_path)]

@@ -83,6 +83,8 @@ TEXTS = {
     "no_retry": N_("There is no earlier point to try again from."),
     "daily_spoiler": N_("This is a game of today's daily deal: you can watch it once you have finished the deal "
                         "yourself, or after midnight UTC."),
+    "in_play_elsewhere": N_("This game is still being played. You can watch it once it is finished."),
+    "db_unavailable": N_("The game's storage is not answering right now. Please try again in a moment."),
     "bad_day": N_("That is not a day (year-month-day)."),
     "future_day": N_("That day's table is not open yet."),
 }
@@ -119,8 +121,20 @@ def message(key: str | None, reason: tuple[str, dict] | None = None) -> str:
 # ---------------------------------------------------------------- absolute URLs
 
 def public_base(request: Request) -> str:
-    """``https://tretten.example``: PUBLIC_URL, else the request's own scheme and host."""
-    return request.app.state.settings.public_url or str(request.base_url).rstrip("/")
+    """``https://tretten.example``: PUBLIC_URL; without it, the Host a trusted proxy passed on
+    (TRUSTED_PROXIES), else the address the server was reached at (the socket's, never the
+    client's Host header: a link in a preview or a shared result would follow any host a
+    client named, and a cache in front would keep it for others)."""
+    public = request.app.state.settings.public_url
+    if public:
+        return public
+    if getattr(request.state, "through_proxy", False):
+        return str(request.base_url).rstrip("/")
+    host, port = request.scope.get("server") or ("127.0.0.1", None)
+    host = f"[{host}]" if ":" in host else host
+    scheme = request.url.scheme
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
 def absolute(request: Request, path: str) -> str:

@@ -299,13 +299,19 @@ def test_a_phone_shows_the_replacing_notice_before_the_first_tap(server, new_pag
     assert note["bottom"] <= top  # above the board
 
 
-def test_someone_elses_game_is_a_still_picture(server, new_page):
+def test_someone_elses_game_is_a_still_picture_once_it_is_finished(server, new_page):
     page = new_page(390, 844)
     page.goto(f"{server}/play/pyramid/5")
     page.click('#board [data-action="draw"]')
     wait_ply(page, 1)
     game_id = page.get_attribute("#board", "data-game-id")
     other = new_page(390, 844)
+    refused = other.goto(f"{server}/games/{game_id}")  # in play: the player's alone, no board
+    assert refused.status == 403 and other.locator("#board").count() == 0
+    csrf = page.get_attribute('input[name="csrf_token"]', "value")
+    counted = page.request.post(f"{server}/games/{game_id}/act", form={"csrf_token": csrf, "action": "confirm-restart"},
+                                max_redirects=0)
+    assert counted.status == 303  # the game counts as lost: finished
     other.goto(f"{server}/games/{game_id}")
     assert other.is_visible("#board .spectator-note")
     assert other.locator("#board button").count() == 0  # no card, gap or button to tap

@@ -107,11 +107,13 @@ def test_missing_or_wrong_csrf_token_is_403(client):
     assert header.status_code == 200  # htmx sends the token as a header
 
 
-def test_another_player_can_watch_but_not_move(client, other_client):
+def test_another_players_game_in_play_shows_no_board_and_takes_no_move(client, other_client):
     game_id, html = start_seeded(client, "pyramid", 6)
     watched = other_client.get(f"/games/{game_id}")
-    assert watched.status_code == 200 and "<fieldset class=\"plain\" disabled>" in watched.text
-    response = act(other_client, game_id, watched.text, action="draw")
+    assert watched.status_code == 403 and 'id="board"' not in watched.text and "once it is finished" in watched.text
+    lobby = other_client.get("/").text
+    response = other_client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_of(lobby), "action": "draw"},
+                                 headers=HX)
     assert response.status_code == 403
     assert board_state(client.get(f"/games/{game_id}").text)["ply"] == 0
 

@@ -47,7 +47,8 @@ def test_api_needs_a_bearer_token_and_the_owner(client):
     assert client.post("/api/games", json={"preset": "pyramid"}, headers={"Authorization": "Bearer nope"}).status_code == 401
     owner, stranger = new_token(client), new_token(client)
     game = client.post("/api/games", json={"preset": "gaps", "seed": 1}, headers=owner).json()
-    assert client.get(f"/api/games/{game['id']}", headers=stranger).status_code == 200  # watching is allowed
+    watched = client.get(f"/api/games/{game['id']}", headers=stranger)  # another player's game in play: theirs
+    assert watched.status_code == 403 and "finished" in watched.json()["error"]
     refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "N", "ply": 0}, headers=stranger)
     assert refused.status_code == 403 and "error" in refused.json()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from app.services.assist import searches
+
 from .helpers import csrf_of
 from .play import WIN_LINE, WIN_SEED, api_player, browse_as, days_ago, first_move, new_game, play_line, set_columns, win
 
@@ -55,6 +57,7 @@ def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
     assert 'data-verdict="hidden"' in other_client.get(f"/deal/tuts-tomb/{SEED}").text  # playing is not finished
     game = play_line(client, auth, game, WIN_LINE[1:])
     assert game["status"] == "won"
+    searches.wait_for_spare_time()  # what the first looks left to the solver's spare time is kept now
     shown = other_client.get(f"/deal/tuts-tomb/{SEED}").text
     assert 'data-verdict="winnable"' in shown
     # the winning line in card symbols, one move an item, never the notation it is stored in
@@ -75,6 +78,8 @@ def test_an_unwinnable_deal_is_called_so_after_losing(client, other_client):
     auth = api_player(client)
     lose(client, auth, preset="pyramid", seed=1)
     browse_as(other_client, client, auth)
+    other_client.get("/deal/pyramid/1")  # the first look leaves the search to the solver's spare time
+    searches.wait_for_spare_time()
     assert 'data-verdict="unwinnable"' in other_client.get("/deal/pyramid/1").text
 
 
@@ -94,6 +99,7 @@ def test_api_deal_json_and_errors(client):
 def test_share_link_leads_to_the_deal_page_after_the_game(client):
     auth = api_player(client)
     game = play_line(client, auth, new_game(client, auth, "pyramid", SEED), WIN_LINE[:2])
+    browse_as(client, client, auth)  # the player's own game in play (another's shows no board)
     during = client.get(f"/games/{game['id']}").text
     assert f'href="http://testserver/play/pyramid/{SEED}" data-share-url' in during
     play_line(client, auth, game, WIN_LINE[2:])

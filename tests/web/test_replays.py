@@ -7,7 +7,7 @@ import re
 from app.engine import GameRecord, deal_for_seed, get_preset
 
 from .helpers import HX
-from .play import WIN_LINE, WIN_SEED, api_player, play_line, new_game, win
+from .play import WIN_LINE, WIN_SEED, api_player, browse_as, play_line, new_game, win
 
 
 def cards_shown(html: str) -> list[tuple[str, str]]:
@@ -64,6 +64,8 @@ def test_a_game_in_progress_replays_its_played_moves_only(client):
     auth = api_player(client)
     game = play_line(client, auth, new_game(client, auth, "pyramid", WIN_SEED), WIN_LINE[:4])
     client.post(f"/api/games/{game['id']}/undo", headers=auth)  # the redo tail is not part of the game
+    assert client.get(f"/g/{game['id']}/replay").status_code == 403  # another player's game in play
+    browse_as(client, client, auth)
     html = client.get(f"/g/{game['id']}/replay").text
     assert 'data-ply="3" data-total="3"' in html
 

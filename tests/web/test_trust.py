@@ -169,12 +169,23 @@ def test_a_non_ascii_csrf_token_is_refused_not_a_server_error(client):
     assert answer.status_code == 403
 
 
-@pytest.mark.parametrize("target", ["/\n", "/\r\nX-Evil: 1", "/\t/evil.example", "//evil.example", "/a b"])
-def test_next_is_a_same_site_path_without_control_characters(client, target):
+@pytest.mark.parametrize("target", ["/\n", "/\r\nX-Evil: 1", "/\t/evil.example", "//evil.example", "/a b",
+                                    "https://evil.example/", "/\\evil.example", "/spil/æøå", "/€",
+                                    "/🂡"])
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_odd_next_is_refused_and_changes_nothing(client, app, target, htmx):
     page = client.get("/").text
     answer = client.post("/prefs/language", data={"csrf_token": csrf_of(page), "language": "da", "next": target},
-                         headers=HX)
-    assert answer.status_code == 200 and answer.headers["HX-Redirect"] == "/"
+                         headers=HX if htmx else {})
+    assert answer.status_code == 400 and "HX-Redirect" not in answer.headers and "location" not in answer.headers
+    assert "tretten_lang" not in answer.headers.get("set-cookie", "") and '<html lang="en"' in client.get("/").text
+
+
+def test_a_same_site_next_is_followed(client):
+    page = client.get("/").text
+    answer = client.post("/prefs/language", data={"csrf_token": csrf_of(page), "language": "sv",
+                                                  "next": "/deal/pyramid/250?from=x%C3%A6"}, headers=HX)
+    assert answer.status_code == 200 and answer.headers["HX-Redirect"] == "/deal/pyramid/250?from=x%C3%A6"
 
 
 def test_a_refused_post_stores_no_visitor(client, app):

@@ -118,13 +118,19 @@ def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...
 
 def retry_from(session: Session, game: Game, player: Player, ply: int, *,
                limits: games.Limits = games.Limits()) -> Game:
-    """"Try again from here": a new game of the same deal with the game's first ``ply`` moves."""
+    """"Try again from here": a new game of the same deal with the game's first ``ply`` moves.
+    It goes on where the game was: its hints, undos and auto-finish, where its moves came from,
+    and its clock (from the game's first move) are the new game's too, so a retry never makes
+    a game look played with less help, or faster, than it was."""
     lifecycle.check_owner(game, player)
     record = record_of(game)
     if not 0 <= ply < record.cursor:
         raise InputError("there is no such point in this game", "no_retry")
     new = games.start_game(session, player, game.preset, seed=game.seed,
-                           deal_text=None if game.seed is not None else game.deal, limits=limits)
+                           deal_text=None if game.seed is not None else game.deal, limits=limits,
+                           via=game.played_via)
+    new.hint_count, new.undo_count, new.auto_finished = game.hint_count, game.undo_count, game.auto_finished
     if ply:
         moves.store(session, new, moves.played(record_of(new), list(record.moves[:ply]), limits), "retry")
+        new.started_at = game.started_at or new.started_at  # after the store: its first move replaced the game
     return new

@@ -116,10 +116,13 @@ def _found(session: Session, record: GameRecord, line_ply: int | None, player_id
     if step is not None:
         move, line, kept_at = step
         return Hint(move, True, steps=len(line)), kept_at
-    best = searches.best_score_move(record.position, SCORE_NODES, player_id=player_id)
-    if best is None:
-        raise InputError("no move is possible", "no_hint")
     known = solver_cache.cached(session, record)
+    best = known.best_move if known is not None else None
+    if best is None:  # searched once per position (a node budget: the same answer each time), then kept
+        best = searches.best_score_move(record.position, SCORE_NODES, player_id=player_id)
+        if best is None:
+            raise InputError("no move is possible", "no_hint")
+        solver_cache.keep_best_move(session, record, best)
     return Hint(best, False, lost=bool(known is not None and known.winnable is False)), None
 
 
@@ -154,11 +157,12 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
 def hint_on_deal(session: Session, player: Player, draft: Game, *,
                  limits: games.Limits = games.Limits()) -> tuple[Game, Hint]:
     """A hint on a deal ready to play: searched first, then the game is stored with the hint
-    counted (its first move is still to come). A refused search stores nothing."""
+    counted (its first move is still to come: the game it then stores goes on with this one,
+    games.game_to_start). A refused search stores nothing."""
     record = record_of(draft)
     found, line_ply = _found(session, record, None, player.id)
-    game = games.start_game(session, player, draft.preset, seed=draft.seed,
-                            deal_text=draft.deal if draft.seed is None else None, limits=limits)
+    game = games.game_to_start(session, player, draft.preset, seed=draft.seed,
+                               deal_text=draft.deal if draft.seed is None else None, limits=limits)
     _counted(session, game, record.cursor, line_ply if found.winning else None)
     return game, found
 

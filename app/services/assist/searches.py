@@ -8,6 +8,14 @@ from SOLVER_PROCESSES) sets the pool's size; the processes start with the first 
 with ``stop()`` (the app's shutdown) or with the process. With 0, and for every caller outside
 the app (the command line, scripts), a search runs in the calling thread. Callers wait for the answer in their own
 (worker) thread, which holds no GIL meanwhile.
+
+Players first. A player's search (a hint, "still winnable?", the analysis of their game) is
+admitted to one of the instance's slots (``admitted``). What a page view would have the solver
+work out (a deal's par on its page, its verdict, a day's par for its table) never takes one: the
+page serves what is kept, and the search is left to the solver's **spare time**
+(``in_spare_time``): one job at a time, in a thread of its own, started only while no player's
+search is running or waiting, in a solver process of its own at the lowest CPU priority, and
+kept for the next look. A flood of page views then costs the players' searches nothing.
 """
 
 from __future__ import annotations
@@ -16,13 +24,13 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
-from collections import Counter
-from collections.abc import Iterator
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
+from app import lifeline
 from app.engine import Position
 
 from ..errors import BusyError, RateLimitError
@@ -87,16 +95,98 @@ def admitted(player_id: str | None) -> Iterator[None]:
             _per_player[player_id] -= 1
             if not _per_player[player_id]:
                 del _per_player[player_id]
+            _spare.notify_all()  # the spare-time thread waits for no player's search at all
+
+
+# ---------------------------------------------------------------- spare time
+
+SPARE_JOBS = 64  # waiting at most; beyond, a page's search is not queued (the next look asks again)
+_spare = threading.Condition(_lock)
+_spare_jobs: OrderedDict[str, Callable[[], object]] = OrderedDict()
+_spare_running: str | None = None
+_spare_thread: threading.Thread | None = None
+_spare_pool: ProcessPoolExecutor | None = None
+_lane = threading.local()  # .spare: this thread runs spare-time jobs (their searches: the spare pool)
+
+
+def in_spare_time(key: str, job: Callable[[], object]) -> None:
+    """Run ``job`` (a page's search and what keeps its answer) when the solver has nothing for
+    the players: after the jobs asked before it, while no player's search is running or
+    waiting. A job under ``key`` already waiting or running is not asked twice; the caller
+    never waits."""
+    global _spare_thread
+    with _spare:
+        if key == _spare_running or key in _spare_jobs or len(_spare_jobs) >= SPARE_JOBS:
+            return
+        _spare_jobs[key] = job
+        if _spare_thread is None or not _spare_thread.is_alive():
+            _spare_thread = threading.Thread(target=_spare_loop, name="tretten-spare-time", daemon=True)
+            _spare_thread.start()
+        _spare.notify_all()
+
+
+def _spare_loop() -> None:
+    global _spare_running
+    _lane.spare = True
+    while True:
+        with _spare:
+            while not _spare_jobs or _admitted:
+                _spare.wait()
+            key, job = _spare_jobs.popitem(last=False)
+            _spare_running = key
+        try:
+            job()
+        except Exception:  # a failed page search is searched again when the page is seen again
+            log.exception("spare-time job %s failed", key)
+        finally:
+            with _spare:
+                _spare_running = None
+                _spare.notify_all()
+
+
+def wait_for_spare_time() -> None:
+    """Until no spare-time job is waiting or running (for tests and scripts: a page's answer is
+    kept when this returns)."""
+    with _spare:
+        while _spare_jobs or _spare_running is not None:
+            _spare.wait()
+
+
+PLAYER_NICE, SPARE_NICE = 5, 19  # CPU priority below the web process's (0): moves first, then hints, then pages
+
+
+def _player_process_init(parent: int) -> None:
+    _exit_with(parent)
+    os.nice(PLAYER_NICE)  # on a busy machine the web process (every other player's move) comes first
+
+
+def _spare_process_init(parent: int) -> None:
+    _exit_with(parent)
+    os.nice(SPARE_NICE)  # and the players' searches before any page's
+
+
+def _spare_pool_now() -> Executor | None:
+    global _spare_pool
+    with _lock:
+        if _processes and _spare_pool is None:
+            try:
+                _spare_pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_spare_process_init, initargs=(os.getpid(),))
+            except (OSError, ImportError, NotImplementedError) as exc:
+                log.warning("no spare-time solver process (%s)", exc)
+                return None
+        return _spare_pool
 
 
 def stop() -> None:
-    """End the pool's processes (the app, as it shuts down); searches under way finish first.
+    """End the pools' processes (the app, as it shuts down); searches under way finish first.
     The next search starts a new pool."""
-    global _pool
+    global _pool, _spare_pool
     with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pools, _pool, _spare_pool = (_pool, _spare_pool), None, None
+    for pool in pools:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _shut_down_locked() -> None:
@@ -113,31 +203,23 @@ def _get_pool() -> Executor | None:
             try:
                 # spawn: a fresh interpreter, not a fork of a process that runs threads
                 _pool = ProcessPoolExecutor(_processes, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_exit_with, initargs=(os.getpid(),))
+                                            initializer=_player_process_init, initargs=(os.getpid(),))
             except (OSError, ImportError, NotImplementedError) as exc:  # e.g. no /dev/shm for its locks
                 log.warning("no solver processes (%s): searching in the request's thread", exc)
                 _processes = 0
         return _pool
 
 
-PARENT_CHECK_SECONDS = 0.5
-
-
 def _exit_with(parent: int) -> None:
     """In each solver process: leave when the web process that started it is gone (killed, or
     ended without waiting for its pool), rather than linger as an orphan, searching."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="tretten-parent-watch", daemon=True).start()
+    lifeline.leave_with(parent, lambda: os._exit(0))
 
 
 def _run(function, *args, **kwargs):
+    global _spare_pool
     for attempt in (1, 2):
-        pool = _get_pool()
+        pool = _spare_pool_now() if getattr(_lane, "spare", False) else _get_pool()
         if pool is None:
             return function(*args, **kwargs)
         try:
@@ -147,6 +229,9 @@ def _run(function, *args, **kwargs):
             with _lock:
                 if _pool is pool:
                     _shut_down_locked()
+                elif _spare_pool is pool:
+                    _spare_pool.shutdown(wait=False, cancel_futures=True)
+                    _spare_pool = None
     return function(*args, **kwargs)  # the new pool broke at once too: search here rather than fail
 
 

@@ -40,6 +40,7 @@ class Verdict:
     winnable: bool | None          # None: undecided within the budget (or no solver for it)
     moves: tuple[str, ...] = ()    # a winning continuation when winnable
     cached: bool = False           # read from the database rather than searched now
+    best_move: str | None = None   # no win known: the move reaching the best score a hint found
 
 
 def position_key(game: str, rules: dict, deal: str, played: str) -> str:
@@ -56,7 +57,19 @@ def cached(session: Session, record: GameRecord) -> Verdict | None:
     row = session.get(PositionVerdict, key_of(record))
     if row is None:
         return None
-    return Verdict(row.winnable, tuple(row.moves.split()), True)
+    return Verdict(row.winnable, tuple(row.moves.split()), True, row.best_move)
+
+
+def keep_best_move(session: Session, record: GameRecord, move: str) -> None:
+    """Keep the best-score move a hint found for the position (its verdict's row, which the
+    hint's search for a win has just kept), so a hint asked there again is not searched again:
+    a fact, kept in its own unit of work (app.db.session)."""
+    key = key_of(record)
+    with facts(session) as unit:
+        unit.execute(update(PositionVerdict).where(PositionVerdict.key == key).values(best_move=move))
+    row = session.get(PositionVerdict, key)
+    if row is not None:
+        session.expire(row)
 
 
 def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,

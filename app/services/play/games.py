@@ -49,6 +49,7 @@ def record_of(game: Game) -> GameRecord:
     return replayed(game.game, game.rules, game.deal, game.moves, game.cursor)
 
 MAX_DEAL_TEXT = 1000
+PAGE, API = "page", "api"  # where a game's moves come from (Game.played_via)
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
     """A game of ``deal`` for ``player``, before its first move (not stored: see the callers)."""
     return Game(player_id=player.id, preset=preset.slug, game=preset.game, rules=preset.rules.to_options(),
                 deal=format_deal(deal), seed=seed, moves="", cursor=0, status=Status.PLAYING,
-                scoring=player.scoring or "simple")
+                scoring=player.scoring or "simple", played_via=PAGE)
 
 
 def start_game(
@@ -164,9 +165,11 @@ def start_game(
     seed: int | None = None,
     deal_text: str | None = None,
     limits: Limits = Limits(),
+    via: str = PAGE,
 ) -> Game:
     """A new game of the preset, stored before its first move: the given deal, or the seed's
-    (a new deal's seed is the caller's: app.services.assist.winnable.new_seed)."""
+    (a new deal's seed is the caller's: app.services.assist.winnable.new_seed); ``via`` the
+    pages or the API (``Game.played_via``)."""
     preset = get_preset_or_error(preset_slug)
     variant = get_game(preset.game)
     if deal_text is not None:
@@ -180,6 +183,7 @@ def start_game(
     if limits.new_games is not None:
         limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
     game = _row(player, preset, deal, seed)
+    game.played_via = via
     game.score = current_score(game)
     game.daily_on = daily.day_of_daily(session, preset.slug, seed)
     session.add(game)
@@ -204,6 +208,11 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
 def stored(game: Game) -> bool:
     """Whether ``game`` is a stored game (it has an id), not a deal ready to play (``pending``)."""
     return game.id is not None
+
+
+def through_api(game: Game) -> None:
+    """A move, undo or redo of this game comes through the API: a program's game, for good."""
+    game.played_via = API
 
 
 @dataclass(frozen=True)
@@ -291,3 +300,16 @@ def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:
                              deal=draft.deal if draft.seed is None else None)
     return found[0] if found else None
 
+
+def game_to_start(session: Session, player: Player, preset_slug: str, *, seed: int | None = None,
+                  deal_text: str | None = None, limits: Limits = Limits()) -> Game:
+    """The game a deal's first action at the board stores its move (or hint) in: the player's
+    stored game of this deal with no move yet, if any (a hint asked before the first move
+    stores one, and the game then played goes on with it, its hints counted), else a new one."""
+    draft = pending(player, preset_slug, seed=seed, deal_text=deal_text)
+    query = select(Game).where(Game.player_id == player.id, Game.preset == draft.preset,
+                               Game.started_at.is_(None), Game.played_via == PAGE)
+    query = query.where(Game.seed == draft.seed) if draft.seed is not None else query.where(
+        Game.seed.is_(None), Game.deal == draft.deal)
+    waiting = session.scalars(query.order_by(Game.created_at.desc()).limit(1)).first()
+    return waiting or start_game(session, player, preset_slug, seed=seed, deal_text=deal_text, limits=limits)

@@ -237,7 +237,8 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
                limits: games.Limits = games.Limits(), mid: str = "") -> ActionResult:
     """An action on a deal ready to play: a selection changes only the page; a move stores the
     game with that move, replacing the player's unfinished game of the preset (counted as
-    lost). If the player already plays this very deal (another tab moved first), that game is
+    lost); a game of the deal stored by a hint before its first move goes on instead, its hints
+    counted. If the player already plays this very deal (another tab moved first), that game is
     the answer, and nothing is stored or counted lost; if that game's first move is this one
     (``mid``: the page sent it again after a lost answer), the answer is that game as stored."""
     action = action or ("tap" if target else "")
@@ -257,7 +258,7 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
         return ActionResult(record_of(in_play), game=in_play)
     if in_play is not None:
         raise RacedError("this deal is already in play in another tab", "raced")
-    game = games.start_game(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
+    game = games.game_to_start(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
     store(session, game, after, "move", same_deal_kept=True, mid=mid)
     return ActionResult(after, announcement=_last_move(after), game=game)
 def _last_move(record: GameRecord) -> Announcement:

@@ -2,7 +2,9 @@
 
 A deal is a preset and a seed. The verdict is shown only to a viewer who has finished that
 deal (won, lost or abandoned it): no spoilers before. It is computed once and kept
-(table ``deal_verdicts``); daily deals get theirs when they are chosen.
+(table ``deal_verdicts``); daily deals get theirs when they are chosen. A deal's page never
+searches: it shows what is kept, and what is missing is searched in the solver's spare time
+(``prepare``, app.services.assist.searches.in_spare_time), never in a slot a player's hint needs.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from app.engine.announcements import said_moves
 
 from ..assist import par, searches
 from ..assist.par import Par
-from ..errors import BusyError, RateLimitError, ServiceError
+from ..errors import ServiceError
 from ..play.games import get_preset_or_error, parse_seed
 from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
 from . import leaderboard
@@ -54,6 +56,7 @@ class DealSummary:
     verdict: DealVerdict | None = None  # only when viewer_finished
     par: Par | None = None              # the deal's par or best known line (app.services.assist.par)
     games_shown: bool = True            # the best results name their games (replay links)
+    to_search: bool = False             # a par, or the finished viewer's verdict, is not kept yet (``prepare``)
 
     def to_json(self) -> dict:
         # another player's game (its replay, its analysis) tells whether the deal can be won:
@@ -89,8 +92,8 @@ class DealSummary:
 
 
 def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewer_id: str | None,
-                 *, now: datetime | None = None, solve_if_finished: bool = True,
-                 with_par: bool = True) -> DealSummary:
+                 *, now: datetime | None = None) -> DealSummary:
+    """Who played the deal and how well, and what is kept of the solver's answers (no search)."""
     preset = get_preset_or_error(preset_slug)
     seed = parse_seed(seed_text)
     now = now or utcnow()
@@ -122,14 +125,24 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     # today's daily deal: no game of it (a replay) for a viewer who has not finished it
     summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
                                                                                now=now)
-    if summary.viewer_finished and solve_if_finished:
-        summary.verdict = verdict(session, preset.slug, seed, viewer_id)
-    if with_par:
-        try:
-            summary.par = par.par_of(session, par.start_of_deal(preset.slug, seed), player_id=viewer_id)
-        except (BusyError, RateLimitError):  # the page still answers; the par comes with the next look
-            log.info("par of %s seed %s not searched now: the solver is busy", preset.slug, seed)
+    summary.par = par.known(session, par.start_of_deal(preset.slug, seed))
+    if summary.viewer_finished:
+        summary.verdict = session.get(DealVerdict, (preset.slug, seed))
+        if summary.verdict is None and summary.par is not None:  # a kept winning line says as much
+            summary.verdict = DealVerdict(preset=preset.slug, seed=seed, winnable=True,
+                                          moves=" ".join(summary.par.line))
+    summary.to_search = summary.par is None or (summary.viewer_finished and summary.verdict is None)
     return summary
+
+
+def prepare(session: Session, preset_slug: str, seed: int) -> None:
+    """Search and keep what a deal's page shows of the solver (its par, its verdict), for the
+    solver's spare time: a player's search is never made to wait for it."""
+    par.prepare(session, preset_slug, seed)
+    try:
+        verdict(session, preset_slug, seed, None)
+    except ServiceError as exc:
+        log.info("verdict of %s seed %s left for later: %s", preset_slug, seed, exc)
 
 
 def deal_counts(session: Session, preset_slug: str, *, seed: int | None = None, deal: str | None = None,

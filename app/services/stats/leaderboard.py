@@ -1,33 +1,85 @@
 """The daily table: the day's wins of a preset's daily deal, the cleanest and shortest first.
 
-A win counts for day D when its game is of the preset and the day's seed and was started (its
-first move) on D in UTC, through the pages or the API alike. Each player is on the table once,
-with their best win: clean wins (no undo, no hint, no auto-finish, as the statistics count
-them) first, ranked by moves, then seconds (equal moves and seconds share a rank); the other
-wins after them, unranked. A player who chose not to appear (``Player.on_daily_table``) is
-left out for everyone else and still sees their own row.
+A win is on the table of day D when its game is of the preset and D's daily deal and was both
+started (its first move) and finished on D in UTC: at midnight the day's table is final, and a
+game still open then can no longer reach it. Each player is on the table once, with their best
+win. **A clean win** (``unranked`` says why a win is not one, in this one place) is the
+player's first game of that deal (no retry, restart or second try: no earlier game of theirs of
+the deal, not even one stored by a hint asked before the first move), with no hint, no undo and
+no auto-finish anywhere in its history (a retry inherits its origin's), played at the board of
+the pages (never a move through the API: a program's game), and no faster than a person plays
+(``FLOOR_SECONDS_PER_MOVE``, timed by the server from the first move to the last). Clean wins
+are ranked by moves, then seconds (equal moves and seconds share a rank); the other wins
+follow, unranked, with the reason. A player who chose not to appear (``Player.on_daily_table``)
+is left out for everyone else and still sees their own row. docs/par.md says what the table can
+and cannot prove.
 
 No spoilers: a game of the day's deal (its moves, its replay) may be shown only to a viewer who
-has finished that deal, or once the day is over (``may_see_lines``).
+has finished that deal, or once the day is over to a viewer with no game of it still open
+(``may_see_lines``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from enum import StrEnum
 
-from sqlalchemy import and_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, exists, select
+from sqlalchemy.orm import Session, aliased
 
 from app.db.models import DailyDeal, Game, Player, utcnow
 from app.engine import Status
 
 from ..assist import daily_choice, par
-from ..errors import BusyError, ForbiddenError, RateLimitError
-from ..play import daily
-from ..play.lifecycle import result_expression
+from ..errors import ForbiddenError
+from ..play import daily, games
+from ..play.lifecycle import aware, in_play_expression, result_expression, result_of
 
 HISTORY_DAYS = 30
+# The fewest seconds a move takes a person, on average over a game, timed by the server from the
+# first move to the last (docs/par.md, "Programs are not players", says how it was measured): a
+# win faster than that was not played by hand and is not ranked clean.
+FLOOR_SECONDS_PER_MOVE = 0.25
+
+
+class Unranked(StrEnum):
+    """Why a daily win is not clean (the table's words, the API's ``unranked``)."""
+
+    ASSISTED = "assisted"    # a hint (one asked before the first move too), an undo or an auto-finish
+    AGAIN = "again"          # not the player's first game of the deal: a retry, a restart, a second try
+    API = "api"              # moves through the API: a program's game
+    TOO_FAST = "too_fast"    # faster than a person plays (FLOOR_SECONDS_PER_MOVE)
+
+
+def unranked(game: Game, *, first: bool) -> Unranked | None:
+    """The one rule of a clean daily win, for a won game on a day's table (started and finished
+    that day: ``table``): None when it is clean, else why not. ``first``: the game is the
+    player's first stored game of the deal (``first_games``)."""
+    if game.hint_count or game.undo_count or game.auto_finished:
+        return Unranked.ASSISTED
+    if not first:
+        return Unranked.AGAIN
+    if game.played_via != games.PAGE:
+        return Unranked.API
+    started, finished = aware(game.started_at), aware(game.finished_at)
+    if started is None or finished is None or (
+            (finished - started).total_seconds() < FLOOR_SECONDS_PER_MOVE * max(0, game.cursor - 1)):
+        return Unranked.TOO_FAST
+    return None
+
+
+def first_games(session: Session, preset_slug: str, seed: int, player_ids) -> set[str]:
+    """The id of each player's first stored game of the deal (ever: a game the day before, a
+    retry's origin, a game a hint stored before its first move all come first)."""
+    earlier = aliased(Game)
+    return set(session.scalars(
+        select(Game.id).where(
+            Game.preset == preset_slug, Game.seed == seed, Game.player_id.in_(list(player_ids)),
+            ~exists().where(earlier.player_id == Game.player_id, earlier.preset == Game.preset,
+                            earlier.seed == Game.seed,
+                            (earlier.created_at < Game.created_at)
+                            | ((earlier.created_at == Game.created_at) & (earlier.id < Game.id))))))
 
 
 @dataclass(frozen=True)
@@ -36,14 +88,18 @@ class Entry:
     name: str | None            # the player's display name; None = anonymous
     moves: int
     seconds: int | None
-    clean: bool
+    why: Unranked | None        # None: a clean win
     over_par: int | None        # moves over the deal's par (proven par only)
     game_id: str
     mine: bool = False
 
+    @property
+    def clean(self) -> bool:
+        return self.why is None
+
     def to_json(self) -> dict:
         return {"rank": self.rank, "name": self.name, "moves": self.moves, "seconds": self.seconds,
-                "clean": self.clean, "over_par": self.over_par, "you": self.mine}
+                "clean": self.clean, "unranked": self.why, "over_par": self.over_par, "you": self.mine}
 
 
 @dataclass
@@ -79,10 +135,6 @@ def utc_day(moment: datetime) -> date:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).date()
 
 
-def is_clean(game: Game) -> bool:
-    return not game.undo_count and not game.hint_count and not game.auto_finished
-
-
 def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str | None,
                  now: datetime | None = None) -> bool:
     """Whether the viewer has won or lost a game of this deal (ever)."""
@@ -97,21 +149,33 @@ def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str |
 
 def may_see_lines(session: Session, preset_slug: str, seed: int | None, viewer_id: str | None, *,
                   now: datetime | None = None) -> bool:
-    """False while the deal is today's daily deal of the preset and the viewer has not finished
-    it: its winning lines and other players' games stay hidden until then, or until the day ends."""
+    """Whether the viewer may see a daily deal's winning lines and other players' games of it:
+    while it is today's deal, once they have finished it; after its day, unless they still
+    have a game of it open (whatever they then see, that game can no longer reach the day's
+    table). Any other deal: yes."""
     if seed is None:
         return True
     now = now or utcnow()
     today = session.get(DailyDeal, (now.astimezone(UTC).date(), preset_slug))
-    if today is None or today.seed != seed:
+    if today is not None and today.seed == seed:
+        return has_finished(session, preset_slug, seed, viewer_id, now)
+    if viewer_id is None:
         return True
-    return has_finished(session, preset_slug, seed, viewer_id, now)
+    was_daily = select(DailyDeal.day).where(DailyDeal.preset == preset_slug, DailyDeal.seed == seed).exists()
+    still_open = session.scalar(
+        select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
+                              Game.started_at.is_not(None), in_play_expression(now), was_daily).limit(1))
+    return still_open is None
 
 
 def check_may_watch(session: Session, game: Game, viewer_id: str | None) -> None:
-    """``ForbiddenError`` for another player's game of today's daily deal while the viewer has
-    not finished that deal (``may_see_lines``)."""
-    if game.player_id != viewer_id and not may_see_lines(session, game.preset, game.seed, viewer_id):
+    """``ForbiddenError`` for another player's game still in play (its board is theirs until
+    it ends), or of a daily deal the viewer may not see yet (``may_see_lines``)."""
+    if game.player_id == viewer_id:
+        return
+    if result_of(game) in (None, Status.PLAYING):
+        raise ForbiddenError("another player's game is shown once it is finished", "in_play_elsewhere")
+    if not may_see_lines(session, game.preset, game.seed, viewer_id):
         raise ForbiddenError("a game of today's daily deal is shown once you have finished the deal",
                              "daily_spoiler")
 
@@ -126,37 +190,31 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
     if row is None:
         return None
     start, end = day_bounds(day)
+    # prepared when the deal is chosen; if the solver was busy or cut short then, the table's
+    # page asks again in the solver's spare time (app.web.par_view.search_later): never here
     found = par.known(session, par.start_of_deal(preset_slug, row.seed))
-    if (found is None or not found.proven) and choose:  # prepared when chosen, unless the solver was busy or cut short
-        try:
-            found = par.par_of(session, par.start_of_deal(preset_slug, row.seed), player_id=None)
-        except (BusyError, RateLimitError):
-            found = None
-    result = result_expression(now)
-    rows = session.execute(
+    wins = [(game, name) for game, name, shown in session.execute(
         select(Game, Player.display_name, Player.on_daily_table).join(Player, Player.id == Game.player_id)
-        .where(Game.preset == preset_slug, Game.seed == row.seed, Game.started_at >= start, Game.started_at < end,
-               result == Status.WON)
-    ).all()
+        .where(Game.preset == preset_slug, Game.seed == row.seed, Game.status == Status.WON,
+               Game.started_at >= start, Game.started_at < end, Game.finished_at >= start, Game.finished_at < end)
+    ) if shown or game.player_id == viewer_id]
+    firsts = first_games(session, preset_slug, row.seed, {game.player_id for game, _ in wins})
     best: dict[str, tuple] = {}
-    for game, name, shown in rows:
-        mine = game.player_id == viewer_id
-        if not shown and not mine:
-            continue
-        key = (not is_clean(game), game.cursor, game.seconds if game.seconds is not None else 1 << 40,
-               game.finished_at or end, game.id)
+    for game, name in wins:
+        why = unranked(game, first=game.id in firsts)
+        key = (why is not None, game.cursor, game.seconds if game.seconds is not None else 1 << 40,
+               game.finished_at, game.id)
         if game.player_id not in best or key < best[game.player_id][0]:
-            best[game.player_id] = (key, game, name, mine)
+            best[game.player_id] = (key, game, name, why)
     ordered = sorted(best.values(), key=lambda item: item[0])
     entries: list[Entry] = []
-    for key, game, name, mine in ordered:
-        clean = not key[0]
+    for key, game, name, why in ordered:
         rank = None
-        if clean:
+        if why is None:
             rank = 1 + sum(1 for other in ordered if not other[0][0] and other[0][1:3] < key[1:3])
         over = found.over(game.cursor) if found is not None and found.proven else None
-        entries.append(Entry(rank, name, game.cursor, game.seconds, clean, over, game.id, mine))
-    shown = day < now.astimezone(UTC).date() or has_finished(session, preset_slug, row.seed, viewer_id, now)
+        entries.append(Entry(rank, name, game.cursor, game.seconds, why, over, game.id, game.player_id == viewer_id))
+    shown = may_see_lines(session, preset_slug, row.seed, viewer_id, now=now)
     return Table(preset_slug, day, row.seed, found, entries, shown)
 
 

@@ -109,6 +109,7 @@ CHANGE_ERRORS = {**errors(400, 401, 403, 404, 413, 422), **STALE}
 def _changed(session: Session, game: Game, change: Callable[[], GameRecord]) -> dict | JSONResponse:
     """The game after ``change``, or 409 with the game as it is now (as the board's 409
     carries the current board): a script goes on from there without another request."""
+    games.through_api(game)  # stored only with the change
     try:
         record = change()
     except ConflictError as exc:
@@ -134,7 +135,8 @@ def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits
     seed = body.seed
     if seed is None and body.deal is None:  # a new deal: at random, or proven winnable (the player's choice)
         seed = winnable.new_seed(session, player, games.get_preset_or_error(body.preset).slug)
-    game = games.start_game(session, player, body.preset, seed=seed, deal_text=body.deal, limits=limits)
+    game = games.start_game(session, player, body.preset, seed=seed, deal_text=body.deal, limits=limits,
+                            via=games.API)
     commit_now(session)
     return game_json(game)
 

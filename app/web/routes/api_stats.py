@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
@@ -12,7 +12,8 @@ from app.services.accounts import players, profiles
 from app.services.play import daily, games
 from app.services.stats import deals, leaderboard, stats
 
-from ..deps import ApiPlayerDep, SessionDep, SettingsDep, commit_now
+from .. import par_view
+from ..deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep, commit_now
 from ..templating import absolute
 from .api import errors
 
@@ -37,8 +38,8 @@ class DealOut(BaseModel):
     you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
     verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal "
                                                        "(its `moves`: the par line when there is one)")
-    par: int | None = Field(description="The deal's proven shortest win in moves (searched now within the solver's "
-                                        "budget when not yet known); null when not proven or not winnable")
+    par: int | None = Field(description="The deal's proven shortest win in moves; null when not proven, not "
+                                        "winnable, or not known yet (then searched in the solver's spare time)")
     par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
 
 
@@ -59,23 +60,33 @@ def _optional_player(session, authorization: str | None) -> Player | None:
     return players.player_for_token(session, token.strip()) if scheme.lower() == "bearer" and token else None
 
 
-@router.get("/deals/{preset}/{seed}", response_model=DealOut,
+@router.get("/deals/{preset}/{seed}", response_model=DealOut, dependencies=[PageTurnDep],
             responses=errors(404, 422, described={404: "No such preset",
                                                   422: "Not a seed (a whole number from 0 to 2**64 - 1)"}))
-def deal(preset: str, seed: str, session: SessionDep,
+def deal(preset: str, seed: str, request: Request, session: SessionDep,
          authorization: Annotated[str | None, Header()] = None) -> dict:
-    """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours."""
+    """Anyone may ask; with a bearer token, `you` and (after you finished it) `verdict` are yours.
+    `par` and `verdict` are what is kept: one not yet known is searched in the solver's spare
+    time (players' hints first) and comes with a later answer."""
     viewer = _optional_player(session, authorization)
-    return deals.deal_summary(session, preset, seed, viewer.id if viewer else None).to_json()
+    summary = deals.deal_summary(session, preset, seed, viewer.id if viewer else None)
+    if summary.to_search:
+        par_view.search_later(request, summary.preset, summary.seed)
+    return summary.to_json()
 
 
 class TableEntryOut(BaseModel):
     rank: int | None = Field(description="Place among the day's clean wins (equal moves and seconds share it); "
-                                         "null for a win with undo, hint or auto-finish, listed after them")
+                                         "null for a win that is not clean, listed after them")
     name: str | None = Field(description="The player's display name; null = anonymous")
     moves: int
     seconds: int | None = Field(description="From the first move to the win")
-    clean: bool = Field(description="No undo, no hint, no auto-finish")
+    clean: bool = Field(description="The player's first game of the deal, played on the pages (not through this "
+                                    "API), with no undo, hint or auto-finish, at a person's pace (docs/par.md)")
+    unranked: Literal["assisted", "again", "api", "too_fast"] | None = Field(
+        description="Why a win is not clean: assisted (undo, hint or auto-finish), again (not the player's first "
+                    "game of the deal), api (moves through this API), too_fast (faster than a person plays); "
+                    "null when clean")
     over_par: int | None = Field(description="Moves over the deal's par (null without a proven par)")
     you: bool = Field(description="Your own win (with a bearer token)")
 
@@ -90,14 +101,19 @@ class DailyOut(BaseModel):
                                                          "moves then seconds, the others after them")
 
 
-@router.get("/daily/{preset}", response_model=DailyOut, responses=errors(404, described={404: "No such preset"}))
-def daily_table(preset: str, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
-    """Today's (UTC) daily deal of the preset and its table. Any game of this preset and seed
-    started today, through the API or the pages, counts."""
+@router.get("/daily/{preset}", response_model=DailyOut, dependencies=[PageTurnDep],
+            responses=errors(404, described={404: "No such preset"}))
+def daily_table(preset: str, request: Request, session: SessionDep,
+                authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Today's (UTC) daily deal of the preset and its table: the wins of games of this preset
+    and seed started and finished today. A game played through this API is listed, never
+    ranked: the table ranks people's games at the board (docs/par.md)."""
     slug = games.get_preset_or_error(preset).slug
     viewer = _optional_player(session, authorization)
     table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)
     assert table is not None  # today's deal is chosen on demand
+    if table.par is None or not table.par.proven:
+        par_view.search_later(request, slug, table.seed)
     found = table.par
     return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
             "par": found.moves if found is not None and found.proven else None,

@@ -14,15 +14,19 @@ from app.services.errors import InputError, NotFoundError
 from app.services.play import daily, games
 from app.services.stats import leaderboard
 
-from ..deps import CsrfDep, PlayerDep, SessionDep
-from ..redirects import safe_next, see_other
+from .. import par_view
+from ..deps import CsrfDep, PageTurnDep, PlayerDep, SessionDep
+from ..redirects import NextPath, see_other
 from ..templating import render
 
 router = APIRouter(include_in_schema=False)
 
 
+FIRST_DAY = date(2000, 1, 1)  # no table before it (Tretten is younger): its pages need no day before it
+
+
 def parse_day(text: str, today: date) -> date:
-    """A day of a table: today (empty) or an ISO date up to today."""
+    """A day of a table: today (empty) or an ISO date from FIRST_DAY up to today."""
     if not text:
         return today
     try:
@@ -31,10 +35,12 @@ def parse_day(text: str, today: date) -> date:
         raise InputError(f"not a day (YYYY-MM-DD): {text!r}", "bad_day") from None
     if day > today:
         raise NotFoundError("that day's table is not open yet", "future_day")
+    if day < FIRST_DAY:
+        raise NotFoundError(f"there are no tables before {FIRST_DAY.isoformat()}", "not_found")
     return day
 
 
-@router.get("/daily/{preset}/table")
+@router.get("/daily/{preset}/table", dependencies=[PageTurnDep])
 def table_page(preset: str, request: Request, session: SessionDep, player: PlayerDep,
                day: Annotated[str, Query(max_length=10)] = "") -> Response:
     slug = games.get_preset_or_error(preset).slug
@@ -42,6 +48,8 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
     when = parse_day(day, today)
     # today's deal is chosen on demand; an earlier day's only if somebody asked for it then
     found = leaderboard.table(session, slug, when, player.id, choose=when == today)
+    if found is not None and (found.par is None or not found.par.proven):
+        par_view.search_later(request, slug, found.seed)
     return render(request, "daily_table.html", {
         "table": found,
         "table_preset": PRESETS[slug],
@@ -56,6 +64,6 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
 @router.post("/profile/daily-table", dependencies=[CsrfDep])
 def set_on_table(request: Request, session: SessionDep, player: PlayerDep,
                  on_daily_table: Annotated[str, Form(max_length=5)] = "",
-                 next: Annotated[str, Form(max_length=300)] = "/profile") -> Response:
+                 next: NextPath = "/profile") -> Response:
     leaderboard.set_on_table(session, player, on_daily_table == "on")
-    return see_other(request, safe_next(next))
+    return see_other(request, next)

@@ -12,7 +12,8 @@ from app.services.assist import daily_choice
 from app.services.play import challenges, daily, games, lifecycle
 from app.services.stats import deals
 
-from ..deps import PUBLIC_ID, PlayerDep, SessionDep
+from .. import par_view
+from ..deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
 from ..link_meta import deal_meta
 from ..redirects import see_other
 from ..templating import render
@@ -20,11 +21,13 @@ from ..templating import render
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/deal/{preset}/{seed}")
+@router.get("/deal/{preset}/{seed}", dependencies=[PageTurnDep])
 def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
               origin: Annotated[str, Query(alias="from")] = "") -> Response:
     """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
     summary = deals.deal_summary(session, preset, seed, player.id)
+    if summary.to_search:
+        par_view.search_later(request, summary.preset, summary.seed)
     today = daily.utc_today()
     # a bad or foreign id shows the plain page, never an error: the link was shared as it is
     challenge = (challenges.origin_result(session, summary.preset, summary.seed, origin, player.id)
@@ -53,6 +56,6 @@ def play_daily(preset: str, request: Request, session: SessionDep, player: Playe
     preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily_choice.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
-    if mine is not None and lifecycle.phase_of(mine) is not lifecycle.Phase.PLAYING:
+    if mine is not None and lifecycle.phase_of(mine) not in (lifecycle.Phase.PLAYING, lifecycle.Phase.NEW):
         return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
     return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{preset}/{row.seed}")

@@ -17,7 +17,7 @@ from app.services.errors import ServiceError
 from app.services.play import daily, games, moves
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
-from app.services.stats import stats
+from app.services.stats import leaderboard, stats
 
 from .. import sharing
 from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
@@ -82,6 +82,7 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     """The game page: moves without JavaScript land here (post/redirect/get), with what the
     move left in the flash (a selection, a note, a hint)."""
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)  # another player's game in play shows no board
     said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:

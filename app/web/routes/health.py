@@ -1,18 +1,34 @@
+"""``/healthz``: 200 only when the database answers and takes a write."""
+
 from __future__ import annotations
+
+import contextlib
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
+
+from app.db.session import is_locked, lock_wait
+from app.services import health
 
 from ..deps import SessionDep
 
 router = APIRouter(tags=["operations"])
 
 
-@router.get("/healthz", summary="Liveness and database check")
+LOCK_WAIT_MS = 100  # SQLite: another writer's lock (prune, a backup) is "busy", not "down"
+
+
+@router.get("/healthz", summary="Liveness and database check (a read and a write)")
 def healthz(session: SessionDep) -> JSONResponse:
     try:
-        session.execute(text("SELECT 1"))
+        with lock_wait(session, LOCK_WAIT_MS):
+            health.check_write(session)
+            session.commit()  # the write must reach the disk (a full disk fails here)
     except Exception as exc:  # any database failure means "not healthy", never a 500 page
-        return JSONResponse({"status": "error", "database": type(exc).__name__}, status_code=503)
+        with contextlib.suppress(Exception):  # a database that is gone cannot roll back either
+            session.rollback()
+        if is_locked(exc):  # the file takes writes; another process is writing just now
+            return JSONResponse({"status": "ok", "database": "busy"})
+        return JSONResponse({"status": "error", "database": type(exc).__name__}, status_code=503,
+                            headers={"retry-after": "5"})
     return JSONResponse({"status": "ok", "database": "ok"})

@@ -11,7 +11,7 @@ from app.services.accounts import players
 
 from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
 from ..identity import set_language_cookie
-from ..redirects import safe_next, see_other
+from ..redirects import NextPath, see_other
 
 router = APIRouter(include_in_schema=False)
 
@@ -19,10 +19,10 @@ router = APIRouter(include_in_schema=False)
 @router.post("/prefs/language", dependencies=[CsrfDep])
 def set_language(request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep,
                  language: Annotated[str, Form(max_length=8)],
-                 next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+                 next: NextPath = "/") -> Response:
     players.update_preferences(session, player, language=language)
     set_language_cookie(request, language, settings)
-    return see_other(request, safe_next(next))
+    return see_other(request, next)
 
 
 @router.post("/prefs", dependencies=[CsrfDep])
@@ -33,9 +33,9 @@ def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
                     winnable_indicator: Annotated[bool, Form()] = False,
                     animations: Annotated[bool, Form()] = False,
                     theme: Annotated[str, Form(max_length=8)] = "auto",
-                    next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+                    next: NextPath = "/") -> Response:
     # an unticked checkbox sends nothing, so absent means off
     players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour,
                                 theme=theme, animations=animations)
     players.update_solver_preferences(session, player, winnable_indicator=winnable_indicator)
-    return see_other(request, safe_next(next))
+    return see_other(request, next)

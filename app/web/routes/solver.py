@@ -25,11 +25,11 @@ from app.services.stats import leaderboard
 
 from .. import par_view
 from ..boards import motion_steps
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, commit_now
+from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, commit_now, in_solver_thread
 from ..errors import RefusedEarly
 from ..game_view import hinted, refused, render_game, render_hinted, streak_after
 from ..identity import cookie_identity
-from ..redirects import flash, safe_next, see_other
+from ..redirects import NextPath, flash, see_other
 from ..templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
@@ -56,8 +56,12 @@ async def solver_room(request: Request, settings: SettingsDep) -> None:
 
 
 @router.post("/games/{game_id}/hint", dependencies=[CsrfDep, Depends(solver_room)])
-def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
-         fields: Annotated[SeenFields, Form()]) -> Response:
+async def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
+               fields: Annotated[SeenFields, Form()]) -> Response:
+    return await in_solver_thread(request, lambda: _hint(game_id, request, session, player, fields))
+
+
+def _hint(game_id: str, request: Request, session, player, fields: SeenFields) -> Response:
     game = games.get_game_row(session, game_id)
     try:
         found = assist.hint(session, game, player, ply=fields.ply, version=fields.version)
@@ -73,10 +77,15 @@ def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: Play
 
 
 @router.get("/games/{game_id}/solver")
-def solver_status(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+async def solver_status(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """Loaded by the board's placeholder after each move (htmx: the fragment alone; without
     JavaScript the link leads to the whole game page with the status in place)."""
+    return await in_solver_thread(request, lambda: _solver_status(game_id, request, session, player))
+
+
+def _solver_status(game_id: str, request: Request, session, player) -> Response:
     game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)
     found = assist.still_winnable(session, game, player)
     if is_htmx(request):
         context = {"game": game, "solver_status": found, "winnable_indicator": bool(player.winnable_indicator),
@@ -86,8 +95,12 @@ def solver_status(game_id: GameIdDep, request: Request, session: SessionDep, pla
 
 
 @router.post("/games/{game_id}/autofinish", dependencies=[CsrfDep])
-def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
-                fields: Annotated[SeenFields, Form()]) -> Response:
+async def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
+                      limits: LimitsDep, fields: Annotated[SeenFields, Form()]) -> Response:
+    return await in_solver_thread(request, lambda: _auto_finish(game_id, request, session, player, limits, fields))
+
+
+def _auto_finish(game_id: str, request: Request, session, player, limits, fields: SeenFields) -> Response:
     game = games.get_game_row(session, game_id)
     try:
         before = game.cursor
@@ -103,8 +116,12 @@ def auto_finish(game_id: GameIdDep, request: Request, session: SessionDep, playe
 
 
 @router.get("/games/{game_id}/analysis")
-def game_analysis(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+async def game_analysis(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """The end screen's analysis (htmx: the fragment; otherwise the game page with it in place)."""
+    return await in_solver_thread(request, lambda: _game_analysis(game_id, request, session, player))
+
+
+def _game_analysis(game_id: str, request: Request, session, player) -> Response:
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
     found = analysis.analyse(session, game, player.id)
@@ -127,9 +144,9 @@ def retry(game_id: GameIdDep, request: Request, session: SessionDep, player: Pla
 @router.post("/prefs/winnable-only", dependencies=[CsrfDep])
 def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
                       winnable_only: Annotated[str, Form(max_length=5)] = "",
-                      next: Annotated[str, Form(max_length=300)] = "/") -> Response:
+                      next: NextPath = "/") -> Response:
     players.update_solver_preferences(session, player, winnable_only=winnable_only == "on")
-    return see_other(request, safe_next(next))
+    return see_other(request, next)
 
 
 @router.get("/odds")

@@ -1,0 +1,210 @@
+"""The daily table's five fakes (issue 40), each tried as an attacker would, on SQLite and
+PostgreSQL: none of them ranks as a clean win. Beside them the one honest way: a person's first
+game of the day's deal, at the board, unaided, at a person's pace, ranks.
+
+The server times a game from its first move to its last; a test plays in milliseconds, so a
+person's pace is the server's clock moved on by a few seconds a move (``clock``)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.db.models import Game
+from app.services.assist import par as par_service
+from app.services.assist import daily_choice, solver_cache
+from app.services.play import daily, moves
+from app.services.stats import leaderboard
+
+from .helpers import HX, act, board_fields, board_state, csrf_of
+from .play import api_player, new_game, play_line
+
+
+class Clock:
+    """The server's clock for stored moves: from ``now`` on, ``pace`` seconds later each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+        self.pace = 0.0
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=self.pace)
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    found = Clock()
+    monkeypatch.setattr(moves, "utcnow", found)
+    monkeypatch.setattr(solver_cache, "SHORTEST_SECONDS", 120.0)  # the par proven whatever else the machine runs
+    return found
+
+
+def _today(client) -> tuple[int, list[str]]:
+    """Today's Pyramid deal and its par line."""
+    seed = client.get("/api/daily/pyramid").json()["seed"]
+    with client.app.state.sessionmaker() as session:
+        found = par_service.known(session, par_service.start_of_deal("pyramid", seed))
+    assert found is not None and found.proven
+    return seed, list(found.line)
+
+
+def _at_board(client, url: str, line, html: str | None = None, game_id: str | None = None) -> tuple[str, str]:
+    """Play ``line`` at the board as the page posts it: from a deal ready to play (``url``), or
+    on a stored game (``game_id`` and its page). Returns (game id, the last board)."""
+    if game_id is None:
+        page = client.get(url).text
+        first = client.post(url, data={"csrf_token": csrf_of(page), **board_fields(line[0])}, headers=HX)
+        assert first.status_code == 200, first.text
+        game_id, html, line = first.headers["HX-Push-Url"].rsplit("/", 1)[1], first.text, line[1:]
+    assert html is not None
+    for move in line:
+        answer = act(client, game_id, html, **board_fields(move))
+        assert answer.status_code == 200, answer.text
+        html = answer.text
+    return game_id, html
+
+
+def _mine(client, day=None, preset: str = "pyramid", viewer: str | None = None):
+    """The viewer's row of the day's table (None: not on it)."""
+    with client.app.state.sessionmaker() as session:
+        table = leaderboard.table(session, preset, day or daily.utc_today(), viewer or _player_id(client),
+                                  choose=False)
+    return table.mine
+
+
+def _player_id(client) -> str:
+    from app.web.identity import PLAYER_COOKIE, unsign_player
+
+    return unsign_player(client.app.state.settings.secret_key, client.cookies.get(PLAYER_COOKIE))[0]
+
+
+def _game(client, game_id: str) -> Game:
+    with client.app.state.sessionmaker() as session:
+        return session.get(Game, game_id)
+
+
+def test_a_persons_first_game_at_the_board_ranks(client, clock):
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line)
+    assert board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.clean and mine.rank is not None and mine.game_id == game_id
+
+
+def test_fake_1_try_again_from_here_keeps_the_hints_the_undos_and_the_clock(client, clock):
+    """Follow every hint to a win, then "try again from here" one move before the end and play
+    the last move: the retry has the game's hints and its clock, and is not the first game."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    while board_state(html)["status"] == "playing":
+        hinted = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(html)}, headers=HX)
+        hint = re.search(r'data-hint="([^"]+)"', hinted.text).group(1)
+        _, html = _at_board(client, "", [hint], html=hinted.text, game_id=game_id)
+    won = _game(client, game_id)
+    assert won.status == "won" and won.hint_count > 0
+    retried = client.post(f"/games/{game_id}/retry", data={"csrf_token": csrf_of(html), "retry_ply": won.cursor - 1})
+    assert retried.status_code == 303
+    new_id = retried.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/games/{new_id}").text
+    last = won.moves.split()[won.cursor - 1]
+    _, html = _at_board(client, "", [last], html=page, game_id=new_id)
+    again = _game(client, new_id)
+    assert again.status == "won" and again.hint_count == won.hint_count
+    assert again.started_at.replace(tzinfo=UTC) == won.started_at.replace(tzinfo=UTC)  # the clock goes on
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and not mine.clean
+
+
+def test_fake_1_try_again_from_a_game_in_play_keeps_its_undos(client, clock):
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:3])
+    html = act(client, game_id, html, action="undo").text
+    game_id, html = _at_board(client, "", line[2:5], html=html, game_id=game_id)
+    retried = client.post(f"/games/{game_id}/retry", data={"csrf_token": csrf_of(html), "retry_ply": 4})
+    new_id = retried.headers["location"].rsplit("/", 1)[1]
+    _, html = _at_board(client, "", line[4:], html=client.get(f"/games/{new_id}").text, game_id=new_id)
+    again = _game(client, new_id)
+    assert again.status == "won" and again.undo_count == 1 and _game(client, game_id).abandoned
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why in ("assisted", "again")
+
+
+def test_fake_2_lose_once_read_the_line_and_win_again(client, clock):
+    """Restart (confirmed: the game counts as lost), read the winning line on the deal page, and
+    play it in a new game at a person's pace: not the player's first game of the deal."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:2])
+    restarted = act(client, game_id, html, action="confirm-restart")
+    assert restarted.status_code == 200 and _game(client, game_id).abandoned
+    deal_page = client.get(f"/deal/pyramid/{seed}").text
+    assert 'data-verdict' in deal_page or "winning line" in deal_page.lower()  # the line is theirs to read now
+    second_id, html = _at_board(client, f"/play/pyramid/{seed}", line)
+    assert second_id != game_id and board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why == "again"
+
+
+def test_fake_2_a_past_days_table_is_final_at_midnight_and_hides_its_replays_from_open_games(
+        client, other_client, clock):
+    """A game of yesterday's deal still open at midnight: the winners' replays stay hidden from
+    its player, and finished after midnight it does not reach yesterday's table."""
+    yesterday = daily.utc_today() - timedelta(days=1)
+    with client.app.state.sessionmaker() as session:
+        seed = daily_choice.daily_deal(session, "relaxed", yesterday).seed
+        line = list(par_service.par_of(session, par_service.start_of_deal("relaxed", seed), player_id=None).line)
+    clock.pace = 3.0
+    clock.now = datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=22)
+    winner_id, html = _at_board(other_client, f"/play/relaxed/{seed}", line)
+    assert board_state(html)["status"] == "won"
+    clock.now = datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=23, minutes=59)
+    game_id, html = _at_board(client, f"/play/relaxed/{seed}", line[:2])
+    assert client.get(f"/g/{winner_id}/replay").status_code == 403  # open since yesterday: no spoilers
+    table = client.get(f"/daily/relaxed/table?day={yesterday.isoformat()}").text
+    assert f"/g/{winner_id}/replay" not in table and 'data-spoilers="hidden"' in table
+    clock.now = datetime.now(UTC)
+    _, html = _at_board(client, "", line[2:], html=client.get(f"/games/{game_id}").text, game_id=game_id)
+    assert board_state(html)["status"] == "won"
+    assert _mine(client, yesterday, "relaxed") is None  # finished today: yesterday's table was final
+    assert _mine(other_client, yesterday, "relaxed").rank is not None
+    assert client.get(f"/g/{winner_id}/replay").status_code == 200  # nothing open now
+
+
+def test_fake_3_a_program_through_the_api_is_listed_never_ranked(client):
+    seed, line = _today(client)
+    auth = api_player(client)
+    game = play_line(client, auth, new_game(client, auth, "pyramid", seed), line)
+    assert game["status"] == "won"
+    entry = next(e for e in client.get("/api/daily/pyramid", headers=auth).json()["leaderboard"] if e["you"])
+    assert entry["rank"] is None and entry["clean"] is False and entry["unranked"] == "api"
+    page = client.get("/daily/pyramid/table").text
+    assert 'data-unranked="api"' in page and "through the API" in page
+
+
+def test_fake_3_a_program_at_the_board_is_faster_than_a_person(client, clock):
+    seed, line = _today(client)
+    clock.pace = 0.0  # as fast as the server answers
+    _, html = _at_board(client, f"/play/pyramid/{seed}", line)
+    assert board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why == "too_fast"
+
+
+def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(client, clock):
+    seed, line = _today(client)
+    clock.pace = 3.0
+    url = f"/play/pyramid/{seed}"
+    hinted = client.post(url, data={"csrf_token": csrf_of(client.get(url).text), "action": "hint"}, headers=HX)
+    assert hinted.status_code == 200 and "data-hint=" in hinted.text
+    hinted_id = hinted.headers["HX-Push-Url"].rsplit("/", 1)[1]
+    game_id, html = _at_board(client, url, line)  # back to the deal's link, and play it from there
+    assert game_id == hinted_id and board_state(html)["status"] == "won"
+    assert _game(client, game_id).hint_count == 1
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why == "assisted"
