@@ -156,9 +156,13 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     # a fixed random start: the search from it is then the same on every machine
     monkeypatch.setattr(game_service, "random_seed", lambda: 4000)
     lobby = client.get("/").text
+    assert 'data-winnable-only="on"' in lobby  # a newcomer's deals can be won, said in the lobby
+    response = client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "", "next": "/"})
+    assert response.status_code == 303  # turned off in one tap …
+    lobby = client.get("/").text
     assert 'data-winnable-only="off"' in lobby
     response = client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "on", "next": "/"})
-    assert response.status_code == 303
+    assert response.status_code == 303  # … and on again
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
     for preset in ("pyramid", "pyramid-classic"):
