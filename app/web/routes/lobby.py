@@ -3,6 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from app.db.models import Game
 from app.engine import PRESETS
 from app.services.play import daily, games
 
@@ -18,7 +19,7 @@ FEATURED = ("pyramid", "gaps")
 @router.get("/")
 def lobby(request: Request, session: SessionDep, player: PlayerDep) -> Response:
     unfinished = games.unfinished_games(session, player)
-    in_play = {}
+    in_play: dict[str, Game] = {}
     for game in unfinished:  # newest first: the one a preset's "Continue" leads to
         in_play.setdefault(game.preset, game)
     featured = [(slug, PRESETS[slug].game) for slug in FEATURED]
