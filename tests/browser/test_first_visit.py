@@ -29,18 +29,26 @@ def test_a_first_visitors_first_deal_is_winnable_and_says_so(server, new_page):
     page.goto(server + "/")
     play = '[data-play="pyramid"] [data-action="new"]'
     # the first Play is near the top of the page for the keyboard: the site's links, then it
-    for stops in range(1, 15):
+    stops = 0
+    while stops < 15 and not page.evaluate(f"() => document.activeElement.matches('{play}')"):
         page.keyboard.press("Tab")
-        if page.evaluate(f"() => document.activeElement.matches('{play}')"):
-            break
+        stops += 1
     assert stops <= 10, stops
     page.click(play)
-    page.wait_for_selector("#board")
+    page.wait_for_selector("#board .winnable-note")
+    # the server looks for a proven deal for 1.5 s at most and says so when it found none in
+    # time (a machine under heavy load): then the next new deal, until the page says it is proven
+    for _ in range(5):
+        if page.get_attribute("#board .winnable-note", "data-deal-proven") == "yes":
+            break
+        page.goto(server + "/play/pyramid")
+        page.wait_for_selector("#board .winnable-note")
     seed = int(re.search(r"/play/pyramid/(\d+)$", page.url).group(1))
     position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", seed)).position
     assert solve(position).winnable is True
     # said on the page, with the way to turn it off
-    assert page.is_visible('.winnable-note [data-action="winnable-only"]')
+    assert page.get_attribute("#board .winnable-note", "data-deal-proven") == "yes"
+    assert page.is_visible('#board .winnable-note [data-action="winnable-only"]')
     # its first hint follows a win, it does not say the deal is lost
     page.click('#board [data-action="hint"]')
     page.wait_for_selector("#board [data-hint]")
@@ -48,7 +56,8 @@ def test_a_first_visitors_first_deal_is_winnable_and_says_so(server, new_page):
     # a covered card that has the keyboard's focus stays under the cards covering it
     page.keyboard.press("Tab")
     page.focus("#board .card.covered")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('#board .card.covered:focus')).zIndex") == "auto"
+    lifted = "() => getComputedStyle(document.querySelector('#board .card.covered:focus')).zIndex"
+    assert page.evaluate(lifted) == "auto"
     assert not page.js_errors
 
 
@@ -69,6 +78,9 @@ def test_the_win_panel_closes_and_shows_the_finished_cards(server, new_page, siz
     _won_gaps(page, server)
     panel = '#board [data-banner="won"]'
     page.wait_for_selector(f"{panel} [data-share-text]")
+    # the panel where it rests once it has popped in (its pop overshoots a little)
+    page.evaluate("""() => document.getAnimations().filter(a => a.animationName === 'motion-pop')
+        .forEach(a => a.finish())""")
     # the keyboard's focus stayed on the board: the panel's "New deal", its first button
     page.wait_for_function("() => document.activeElement.matches('#board [data-banner] [data-action=\"new\"]')")
     first = page.evaluate(f"() => document.querySelector('{panel} .banner-actions .button').dataset.action")
@@ -83,9 +95,9 @@ def test_the_win_panel_closes_and_shows_the_finished_cards(server, new_page, siz
         assert geometry["inner"] <= 1, geometry  # a laptop's window holds it whole
     else:
         assert geometry["newDeal"] < geometry["share"], geometry  # a phone: New deal before the text to share
-    covered = f"""() => {{ const g = document.querySelector('#board .gaps-grid').getBoundingClientRect();
+    covered = """() => { const g = document.querySelector('#board .gaps-grid').getBoundingClientRect();
         const hit = document.elementFromPoint(g.x + g.width / 2, Math.min(g.y + g.height / 2, innerHeight - 60));
-        return !!hit.closest('[data-banner]'); }}"""
+        return !!hit.closest('[data-banner]'); }"""
     page.keyboard.press("Escape")
     page.wait_for_selector(f"{panel}:not([open])")
     assert not page.evaluate(covered)  # the finished rows show

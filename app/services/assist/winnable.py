@@ -92,3 +92,12 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
         if found is not None:
             return found
     return games.random_seed()
+
+
+def proven(session: Session, preset_slug: str, seed: int | None) -> bool:
+    """Whether the solver has proven this seeded deal winnable (a deal page's verdict, or the
+    search of a winnable-only new deal): what the page may promise a newcomer about it."""
+    if seed is None:
+        return False
+    verdict = session.get(DealVerdict, (preset_slug, seed))
+    return bool(verdict is not None and verdict.winnable)
