@@ -52,26 +52,32 @@ def test_the_board_fills_the_window_without_scrolling(server, new_page, preset, 
 
 
 @pytest.mark.parametrize("preset", ["gaps", "gaps-danish"])
-def test_on_a_phone_every_gaps_cell_is_a_44_px_target_with_the_controls_on_screen(server, new_page, preset):
-    page = new_page(390, 844)
+def test_on_a_phone_each_gaps_row_is_one_column_of_44_px_targets_with_the_buttons_on_screen(server, new_page, preset):
+    # Swedish: the longest words on the buttons ("Ledtråd" fell below the fold)
+    page = new_page(390, 844, locale="sv-SE")
     page.goto(f"{server}/play/{preset}/3")
     settled(page)
     cells = page.evaluate(RECTS, "#board [data-pos]")
     assert len(cells) == 52
-    assert all(c["w"] >= 44 and c["h"] >= 44 and c["bottom"] <= 844 and c["right"] <= 390 for c in cells), cells
-    controls = page.evaluate(RECTS, CONTROLS)
-    assert len(controls) == 4 and all(c["bottom"] <= 844 and c["h"] >= 44 for c in controls), controls
-    # a row reads on into its second line: the first cell of the second line lies under the
-    # first of the first, after an arrow, and the next row begins clearly lower
+    assert all(c["w"] >= 44 and c["h"] >= 44 and c["y"] >= 0 and c["bottom"] <= 844 and c["x"] >= 0 and c["right"] <= 390
+               for c in cells), cells
+    buttons = page.evaluate(RECTS, CONTROLS + ", #board .game-menu .button")
+    assert len(buttons) == 6 and all(b["y"] >= 0 and b["bottom"] <= 844 and b["right"] <= 390 and b["h"] >= 44
+                                     for b in buttons), buttons
+    assert page.evaluate("scrollY") == 0
+    # each row is one column, read downwards: its cells (and its starter) share one x, each
+    # just under the one before, so a gap's left neighbour is the card right above it
     rows = page.evaluate("""() => [...document.querySelectorAll('#board .grow')].map(row =>
         [...row.querySelectorAll('[data-pos], .starter')].map(el => {
-          const r = el.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; }))""")
+          const r = el.getBoundingClientRect(); return [r.x, r.y, r.height]; }))""")
+    assert len(rows) == 4 and all(len(row) == (14 if preset == "gaps-danish" else 13) for row in rows)
     for row in rows:
-        wrapped = next(i for i, c in enumerate(row) if c[1] > row[0][1])
-        assert wrapped == 7 and row[wrapped][0] == row[0][0] and all(c[1] == row[wrapped][1] for c in row[wrapped:])
+        assert len({round(x) for x, _, _ in row}) == 1, row
+        assert all(0 < y2 - (y1 + h1) <= 4 for (_, y1, h1), (_, y2, _) in zip(row, row[1:])), row
+    lefts = [row[0][0] for row in rows]
+    assert lefts == sorted(lefts) and min(b - a for a, b in zip(lefts, lefts[1:])) >= 44  # row 1 leftmost
     arrow = page.evaluate("() => getComputedStyle(document.querySelector('#board .grow'), '::before').content")
-    assert "↳" in arrow
-    assert rows[1][0][1] - rows[0][-1][1] > 50  # the next row begins clearly lower
+    assert "↓" in arrow
     shot(page, f"table-{preset}-390")
 
 
