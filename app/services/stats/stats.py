@@ -231,6 +231,7 @@ class HistoryRow:
     score: int
     moves: int
     seconds: int | None
+    daily_on: date | None  # a daily deal's day: the deal's name (its seed is 19 digits)
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,7 @@ def _history_statements(filtered: bool, by_result: bool):
     where = [r.c.result == bindparam("result")] if by_result else []
     count = select(func.count()).select_from(r).where(*where)
     rows = (select(r.c.id, r.c.started_at, r.c.preset, r.c.seed, r.c.result, r.c.scoring, r.c.score, r.c.cursor,
-                   r.c.seconds)
+                   r.c.seconds, r.c.daily_on)
             .where(*where).order_by(r.c.started_at.desc(), r.c.id.desc())
             .limit(bindparam("size")).offset(bindparam("skip")))
     return count, rows
