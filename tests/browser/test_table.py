@@ -210,6 +210,15 @@ def test_a_phones_stats_page_stays_within_three_screens(server, new_page):
     assert page.inner_text('[data-figures="total"] [data-stat="played"]') == "14"
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 3 * 844, height
+    # the three charts one under the other, each whole on the screen's width (side by side, the
+    # second was cut off)
+    charts = page.evaluate(RECTS, ".chart")
+    assert len(charts) == 3 and all(c["x"] >= 0 and c["right"] <= 390 for c in charts), charts
+    assert all(a["bottom"] <= b["y"] for a, b in zip(charts, charts[1:])), charts
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # each game's line of figures is one line
+    folds = page.evaluate(RECTS, ".figures.fold summary")
+    assert len(folds) == 7 and all(f["h"] < 34 for f in folds), folds
     shot(page, "table-stats-390")
 
 
