@@ -78,6 +78,13 @@ def test_on_a_phone_each_gaps_row_is_one_column_of_44_px_targets_with_the_button
     assert lefts == sorted(lefts) and min(b - a for a, b in zip(lefts, lefts[1:])) >= 44  # row 1 leftmost
     arrow = page.evaluate("() => getComputedStyle(document.querySelector('#board .grow'), '::before').content")
     assert "↓" in arrow
+    if preset == "gaps":
+        # the hint's words beside the board, in the window: nothing scrolls to show them
+        page.click('#board [data-action="hint"]')
+        page.wait_for_selector("#board .hint-note")
+        settled(page)
+        note = page.evaluate(RECTS, "#board .hint-note")[0]
+        assert note["x"] >= 290 and note["bottom"] <= 844 and page.evaluate("scrollY") == 0, note
     shot(page, f"table-{preset}-390")
 
 
