@@ -43,7 +43,7 @@ def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
 
 
 def test_our_styles_and_scripts_are_served_without_their_comments(client):
-    from app.web.assets import asset_url, file_for
+    from app.web.views.assets import asset_url, file_for
 
     for name in ("css/cards.css", "js/app.js"):
         source = file_for(name).read_text()
