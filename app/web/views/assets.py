@@ -48,8 +48,9 @@ def asset_url(url_path: str) -> str:
 
 
 # Our stylesheets and scripts say why in comments; a player's first load need not carry them
-# (a third of their compressed bytes). Whole comments only: a CSS comment, a script's line that
-# is a comment (the scripts keep no multi-line strings, so such a line is never inside one).
+# (a third of their compressed bytes), nor the lines' indentation. Whole comments only: a CSS
+# comment, a script's line that is a comment (the scripts keep no multi-line strings, so such a
+# line, or a line's leading space, is never inside one).
 _COMMENTS = {
     ".css": re.compile(r"/\*.*?\*/", re.S),
     ".js": re.compile(r"^[ \t]*//.*\n", re.M),
@@ -59,7 +60,7 @@ _COMMENTS = {
 @lru_cache(maxsize=32)
 def _without_comments(path: Path, mtime: float) -> bytes:
     text = _COMMENTS[path.suffix].sub("", path.read_text(encoding="utf-8"))
-    return re.sub(r"\n\s*\n", "\n", text).encode()
+    return re.sub(r"\n\s*", "\n", text).encode()
 
 
 def served_bytes(url_path: str) -> bytes:
