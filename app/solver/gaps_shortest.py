@@ -35,106 +35,18 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from dataclasses import dataclass
 
 from app.engine import Status
 
 from .gaps import COLUMNS, ROWS, GapsCore, card_code, fill_text, solve_gaps
 from .lines import clean_line
 from .result import Budget, BudgetExceeded
+from .shortest import ShortestWin
 
-CARDS = ROWS * (COLUMNS - 1)  # cards the won grid places (48)
 FIRST_BEAM_WIDTH = 256  # the first beam's width; each next one is four times wider
 BEAM_GROWTH = 4
-BEAM_POSITIONS_PER_NODE = 1  # a beam position costs about as much as an A* position
-SOLVE_SHARE = 2  # at most one part in two of the positions goes to the first win (``solve``)
-PERMUTATIONS = tuple(itertools.permutations(range(ROWS)))
-
-
-@dataclass(frozen=True, slots=True)
-class GapsShortest:
-    """The answer, as ``app.solver.shortest.ShortestWin`` has it (same fields)."""
-
-    winnable: bool | None
-    moves: tuple[str, ...] = ()
-    proven: bool = False
-    lower_bound: int = 0
-    nodes: int = 0
-
-
-class _Board:
-    """Packed grids (``GapsCore``'s codes, ``bytes``) with the bound and the fills."""
-
-    def __init__(self, starters: tuple[int, ...]) -> None:
-        self.core = GapsCore(ROWS, COLUMNS, starters)
-        self.starters = starters
-        self.assignments = ((tuple(starters.index(s) for s in range(ROWS)),) if starters
-                            else PERMUTATIONS)  # suit -> row
-
-    def home(self, grid) -> list[int]:
-        """``home[4 * suit + row]``: cards of the suit in their cell of that row."""
-        home = [0] * (ROWS * ROWS)
-        for i, x in enumerate(grid):
-            if x:
-                row, col = divmod(i, COLUMNS)
-                if col == (x & 15) - 2:
-                    home[4 * (x >> 4) + row] += 1
-        return home
-
-    def bound(self, home) -> int:
-        best = 0
-        for rows in self.assignments:
-            total = home[rows[0]] + home[4 + rows[1]] + home[8 + rows[2]] + home[12 + rows[3]]
-            if total > best:
-                best = total
-        return CARDS - best
-
-    def fills(self, grid) -> list[tuple[int, int, int]]:
-        """Every legal fill as (card, from, to)."""
-        core = self.core
-        where = [0] * 64
-        gaps = []
-        for i, x in enumerate(grid):
-            if x:
-                where[x] = i
-            else:
-                gaps.append(i)
-        good, other, bad = core._fill_groups(list(grid), where, gaps)
-        return good + other + bad
-
-    @staticmethod
-    def moved_home(home, card: int, frm: int, to: int):
-        """``home`` after the fill, or None when the fill changes no count."""
-        rank_col = (card & 15) - 2
-        was = frm % COLUMNS == rank_col
-        now = to % COLUMNS == rank_col
-        if not was and not now:
-            return None
-        home = list(home)
-        if was:
-            home[4 * (card >> 4) + frm // COLUMNS] -= 1
-        if now:
-            home[4 * (card >> 4) + to // COLUMNS] += 1
-        return home
-
-    def dead_and_adjacent(self, grid) -> int:
-        """The beam's tie-break: dead gaps count against, (X − 1, X) neighbours for."""
-        score = 0
-        for i, x in enumerate(grid):
-            c = i % COLUMNS
-            if not c:
-                continue
-            left = grid[i - 1]
-            if x:
-                if left and x == left + 1:
-                    score -= 1
-            elif not left or left & 15 == COLUMNS:
-                score += 2
-        return score
-
-
-class _Cut(Exception):
-    pass
+SOLVE_SHARE = 3  # at most a third of the positions goes to the first win (``solve``) ...
+A_STAR_SHARE = 2  # ... and in the last round half of what is left is kept back for A*
 
 
 class _Par:
@@ -145,10 +57,11 @@ class _Par:
         self.best: tuple[str, ...] | None = None
         self.lower = 0
         starters = tuple("CDHS".index(s) for s in (position.starters or ()))
-        self.board = _Board(starters)
+        self.core = GapsCore(ROWS, COLUMNS, starters)
         self.grid = bytes(card_code(c) for c in position.grid)
         self.last_round = not position.can_redeal()
         self.lost = False
+        self.keep_back = 0
 
     # --- the budget ------------------------------------------------------------------------
     def _tick(self, count: int = 1) -> None:
@@ -158,8 +71,9 @@ class _Par:
             self.budget.check(self.spent)
 
     def _left(self) -> int | None:
+        """Positions left to this phase (those kept back for A* aside)."""
         total = self.budget.max_nodes
-        return None if total is None else total - self.spent
+        return None if total is None else total - self.spent - self.keep_back
 
     def _keep(self, moves) -> None:
         line = clean_line(self.position, tuple(moves))
@@ -169,25 +83,26 @@ class _Par:
     def _proven(self) -> bool:
         return self.best is not None and self.lower >= len(self.best)
 
-    def answer(self) -> GapsShortest:
+    def answer(self) -> ShortestWin:
         lower = self.lower if self.last_round else 0
         if self.best is None:
-            return GapsShortest(None, (), False, lower, self.spent)
-        return GapsShortest(True, self.best, self._proven(), min(lower, len(self.best)), self.spent)
+            return ShortestWin(None, (), False, lower, self.spent)
+        return ShortestWin(True, self.best, self._proven(), min(lower, len(self.best)), self.spent)
 
     # --- the phases ------------------------------------------------------------------------
-    def run(self) -> GapsShortest:
+    def run(self) -> ShortestWin:
         if self.last_round:
-            self.lower = self.board.bound(self.board.home(self.grid))
+            self.lower = self.core.bound(self.core.home(self.grid))
         try:
             won = self._any_win()
             if won is False:
-                return GapsShortest(False, (), True, 0, self.spent)
+                return ShortestWin(False, (), True, 0, self.spent)
             self._beams()
+            self.keep_back = 0
             if self.last_round and not self._proven():
                 self._astar()
                 if self.lost:
-                    return GapsShortest(False, (), True, 0, self.spent)
+                    return ShortestWin(False, (), True, 0, self.spent)
         except BudgetExceeded:
             pass
         return self.answer()
@@ -206,11 +121,16 @@ class _Par:
     def _beams(self) -> None:
         """Beams of growing width in the current round (module docstring, phase 2)."""
         width = FIRST_BEAM_WIDTH
+        left = self._left()
+        self.keep_back = 0 if left is None or not self.last_round else left // A_STAR_SHARE
+        self.out_of_beam = False
         while not self._proven():
             left = self._left()
             if left is not None and left < width:
                 return
             line = self._beam(width)
+            if self.out_of_beam:
+                return
             if line is not None:
                 before = self.best
                 self._keep(line)
@@ -221,61 +141,26 @@ class _Par:
             width *= BEAM_GROWTH
 
     def _beam(self, width: int) -> list[str] | None:
-        board = self.board
-        start = self.grid
-        home = board.home(start)
-        limit = len(self.best) if self.best is not None else 10 ** 6
-        level = [(start, home, board.bound(home))]
-        seen = {start}
-        parents: list[list] = []
-        made = 0
-        depth = 0
-        while level and depth + 1 < limit:
-            depth += 1
-            candidates = []
-            for index, (grid, home, h) in enumerate(level):
-                for card, frm, to in board.fills(grid):
-                    child = bytearray(grid)
-                    child[frm], child[to] = 0, card
-                    child_b = bytes(child)
-                    if child_b in seen:
-                        continue
-                    seen.add(child_b)
-                    made += 1
-                    if made == BEAM_POSITIONS_PER_NODE:
-                        made = 0
-                        self._tick()
-                    moved = board.moved_home(home, card, frm, to)
-                    child_home = home if moved is None else moved
-                    child_h = h if moved is None else board.bound(moved)
-                    if child_h == 0:
-                        return self._beam_line(parents, index, card, to)
-                    if depth + child_h >= limit:
-                        continue
-                    candidates.append((child_h, board.dead_and_adjacent(child_b), index, card, to,
-                                       child_b, child_home))
-            if len(candidates) > width:
-                candidates.sort(key=_rank)
-                del candidates[width:]
-            parents.append([(index, card, to) for _, _, index, card, to, _, _ in candidates])
-            level = [(grid, home, h) for h, _, _, _, _, grid, home in candidates]
-        return None
-
-    @staticmethod
-    def _beam_line(parents: list, index: int, card: int, to: int) -> list[str]:
-        line = [fill_text(card, to)]
-        for level in reversed(parents):
-            index, card, to = level[index]
-            line.append(fill_text(card, to))
-        line.reverse()
-        return line
+        core = self.core
+        left = self._left()
+        core.budget = Budget(left, None, self.budget.clock)
+        core.budget.deadline = self.budget.deadline
+        core.nodes = 0
+        try:
+            line = core.home_beam(self.grid, width, None if self.best is None else len(self.best))
+        except BudgetExceeded:
+            self.out_of_beam = True
+            return None
+        finally:
+            self.spent += core.nodes
+        return None if line is None else [fill_text(card, to) for card, to in line]
 
     def _astar(self) -> None:
         """A* below the best length known (module docstring, phase 3)."""
-        board = self.board
+        core = self.core
         start = self.grid
-        home = board.home(start)
-        h0 = board.bound(home)
+        home = core.home(start)
+        h0 = core.bound(home)
         upper = len(self.best) if self.best is not None else 10 ** 6
         counter = itertools.count()
         # entry: f, -g, tie, grid; came[grid] = (g, parent grid, card, to, home, h)
@@ -299,16 +184,16 @@ class _Par:
                     return
                 self._tick()
                 home = entry[4]
-                for card, frm, to in board.fills(grid):
+                for card, frm, to in core.all_fills(grid):
                     child = bytearray(grid)
                     child[frm], child[to] = 0, card
                     child_b = bytes(child)
                     old = came.get(child_b)
                     if old is not None and old[0] <= g + 1:
                         continue
-                    moved = board.moved_home(home, card, frm, to)
+                    moved = core.moved_home(home, card, frm, to)
                     child_home = home if moved is None else moved
-                    child_h = h if moved is None else board.bound(moved)
+                    child_h = h if moved is None else core.bound(moved)
                     if g + 1 + child_h >= upper:
                         continue
                     came[child_b] = (g + 1, grid, card, to, child_home, child_h)
@@ -336,12 +221,8 @@ class _Par:
         return line
 
 
-def _rank(candidate: tuple) -> tuple:
-    return candidate[0], candidate[1]
-
-
-def shortest_gaps(position, budget: Budget | None = None) -> GapsShortest:
+def shortest_gaps(position, budget: Budget | None = None) -> ShortestWin:
     """The shortest win from a Gaps engine position (module docstring)."""
     if position.status is Status.WON:
-        return GapsShortest(True, (), True, 0, 0)
+        return ShortestWin(True, (), True, 0, 0)
     return _Par(position, budget or Budget(None, None)).run()
