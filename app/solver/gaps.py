@@ -486,6 +486,7 @@ class GapsCore:
         self.track = last_round and self.CHECKPOINT > 0
         run = 0
         beam_width, beam_nodes = self.BEAM_WIDTH, 0
+        home_width, home_turn = self.HOME_BEAM_WIDTH, True
         stride = self.stride
         try:
             while True:
@@ -493,11 +494,16 @@ class GapsCore:
                 if last_round and beam_width and run > 1 and \
                         beam_nodes <= (self.nodes - beam_nodes) * self.BEAM_SHARE:
                     before = self.nodes
-                    line = self.beam(grid, beam_width)
+                    if self.HOME_BEAM and home_turn:
+                        line = self.home_beam(grid, home_width)
+                        home_width *= 2
+                    else:
+                        line = self.beam(grid, beam_width)
+                        beam_width *= 2
+                    home_turn = not home_turn
                     beam_nodes += self.nodes - before
                     if line is not None:
                         return True, line
-                    beam_width *= 2
                 # a seeded generator only shuffles the move order (same answer on every machine)
                 self.rng = rng = None if run == 1 else random.Random(run)  # nosec B311
                 allowance = self.FIRST_RUN_NODES if run == 1 else \
@@ -528,6 +534,9 @@ class GapsCore:
             self.track = False
 
     CHECKPOINT = 0.5
+    # the home beam (``home_beam``) takes turns with ``beam``, from this width, doubling
+    HOME_BEAM = True
+    HOME_BEAM_WIDTH = 500
     # The beam (last round only) gets BEAM_SHARE node for each node of the restarts,
     # widths BEAM_WIDTH, twice that, and so on.
     BEAM_WIDTH = 1000

@@ -75,10 +75,13 @@ class _Par:
         total = self.budget.max_nodes
         return None if total is None else total - self.spent - self.keep_back
 
-    def _keep(self, moves) -> None:
+    def _keep(self, moves) -> int:
+        """Keep ``moves`` when it is shorter than the best known, cleaned and replayed by the
+        engine; the best length known."""
         line = clean_line(self.position, tuple(moves))
         if self.best is None or len(line) < len(self.best):
             self.best = line
+        return len(self.best)
 
     def _proven(self) -> bool:
         return self.best is not None and self.lower >= len(self.best)
@@ -132,9 +135,8 @@ class _Par:
             if self.out_of_beam:
                 return
             if line is not None:
-                before = self.best
-                self._keep(line)
-                if before is not None and len(self.best) >= len(before) and width > FIRST_BEAM_WIDTH:
+                before = None if self.best is None else len(self.best)
+                if self._keep(line) == before and width > FIRST_BEAM_WIDTH:
                     return  # a wider beam gained nothing: the rest goes to A*
             elif self.best is not None and width > FIRST_BEAM_WIDTH:
                 return
@@ -157,68 +159,75 @@ class _Par:
 
     def _astar(self) -> None:
         """A* below the best length known (module docstring, phase 3)."""
-        core = self.core
-        start = self.grid
-        home = core.home(start)
-        h0 = core.bound(home)
-        upper = len(self.best) if self.best is not None else 10 ** 6
-        counter = itertools.count()
-        # entry: f, -g, tie, grid; came[grid] = (g, parent grid, card, to, home, h)
-        came: dict[bytes, tuple] = {start: (0, None, 0, 0, home, h0)}
-        queue = [(h0, 0, next(counter), start)]
-        try:
-            while queue:
-                f, neg_g, _, grid = heapq.heappop(queue)
-                g = -neg_g
-                entry = came[grid]
-                if entry[0] != g:
-                    continue  # reached again by a shorter line
-                if f > self.lower:
-                    self.lower = f
-                if f >= upper:
-                    break
-                h = entry[5]
-                if h == 0:
-                    self._keep(self._line(came, grid))
-                    self.lower = max(self.lower, len(self.best))
-                    return
-                self._tick()
-                home = entry[4]
-                for card, frm, to in core.all_fills(grid):
-                    child = bytearray(grid)
-                    child[frm], child[to] = 0, card
-                    child_b = bytes(child)
-                    old = came.get(child_b)
-                    if old is not None and old[0] <= g + 1:
-                        continue
-                    moved = core.moved_home(home, card, frm, to)
-                    child_home = home if moved is None else moved
-                    child_h = h if moved is None else core.bound(moved)
-                    if g + 1 + child_h >= upper:
-                        continue
-                    came[child_b] = (g + 1, grid, card, to, child_home, child_h)
-                    heapq.heappush(queue, (g + 1 + child_h, -(g + 1), next(counter), child_b))
-        except BudgetExceeded:
-            if queue:
-                self.lower = max(self.lower, min(upper, queue[0][0]))
-            raise
-        # the queue ran out below ``upper``: no win is shorter than the best known (with none
-        # known, no win at all)
-        if self.best is None:
-            self.lost = True
-        self.lower = max(self.lower, upper)
+        upper = len(self.best) if self.best is not None else None
+        line, lower, exhausted = astar(self.core, self.grid, upper, self._tick)
+        self.lower = max(self.lower, lower)
+        if line is not None:
+            self.lower = max(self.lower, self._keep(fill_text(card, to) for card, to in line))
+        elif exhausted and self.best is None:
+            self.lost = True  # nothing wins at all
 
-    @staticmethod
-    def _line(came: dict, grid: bytes) -> list[str]:
-        line = []
-        while True:
-            _, parent, card, to, _, _ = came[grid]
-            if parent is None:
+
+def astar(core: GapsCore, start, upper: int | None, tick) -> tuple[list | None, int, bool]:
+    """A* over every fill of the round on ``core``'s board from ``start`` with the bound
+    ``core.bound``, dropping every position whose bound reaches ``upper``: ``(line, lower,
+    exhausted)``. ``line`` is a shortest win ((card, to) pairs) when one is shorter than
+    ``upper``; ``lower`` a length every win reaches; ``exhausted`` says the queue ran out (no win
+    shorter than ``upper``, so ``lower`` is ``upper``). ``tick()`` is called for every position
+    expanded and may raise ``BudgetExceeded``, which ends the search with what it proved."""
+    start = bytes(start)
+    home = core.home(start)
+    h0 = core.bound(home)
+    limit = 1 << 30 if upper is None else upper
+    counter = itertools.count()
+    # a queue entry is (g + bound, -g, tie, grid); came[grid] = (g, parent, card, to, home, bound)
+    came: dict[bytes, tuple] = {start: (0, None, 0, 0, home, h0)}
+    queue = [(h0, 0, next(counter), start)]
+    lower = h0
+    try:
+        while queue:
+            f, neg_g, _, grid = heapq.heappop(queue)
+            g = -neg_g
+            entry = came[grid]
+            if entry[0] != g:
+                continue  # reached again by a shorter line since
+            lower = max(lower, f)
+            if f >= limit:
                 break
-            line.append(fill_text(card, to))
-            grid = parent
-        line.reverse()
-        return line
+            h = entry[5]
+            if h == 0:
+                return _came_line(came, grid), f, False
+            tick()
+            home = entry[4]
+            for card, frm, to in core.all_fills(grid):
+                child = bytearray(grid)
+                child[frm], child[to] = 0, card
+                after = bytes(child)
+                old = came.get(after)
+                if old is not None and old[0] <= g + 1:
+                    continue
+                moved = core.moved_home(home, card, frm, to)
+                child_h = h if moved is None else core.bound(moved)
+                if g + 1 + child_h >= limit:
+                    continue
+                came[after] = (g + 1, grid, card, to, home if moved is None else moved, child_h)
+                heapq.heappush(queue, (g + 1 + child_h, -(g + 1), next(counter), after))
+    except BudgetExceeded:
+        # every queued position's g + bound is at least the smallest one's
+        return None, max(lower, min(limit, queue[0][0])) if queue else lower, False
+    return None, limit, True
+
+
+def _came_line(came: dict, grid: bytes) -> list:
+    line = []
+    while True:
+        _, parent, card, to, _, _ = came[grid]
+        if parent is None:
+            break
+        line.append((card, to))
+        grid = parent
+    line.reverse()
+    return line
 
 
 def shortest_gaps(position, budget: Budget | None = None) -> ShortestWin:
