@@ -213,8 +213,9 @@ def astar(core: GapsCore, start, upper: int | None, tick) -> tuple[list | None, 
                 came[after] = (g + 1, grid, card, to, home if moved is None else moved, child_h)
                 heapq.heappush(queue, (g + 1 + child_h, -(g + 1), next(counter), after))
     except BudgetExceeded:
-        # every queued position's g + bound is at least the smallest one's
-        return None, max(lower, min(limit, queue[0][0])) if queue else lower, False
+        # the last position popped was left unexpanded, and every one queued has at least its
+        # g + bound: that is a bound every win reaches
+        return None, lower, False
     return None, limit, True
 
 
