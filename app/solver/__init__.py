@@ -9,8 +9,8 @@ known.
 
 from .best_score import best_score_move
 from .lines import LineError, clean_line, line_from
-from .result import SolveResult
 from .par import proves_shortest, shortest_win
+from .result import SolveResult
 from .shortest import PAR_POSITIONS, ShortestWin
 from .solve import solve
 

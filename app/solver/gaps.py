@@ -706,17 +706,22 @@ class GapsCore:
             home[rows * (card >> 4) + to // c] += 1
         return home
 
-    def all_fills(self, grid) -> list[tuple[int, int, int]]:
-        """Every legal fill of ``grid`` (any sequence of codes) as (card, from, to)."""
-        where = [0] * 64
-        gaps = []
-        for i, x in enumerate(grid):
-            if x:
-                where[x] = i
+    def all_fills(self, grid: bytes) -> list[tuple[int, int, int]]:
+        """Every legal fill of a grid (as ``bytes``) as (card, from, to), in no useful order."""
+        out = []
+        col, top, c, starters = self.col, self.top, self.cols, self.starters
+        i = grid.find(0)
+        while i >= 0:
+            if col[i]:
+                left = grid[i - 1]
+                if left and left & 15 != top:
+                    out.append((left + 1, grid.index(left + 1), i))
             else:
-                gaps.append(i)
-        good, other, bad = self._fill_groups(list(grid), where, gaps)
-        return good + other + bad
+                for two in self.twos:
+                    if not starters or starters[i // c] == two >> 4:
+                        out.append((two, grid.index(two), i))
+            i = grid.find(0, i + 1)
+        return out
 
     def _crowding(self, grid: bytes) -> int:
         """The home beam's tie-break: dead gaps count against, (X − 1, X) neighbours for."""
@@ -731,6 +736,18 @@ class GapsCore:
             elif not left or left & 15 == top:
                 score += 2
         return score
+
+    def _best_of(self, candidates: list, width: int) -> list:
+        """The ``width`` best candidates by bound, ties broken by ``_crowding`` (computed only
+        for the candidates tied at the cut, where it decides)."""
+        candidates.sort(key=_first)
+        cut = candidates[width - 1][0]
+        kept = [x for x in candidates[:width] if x[0] < cut]
+        tied = [x for x in candidates if x[0] == cut]
+        for x in tied:
+            x[1] = self._crowding(x[5])
+        tied.sort(key=_second)
+        return kept + tied[:width - len(kept)]
 
     def home_beam(self, grid, width: int, limit: int | None = None):
         """A winning line of fills ((card, to) pairs) of this round found by a beam over the
@@ -775,11 +792,9 @@ class GapsCore:
                         return line
                     if depth + child_h >= limit:
                         continue
-                    candidates.append((child_h, self._crowding(after), index, card, to, after,
-                                       home if moved is None else moved))
+                    candidates.append([child_h, 0, index, card, to, after, home if moved is None else moved])
             if len(candidates) > width:
-                candidates.sort(key=_two_first)
-                del candidates[width:]
+                candidates = self._best_of(candidates, width)
             parents.append([(index, card, to) for _, _, index, card, to, _, _ in candidates])
             level = [(after, home, h) for h, _, _, _, _, after, home in candidates]
         return None
@@ -1066,8 +1081,8 @@ def _first(entry):
     return entry[0]
 
 
-def _two_first(entry):
-    return entry[0], entry[1]
+def _second(entry):
+    return entry[1]
 
 
 def _luby(i: int) -> int:
