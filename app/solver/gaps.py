@@ -80,6 +80,13 @@ a child with every gap dead (no fill left) is dropped rather than given a place,
 the kept children are built (grid, gaps, key); ``BEAM_POSITIONS_PER_NODE`` makes a beam
 node cost about as much time as a search node.
 
+Home beam (``GapsCore.home_beam``; last round only). The beam's turns alternate with a second
+beam that ranks positions by the par's bound (``bound``: the cards outside their cell of the won
+grid, for the best way to give the suits the rows; ``app.solver.gaps_shortest``), ties broken by
+fewer dead gaps and more (X − 1, X) neighbours, from width ``HOME_BEAM_WIDTH``, doubling. The two
+evaluations win different deals: measured on seeds 1–100 at 5 s of CPU (``bench/gaps.py``),
+see docs/par.md. Like the other beam it proves nothing; only its wins count.
+
 Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
 winning within this round). It computes, for every card X, a set reach(X) of cells and a
 set G of cells, the least solution of
