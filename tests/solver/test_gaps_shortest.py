@@ -9,7 +9,7 @@ from collections import deque
 import pytest
 
 from app.engine import deal_for_seed, get_preset
-from app.solver import proves_shortest, shortest_win, solve
+from app.solver import ShortestWin, proves_shortest, shortest_win, solve
 from app.solver.gaps import GapsCore
 from app.solver.gaps_shortest import astar, shortest_gaps
 from app.solver.result import Budget, BudgetExceeded
@@ -115,42 +115,39 @@ def _replays(position, moves) -> bool:
 def test_every_game_has_a_par_search_and_gaps_par_is_best_known_across_redeals():
     start = _start("gaps", 16)
     assert proves_shortest(start)
-    found = shortest_win(start, budget_nodes=60_000)
+    found = shortest_win(start, budget_nodes=30_000)
     assert found.winnable and not found.proven and found.lower_bound == 0
     assert _replays(start, found.moves)
-    first = solve(start, budget_nodes=30_000)
-    assert len(found.moves) <= len(first.moves)
-    assert shortest_win(start, budget_nodes=60_000) is found  # kept per position and budget
+    first = solve(start, budget_nodes=10_000)  # the search's first phase: a third of the budget
+    assert first.winnable and len(found.moves) <= len(first.moves)
+    assert shortest_win(start, budget_nodes=30_000) is found  # kept per position and budget
 
 
 # one round, the default par budget: deals decided with their shortest win proven, and the
 # bound of one it could not prove (measured with bench/gaps_par.py --rounds 1)
-GOLDEN = [  # preset, seed, proven shortest (None: not proven), bound at least
-    ("gaps", 40, None, 0),
+GOLDEN = [  # preset, seed, length of the line, proven, bound
+    ("gaps", 40, 77, False, 60),
 ]
 
 
 @pytest.mark.slow
 def test_one_round_par_on_golden_deals():
-    for slug, seed, length, bound in GOLDEN:
+    for slug, seed, length, proven, bound in GOLDEN:
         start = _start(slug, seed, rounds="1")
         found = shortest_gaps(start, Budget(300_000, None))
         assert found.winnable and _replays(start, found.moves), seed
-        if length is not None:
-            assert found.proven and len(found.moves) == length == found.lower_bound, seed
-        else:
-            assert not found.proven and found.lower_bound >= bound
+        assert (len(found.moves), found.proven, found.lower_bound) == (length, proven, bound), seed
 
 
-def test_a_won_position_is_its_own_par_and_a_lost_one_has_none():
-    start = _start("gaps-danish", 3, rounds="1")
-    lost = None
-    for seed in range(1, 60):
-        here = _start("gaps", seed, rounds="1")
-        if solve(here, budget_nodes=20_000).winnable is False:
-            lost = here
-            break
-    assert lost is not None
-    assert shortest_gaps(lost, Budget(20_000, None)).winnable is False
-    assert shortest_gaps(lost, Budget(20_000, None)).proven
-    assert start.status == "playing"
+def test_a_lost_deal_has_no_par_and_a_won_position_is_its_own():
+    # one round, seeds 85 and 86: lost from the deal (the reach relaxation proves it at once)
+    for seed in (85, 86):
+        found = shortest_gaps(_start("gaps", seed, rounds="1"), Budget(20_000, None))
+        assert found.winnable is False and found.proven and found.moves == ()
+    start = _start("gaps", 40, rounds="1")
+    line = solve(start, budget_nodes=50_000).moves
+    assert line
+    here = start
+    for move in line:
+        here = here.apply(move)
+    assert shortest_win(here, budget_nodes=1000) == ShortestWin(True, (), True, 0, 0)
