@@ -159,7 +159,7 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset", ["gaps", "gaps-danish"])
+@pytest.mark.parametrize("preset", ["gaps-danish"])
 def test_following_the_hints_on_a_gaps_deal_wins_in_its_best_known_line(sessions, preset):
     """Gaps' par is a best-known line (its redeals leave it unproven): hints from the start follow
     it, so the win takes exactly its moves, not those of the first line the solver met."""
