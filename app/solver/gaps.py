@@ -767,7 +767,7 @@ class GapsCore:
         start = bytes(grid)
         home = self.home(start)
         limit = 1 << 30 if limit is None else limit
-        level = [(start, home, self.bound(home))]
+        level: list[tuple] = [(start, home, self.bound(home))]
         if level[0][2] == 0:
             return []
         seen = {start}
@@ -802,8 +802,8 @@ class GapsCore:
                     candidates.append([child_h, 0, index, card, to, after, home if moved is None else moved])
             if len(candidates) > width:
                 candidates = self._best_of(candidates, width)
-            parents.append([(index, card, to) for _, _, index, card, to, _, _ in candidates])
-            level = [(after, home, h) for h, _, _, _, _, after, home in candidates]
+            parents.append([(x[2], x[3], x[4]) for x in candidates])
+            level = [(x[5], x[6], x[0]) for x in candidates]
         return None
 
     def _runs_after(self, here: bytes, runs: tuple, card: int, frm: int, to: int):

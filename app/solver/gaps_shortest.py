@@ -24,9 +24,10 @@ Search (``_Par``), in phases sharing one allowance of positions:
    queued is a bound every win reaches.
 
 Before the last round a redeal can lay a card in its cell without a fill, so the bound above does
-not hold across a redeal and no proof is attempted: the answer is the shorter of the cleaned
-line found over all rounds and a beam's line that wins in the current round alone, said as "best
-known" with no bound.
+not hold across a redeal and no proof is attempted: the answer is the shortest of the cleaned
+line found over all rounds, a beam's line that wins in the current round alone, and the best
+line with its last round (after its last redeal) searched again by home beams of growing width
+while the budget lasts, said as "best known" with no bound.
 
 Every line is cleaned and replayed by the engine (``clean_line``) before it is kept.
 """
@@ -62,6 +63,7 @@ class _Par:
         self.last_round = not position.can_redeal()
         self.lost = False
         self.keep_back = 0
+        self.out_of_beam = False
 
     # --- the budget ------------------------------------------------------------------------
     def _tick(self, count: int = 1) -> None:
@@ -102,6 +104,8 @@ class _Par:
                 return ShortestWin(False, (), True, 0, self.spent)
             self._beams()
             self.keep_back = 0
+            if not self.last_round:
+                self._last_round_again()
             if self.last_round and not self._proven():
                 self._astar()
                 if self.lost:
@@ -142,14 +146,43 @@ class _Par:
                 return
             width *= BEAM_GROWTH
 
-    def _beam(self, width: int) -> list[str] | None:
+    def _last_round_again(self) -> None:
+        """Before the last round: the best line's last round searched again by home beams of
+        growing width from the position its last redeal deals (that round is the last, so the
+        beam's ranking holds there); a shorter end replaces the line's, the rounds before it
+        kept as they are. Runs while the budget lasts."""
+        line = self.best
+        if not line or "N" not in line:
+            return
+        cut = len(line) - line[::-1].index("N")
+        here = self.position
+        for move in line[:cut]:
+            here = here.apply(move)
+        grid = [card_code(c) for c in here.grid]
+        width = FIRST_BEAM_WIDTH
+        while self.best is not None and len(self.best) > cut:
+            left = self._left()
+            if left is not None and left < width:
+                return
+            end = self._beam(width, grid, len(self.best) - cut)
+            if self.out_of_beam:
+                return
+            if end is not None:
+                self._keep(list(line[:cut]) + end)
+            width *= BEAM_GROWTH
+
+    def _beam(self, width: int, grid=None, limit: int | None = None) -> list[str] | None:
+        """A home beam (``GapsCore.home_beam``) from ``grid`` (the position's), for a line
+        shorter than ``limit`` (the best known), on the positions left."""
         core = self.core
         left = self._left()
         core.budget = Budget(left, None, self.budget.clock)
         core.budget.deadline = self.budget.deadline
         core.nodes = 0
+        if grid is None:
+            grid, limit = self.grid, None if self.best is None else len(self.best)
         try:
-            line = core.home_beam(self.grid, width, None if self.best is None else len(self.best))
+            line = core.home_beam(grid, width, limit)
         except BudgetExceeded:
             self.out_of_beam = True
             return None
