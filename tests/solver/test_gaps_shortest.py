@@ -83,9 +83,7 @@ def test_a_star_cut_by_its_budget_answers_a_bound_no_win_is_below():
         expected = _shortest(3, 6, grid)
         if expected is None:
             continue
-        ticks = [0]
-
-        def tick() -> None:
+        def tick(ticks=[0]) -> None:  # noqa: B006 - a fresh counter for each deal's search
             ticks[0] += 1
             if ticks[0] > 20:
                 raise BudgetExceeded
