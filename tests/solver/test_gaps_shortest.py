@@ -121,10 +121,11 @@ def test_every_game_has_a_par_search_and_gaps_par_is_best_known_across_redeals()
     assert shortest_win(start, budget_nodes=30_000) is found  # kept per position and budget
 
 
-# one round, the default par budget: deals decided with their shortest win proven, and the
-# bound of one it could not prove (measured with bench/gaps_par.py --rounds 1)
+# one round, the default par budget: a deal whose shortest win is proven, and the line and bound
+# of one it could not prove (measured with bench/gaps_par.py --rounds 1)
 GOLDEN = [  # preset, seed, length of the line, proven, bound
     ("gaps", 40, 77, False, 60),
+    ("gaps-danish", 3, 89, True, 89),
 ]
 
 
