@@ -282,6 +282,9 @@ class _GroupGame:
         self.passes = pr.passes  # None: unlimited (the pass's place is the recycle flag)
         self.memo: dict[int, int] = {}
         self.shapes: dict[int, tuple] = {}
+        self.reaches: dict[int, int] = {}  # the reach bound's memos (``reach``, ``reaching``)
+        self.reached: dict[int, int] = {}
+        self.deep_shift = search.S + (pr.passes or 1).bit_length() + 1
 
     def project(self, pm: int, p: int, am: int, pas: int, heights: int) -> int:
         """The relaxed position of a real one, packed."""
@@ -299,7 +302,13 @@ class _GroupGame:
     def distance(self, key: int) -> int:
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = self._giza(key) if self.piles else self._stock(key)
+            if self.piles:
+                got = self._giza(key)
+            elif self.search.reach_bound:
+                got = self._stock_reach(key)
+            else:
+                got = self._stock(key)
+            self.memo[key] = got
         return got
 
     def _shape(self, rm: int) -> tuple:
@@ -390,6 +399,93 @@ class _GroupGame:
                 got = distance(child)
             best = min(best, got)
         return best
+
+    def _moves(self, key: int) -> list[tuple[int, int, int]]:
+        """The relaxed moves from ``key`` (a game with a stock) as (child, cost, the sequence
+        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The same
+        moves as ``_stock`` makes, for the searches that need to know what each touches."""
+        search = self.search
+        P, A, S = search.P, search.A, search.S
+        pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
+        n, vals, seq = self.n, search.vals, search.problem.sequence
+        passes = self.passes
+        taken = (pas if passes is not None else 1) << S
+        ex, pairs = self._shape(pm)
+        out = [(key | bits, 1, -1) for bits in pairs]
+        below = am & ((1 << p) - 1)
+        waste = below.bit_length() - 1 if below else -1
+        if p < n:
+            after = am & ~(1 << p)
+            x = after >> (p + 1)
+            rest = (p + (x & -x).bit_length() if x else n) << P | after << A | taken
+            partner = 13 - seq[p]
+            for y in ex:
+                if vals[y] == partner:
+                    out.append((pm | 1 << y | rest, 1, p))
+            x = am >> (p + 1)
+            out.append((pm | (p + (x & -x).bit_length() if x else n) << P | am << A | pas << S, 1, p))
+        if waste >= 0:
+            after = am & ~(1 << waste)
+            rest = p << P | after << A | taken
+            partner = 13 - seq[waste]
+            for y in ex:
+                if vals[y] == partner:
+                    out.append((pm | 1 << y | rest, 1, -1))
+            if p < n and seq[p] == partner:
+                both = after & ~(1 << p)
+                x = both >> (p + 1)
+                out.append((pm | (p + (x & -x).bit_length() if x else n) << P | both << A | taken, 1, p))
+        if p == n and (pas < passes if passes is not None else pas):
+            x = am & -am
+            out.append((pm | ((x.bit_length() - 1) if x else n) << P | am << A
+                        | (pas + 1 if passes is not None else 0) << S, 0, n))
+        return out
+
+    def _stock_reach(self, key: int) -> int:
+        """``_stock`` that also keeps ``reach`` of ``key``: the least, over the relaxed wins from
+        it, of the deepest sequence index a win takes or draws a card from (-1: none; ``n``:
+        every win recycles; ``INF``: none wins). Every real win touches the stock that deep
+        (``ShortestSearch._reach_bound``)."""
+        if key & self.search.full == self.lm:  # the goal (the pyramid: the reach bound's only one)
+            self.reaches[key] = -1
+            return 0
+        self._tick()
+        best = deepest = INF
+        distance, reaches = self.distance, self.reaches
+        for child, cost, touch in self._moves(key):
+            d = distance(child)
+            if d < INF:
+                best = min(best, cost + d)
+                deepest = min(deepest, max(touch, reaches[child]))
+        reaches[key] = deepest
+        return best
+
+    def reach(self, key: int) -> int:
+        got = self.reaches.get(key)
+        if got is None:
+            self.distance(key)
+            got = self.reaches[key]
+        return got
+
+    def reaching(self, key: int, deep: int) -> int:
+        """The shortest relaxed win from ``key`` that takes or draws every card of the group
+        in the stock up to sequence index ``deep`` (the relaxed pointer goes past it, or a
+        recycle comes); ``distance`` once that is done."""
+        search = self.search
+        P = search.P
+        if key >> P & 63 > deep:
+            return self.distance(key)
+        memo_key = key | (deep + 1) << self.deep_shift
+        got = self.reached.get(memo_key)
+        if got is None:
+            self._tick()
+            got = INF
+            n, distance, reaching = self.n, self.distance, self.reaching
+            for child, cost, touch in self._moves(key):
+                d = distance(child) if touch == n or child >> P & 63 > deep else reaching(child, deep)
+                got = min(got, cost + d)
+            self.reached[memo_key] = got
+        return got
 
     def _giza(self, key: int) -> int:
         search = self.search
@@ -504,6 +600,11 @@ class ShortestSearch:
                      or (problem.overlap and (y in kids[x] or x in kids[y]))))
             for x in range(self.L)]
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
+        # the reach bound (``bound``): with a limited number of passes and the pyramid as the goal
+        self.reach_bound = bool(n) and problem.passes is not None and not self.goal_all
+        self.games = list(games.values())
+        self.seq_kings = sum(1 << k for k in range(n) if seq[k] == KING)
+        self.layout_kings = sum(1 << i for i in range(self.L) if self.vals[i] == KING)
         self.game_of: list[_GroupGame | None] = [None] * 14  # in the first partition
         for game in self.partitions[0]:
             for g in game.groups:
@@ -679,6 +780,8 @@ class ShortestSearch:
         pm, p, am, pas, heights = self.unpack(key)
         if self.problem.passes is None:
             pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
+        if self.reach_bound:
+            return self._reach_bound(pm, p, am, pas)
         best = 0
         for games in self.partitions:
             total = 0
@@ -687,12 +790,33 @@ class ShortestSearch:
             best = max(best, total)
         return INF if best >= INF else self.kings(key) + best
 
+    def _reach_bound(self, pm: int, p: int, am: int, pas: int) -> int:
+        """The bound with the stock's depth counted (module docstring): every win takes or
+        draws each stock card up to the deepest index some relaxed game's every win reaches;
+        a stock king among them costs a move of its own, and each relaxed game's line must
+        pass its own cards that far (``_GroupGame.reaching``)."""
+        keys = {game: game.project(pm, p, am, pas, 0) for game in self.games}
+        deep = max(game.reach(key) for game, key in keys.items())
+        if deep >= INF:
+            return INF
+        best = 0
+        for games in self.partitions:
+            total = 0
+            for game in games:
+                total += game.reaching(keys[game], deep)
+            best = max(best, total)
+        if best >= INF:
+            return INF
+        kings = (pm ^ self.full) & self.layout_kings
+        stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
+        return kings.bit_count() + stock_kings.bit_count() + best
+
     def child_bound(self, here: int, h: int, child: int, group: int) -> int:
         """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of
         value group ``group`` (0: a king alone; -1: every group, a recycle). With one partition
         only that group's relaxed position changed; with several, the largest sum may be
         another partition's, and the bound is taken again."""
-        if group < 0 or len(self.partitions) > 1:
+        if group < 0 or len(self.partitions) > 1 or self.reach_bound:
             return self.bound(child)
         if group == 0:
             return h - (self.kings(here) - self.kings(child))
