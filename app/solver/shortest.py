@@ -54,6 +54,16 @@ of groups as they can (13 of the 15; all ten partitions cut a little more, but e
 twenty games costs more than it saves). Each joint game is much larger to explore, so A* starts with single
 groups and takes groups three together only for a deal of one pyramid that single groups do
 not settle within a sixth of the budget (``_Par._prove``).
+
+With two pyramids (limited passes, the pyramids the goal) the bound also counts the stock's
+depth (``ShortestSearch._reach_bound``). Each relaxed game knows, besides its shortest win, the
+least depth any of its wins takes or draws a stock card from (``n``: every win recycles). A
+real win projects to a relaxed win of every game, so it goes at least as deep as the deepest
+of those, ``deep``, and takes or draws every stock card up to there: a stock king among them
+costs a move no relaxed game counts, and each game's line must take or draw its own cards up
+to ``deep`` (``_GroupGame.reaching``, at least its shortest win); when ``deep`` is ``n`` the
+real win recycles, a move of its own. One pyramid's deals are proven sooner without it: it
+cuts positions, but each costs far more.
 """
 
 from __future__ import annotations
@@ -566,7 +576,8 @@ class ShortestSearch:
     the mask of the sequence cards left and the pass (3 bits); in Giza, after the layout
     mask, each pile's height (2 bits a pile)."""
 
-    def __init__(self, problem: PyramidProblem, budget: Budget | None = None, together: int = 1) -> None:
+    def __init__(self, problem: PyramidProblem, budget: Budget | None = None, together: int = 1,
+                 reach_always: bool = False) -> None:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
@@ -600,8 +611,10 @@ class ShortestSearch:
                      or (problem.overlap and (y in kids[x] or x in kids[y]))))
             for x in range(self.L)]
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
-        # the reach bound (``bound``): with a limited number of passes and the pyramid as the goal
-        self.reach_bound = bool(n) and problem.passes is not None and not self.goal_all
+        # the reach bound (``bound``), for two pyramids (limited passes, the pyramids the goal): one
+        # pyramid's deals are proven sooner without it (fewer positions, each far dearer)
+        self.reach_bound = bool(n) and problem.passes is not None and not self.goal_all \
+            and (problem.pyramids > 1 or reach_always)
         self.games = list(games.values())
         self.seq_kings = sum(1 << k for k in range(n) if seq[k] == KING)
         self.layout_kings = sum(1 << i for i in range(self.L) if self.vals[i] == KING)
@@ -795,21 +808,38 @@ class ShortestSearch:
         draws each stock card up to the deepest index some relaxed game's every win reaches;
         a stock king among them costs a move of its own, and each relaxed game's line must
         pass its own cards that far (``_GroupGame.reaching``)."""
-        keys = {game: game.project(pm, p, am, pas, 0) for game in self.games}
-        deep = max(game.reach(key) for game, key in keys.items())
+        P, A, n = self.P, self.A, self.n
+        rest = pas << self.S
+        keys = []
+        deep = -1
+        for game in self.games:  # ``project``, written out: the hottest loop of the search
+            mine = am & game.sm
+            x = mine >> p
+            key = pm & game.lm | (p + (x & -x).bit_length() - 1 if x else n) << P | mine << A | rest
+            got = game.reaches.get(key)
+            if got is None:
+                got = game.reach(key)
+            if got > deep:
+                deep = got
+            keys.append(key)
         if deep >= INF:
             return INF
+        lengths = {}
+        for game, key in zip(self.games, keys):
+            lengths[game] = game.memo[key] if key >> P & 63 > deep else game.reaching(key, deep)
         best = 0
         for games in self.partitions:
             total = 0
             for game in games:
-                total += game.reaching(keys[game], deep)
+                total += lengths[game]
             best = max(best, total)
         if best >= INF:
             return INF
         kings = (pm ^ self.full) & self.layout_kings
         stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
-        return kings.bit_count() + stock_kings.bit_count() + best
+        # every relaxed win of some group recycles: so does every real win, a move of its own
+        recycles = 1 if deep == n else 0
+        return kings.bit_count() + stock_kings.bit_count() + recycles + best
 
     def child_bound(self, here: int, h: int, child: int, group: int) -> int:
         """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of

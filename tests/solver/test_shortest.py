@@ -180,6 +180,26 @@ def test_the_bound_of_groups_taken_together_keeps_the_lengths_of_breadth_first(t
     assert won > 20
 
 
+@pytest.mark.parametrize("together", [1, 3])
+def test_the_reach_bound_keeps_the_lengths_of_breadth_first(together):
+    """The reach bound (the stock as deep as some group's every relaxed win goes, its kings and
+    each group's cards up to there; Double Pyramid's) is admissible on every rule variant it
+    applies to (limited passes, goal pyramid), one pyramid or two, with single and joint groups."""
+    won = checked = 0
+    for small, problem in _reduced_cases(160, seed=45):
+        search = ShortestSearch(problem, together=together, reach_always=True)
+        if not search.reach_bound:
+            continue
+        checked += 1
+        line, lower = search.run()
+        expected = reference.shortest(small)
+        assert (None if line is None else len(line)) == expected, small
+        if line is not None:
+            won += 1
+            assert lower == len(line)
+    assert checked > 40 and won > 15
+
+
 def test_a_deal_the_cheap_bound_does_not_settle_is_proven_with_the_strong_one(monkeypatch):
     start = _start("pyramid-3", 36)
     cheap = shortest_win(start)
