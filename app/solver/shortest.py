@@ -94,9 +94,11 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
-# With two pyramids A* proves nothing within the budget and its bound grows slowly, so half goes
-# to the best-known line, which gains more from it
-TWO_PYRAMIDS_BEST_KNOWN_SHARE = 2
+# With two pyramids, beams up to this width look for a short line before A* (its length is A*'s
+# ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
+# of the budget, and one part in this many is kept for wider beams
+EARLY_BEAM_WIDTH = 512
+TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
 RELAXED_PER_POSITION = 8  # relaxed positions a search may explore per position it may expand
@@ -170,7 +172,7 @@ class _Par:
                 return self._answer()
             if search is not None and search.exhausted:  # no win at all, and none was known
                 return ShortestWin(False, (), True, 0, self.spent)
-            self._best_known(search)
+            self._best_known(search, FIRST_BEAM_WIDTH if self.problem.pyramids == 1 else 2 * EARLY_BEAM_WIDTH)
         except BudgetExceeded:
             pass
         return self._answer()
@@ -218,9 +220,10 @@ class _Par:
         with the bound of groups taken three together: each of those relaxed games costs far
         more to explore, but it cuts the positions A* must expand several times over on the
         hard deals. With two pyramids such a game is too large to pay for itself, and A* keeps
-        the cheap bound. One part in ``BEST_KNOWN_SHARE`` is kept back for ``_best_known`` (with
-        two pyramids, one in ``TWO_PYRAMIDS_BEST_KNOWN_SHARE``).
-        Answers the first search (its relaxed games are the cheap ones)."""
+        the cheap bound, and beams of widths up to ``EARLY_BEAM_WIDTH`` first find a short line
+        (the exact search's first win is far longer): A* then only looks for shorter ones, and
+        the line stands if it runs out. One part in ``BEST_KNOWN_SHARE`` is kept back for
+        ``_best_known``. Answers the first search (its relaxed games are the cheap ones)."""
         total = self.budget.max_nodes
         share = BEST_KNOWN_SHARE if self.problem.pyramids == 1 else TWO_PYRAMIDS_BEST_KNOWN_SHARE
         keep_back = 0 if total is None else total // share
@@ -231,6 +234,9 @@ class _Par:
         for together, cap in phases:
             search = ShortestSearch(self.problem, self._allowance(cap, keep_back), together)
             first = first or search
+            if self.problem.pyramids > 1:
+                self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
+                search.budget, search.nodes = self._allowance(cap, keep_back), 0
             line, lower = search.run(None if self.best is None else len(self.best))
             self.spent += search.nodes
             self.lower = max(self.lower, lower)
@@ -240,15 +246,16 @@ class _Par:
                 return search
         return first
 
-    def _best_known(self, search: ShortestSearch | None) -> None:
-        """Beam searches (``ShortestSearch.beam``) of widths 64, 128, … with the positions left,
-        each looking for a line shorter than the best known; a line as short as the bound ends
-        the search (it is proven)."""
+    def _best_known(self, search: ShortestSearch | None, width: int, last_width: int | None = None,
+                    keep_back: int = 0) -> None:
+        """Beam searches (``ShortestSearch.beam``) of widths ``width``, twice that, … (up to
+        ``last_width``) with the positions left but ``keep_back``, each looking for a line
+        shorter than the best known; a line as short as the bound ends the search (it is
+        proven). A beam is deterministic: one as wide as an earlier one finds nothing new."""
         if search is None:
             return
-        width = FIRST_BEAM_WIDTH
-        while not self._proven():
-            phase = self._allowance()
+        while not self._proven() and (last_width is None or width <= last_width):
+            phase = self._allowance(None, keep_back)
             search.budget, search.nodes = phase, 0
             try:
                 line = search.beam(width, None if self.best is None else len(self.best))
