@@ -233,6 +233,10 @@ class _Par:
         first = None
         for together, cap in phases:
             search = ShortestSearch(self.problem, self._allowance(cap, keep_back), together)
+            if total is not None and self.problem.pyramids > 1:
+                # the relaxed games' allowance is the whole search's, not a phase's: the early
+                # beams' phase is followed by A* and the last beams on the same relaxed games
+                search.relaxed_cap = RELAXED_PER_POSITION * total
             first = first or search
             if self.problem.pyramids > 1:
                 self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
@@ -354,7 +358,10 @@ class _GroupGame:
         search.relaxed += 1
         if not search.relaxed & 1023 and search.budget is not None:
             budget = search.budget
-            if budget.max_nodes is not None and search.relaxed >= RELAXED_PER_POSITION * budget.max_nodes:
+            cap = search.relaxed_cap
+            if cap is None and budget.max_nodes is not None:
+                cap = RELAXED_PER_POSITION * budget.max_nodes
+            if cap is not None and search.relaxed >= cap:
                 raise BudgetExceeded
             budget.check(search.nodes)
 
@@ -589,6 +596,7 @@ class ShortestSearch:
         self.budget = budget
         self.nodes = 0
         self.relaxed = 0  # positions of the relaxed games explored
+        self.relaxed_cap: int | None = None  # their allowance (else by the budget, ``_tick``)
         self.exhausted = False
         self.covers, _, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
