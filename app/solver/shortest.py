@@ -839,8 +839,8 @@ class ShortestSearch:
             keys.append(key)
         if deep >= INF:
             return INF
-        lengths = {}
-        for game, key in zip(self.games, keys):
+        lengths: dict[_GroupGame, int] = {}
+        for game, key in zip(self.games, keys, strict=True):
             lengths[game] = game.memo[key] if key >> P & 63 > deep else game.reaching(key, deep)
         best = 0
         for games in self.partitions:
