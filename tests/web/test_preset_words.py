@@ -38,11 +38,12 @@ def test_every_game_and_preset_has_a_name_and_every_preset_a_summary_and_an_expe
 
 def test_each_word_has_a_context_naming_its_slugs():
     messages = _messages()
-    assert len(messages) == len(GAMES) + 2 * len(PRESETS) + 5  # the expectations: four shared, Giza's own
+    # the expectations: four shared, Giza's own; the lobby's invitations to the two games it leads with
+    assert len(messages) == len(GAMES) + 2 * len(PRESETS) + 5 + 2
     slugs = set(GAMES) | set(PRESETS)
     for context, _msgid in messages:
         kind, _, named = context.partition(": ")
-        assert kind in ("game name", "preset name", "preset summary", "preset expectation"), context
+        assert kind in ("game name", "game invitation", "preset name", "preset summary", "preset expectation"), context
         assert set(named.split(", ")) <= slugs, context
 
 

@@ -25,6 +25,7 @@ class Words:
     """One language's words of every game and preset, by slug."""
 
     game_names: dict[str, str]
+    invitations: dict[str, str]
     names: dict[str, str]
     summaries: dict[str, str]
     expectations: dict[str, str]
@@ -48,6 +49,13 @@ def _words(translations: NullTranslations) -> Words:
             "giza": t.pgettext("game name: giza", "Giza"),
             "double-pyramid": t.pgettext("game name: double-pyramid", "Double Pyramid"),
             "gaps": t.pgettext("game name: gaps", "Gaps"),
+        },
+        invitations={
+            "pyramid": t.pgettext("game invitation: pyramid",
+                                  "Remove two cards that add up to 13, kings alone, until the pyramid is gone."),
+            "gaps": t.pgettext("game invitation: gaps",
+                               "Put each row in order from 2 to king, one suit to a row, by moving cards into "
+                               "the gaps."),
         },
         names={
             "pyramid": t.pgettext("preset name: pyramid", "Pyramid"),
@@ -101,6 +109,11 @@ def words(language: str | None = None) -> Words:
 def game_name(game: str, language: str | None = None) -> str:
     """The game's name: "Dobbeltpyramide", "13-kabalen (Gaps)"."""
     return words(language).game_names[game]
+
+
+def game_invitation(game: str, language: str | None = None) -> str:
+    """The lobby's line that invites to a game it leads with: its goal, in one sentence."""
+    return words(language).invitations[game]
 
 
 def preset_name(slug: str, language: str | None = None) -> str:
