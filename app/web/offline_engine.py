@@ -168,10 +168,11 @@ def random_games(preset: str, first_seed: int, count: int, max_plies: int = 400)
     games = []
     chosen = get_preset(preset)
     for seed in range(first_seed, first_seed + count):
-        rng = random.Random(seed)  # nosec B311: random play, not a secret
+        rng = random.Random(seed)  # nosec B311 - random play, no secret
         position = chosen.variant.new_position(chosen.variant.deal(seed), chosen.rules)
         said = describe(position)
-        moves, digests = [], [_digested(said)]
+        moves: list[str] = []
+        digests = [_digested(said)]
         while said["status"] == "playing" and len(moves) < max_plies:
             token = said["legal"][rng.randrange(len(said["legal"]))]
             position = position.apply(position.parse_move(token))

@@ -72,7 +72,8 @@ workbox.routing.registerRoute(({{request}}) => request.mode === "navigate", page
 
 const kept = new workbox.strategies.CacheFirst({{cacheName: OFFLINE.cache, matchOptions: {{ignoreVary: true}}}});
 const keptUrls = new Set([...OFFLINE.art, ...OFFLINE.engine]);
-workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
+workbox.routing.registerRoute(
+  ({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
 
 // a style or script under an older hash: the network, else whatever copy is kept
 workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url.pathname.startsWith("/static/"),
@@ -101,7 +102,8 @@ self.addEventListener("activate", (event) => {{
     // the pages open now came before this worker: kept too, so a reload offline finds them
     self.clients.matchAll({{type: "window"}}).then((open) => caches.open("tretten-pages").then((cache) =>
       Promise.all(open.map((client) => cache.match(client.url).then((hit) => hit ||
-        fetch(client.url, {{credentials: "same-origin"}}).then((r) => r.ok && !r.redirected ? cache.put(client.url, r) : null)
+        fetch(client.url, {{credentials: "same-origin"}})
+          .then((r) => r.ok && !r.redirected ? cache.put(client.url, r) : null)
       ).catch(() => null))))),
   ]));
 }});
