@@ -74,7 +74,7 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
 
 
 def test_an_update_while_moves_wait_reloads_into_the_new_version_which_sends_them(new_page, server):
-    page = new_page(**PHONE)
+    page = new_page(**PHONE, service_workers="allow")
     errors = uncaught(page)  # the console's lines about the failed requests are expected
     build = {"n": 0}
 

@@ -53,7 +53,7 @@ def replay(preset: str, game: dict) -> list[str]:
 
 
 def test_the_page_and_the_server_play_by_the_same_rules(new_page, server):
-    page = new_page()
+    page = new_page(service_workers="allow")
     engine_on(page, server)
     assert page.locator("[data-offline-state]").inner_text().startswith("Ready")
     asked = list(batches())

@@ -95,17 +95,9 @@ self.addEventListener("install", (event) => {{
   }}));
 }});
 self.addEventListener("activate", (event) => {{
-  event.waitUntil(Promise.all([
-    caches.keys().then((names) => Promise.all(names
-      .filter((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)
-      .map((n) => caches.delete(n)))),
-    // the pages open now came before this worker: kept too, so a reload offline finds them
-    self.clients.matchAll({{type: "window"}}).then((open) => caches.open("tretten-pages").then((cache) =>
-      Promise.all(open.map((client) => cache.match(client.url).then((hit) => hit ||
-        fetch(client.url, {{credentials: "same-origin"}})
-          .then((r) => r.ok && !r.redirected ? cache.put(client.url, r) : null)
-      ).catch(() => null))))),
-  ]));
+  event.waitUntil(caches.keys().then((names) => Promise.all(names
+    .filter((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)
+    .map((n) => caches.delete(n)))));
 }});
 """
 
