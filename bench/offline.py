@@ -42,7 +42,7 @@ def wire(client: httpx.Client, url: str) -> int:
 def sizes(base: str) -> None:
     with httpx.Client(base_url=base, timeout=60) as client:
         page = client.get("/play/pyramid/42").text
-        linked = {u for u in re.findall(r'(?:href|src)="(/static/[^"]+)"', page)}
+        linked = set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page))
         sw = client.get("/sw.js").text
         workbox = re.findall(r'importScripts\("([^"]+)"\)', sw)
         modules = [f"/static/vendor/workbox/workbox-{n}.prod.js"
@@ -88,7 +88,8 @@ def browser(base: str) -> None:
             const times = []; let moves = [];
             for (let i = 0; i < 40; i++) {
               const t = performance.now();
-              const state = await TrettenEngine.apply({preset: 'gaps', deal: {seed: 5}, moves}, {move: (await TrettenEngine.legal({preset: 'gaps', deal: {seed: 5}}, moves))[0]});
+              const game = {preset: 'gaps', deal: {seed: 5}, moves};
+              const state = await TrettenEngine.apply(game, {move: (await TrettenEngine.legal(game, moves))[0]});
               times.push(performance.now() - t);
               moves = state.moves;
               if (state.status !== 'playing') break;
