@@ -87,6 +87,9 @@ workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url
   }});
 
 self.addEventListener("install", (event) => {{
+  // a move and every other POST go straight to the network (the Static Routing API): this
+  // worker, asleep or busy, never stands between a tap and the server
+  if (event.addRoutes) event.addRoutes({{condition: {{requestMethod: "POST"}}, source: "network"}}).catch(() => null);
   // an update keeps offline play whole: when an older offline cache is there, fill the new one now
   event.waitUntil(caches.keys().then((names) => {{
     if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;
