@@ -92,9 +92,18 @@ workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url
   }});
 
 self.addEventListener("install", (event) => {{
-  // a move and every other POST go straight to the network (the Static Routing API): this
-  // worker, asleep or busy, never stands between a tap and the server
-  if (event.addRoutes) event.addRoutes({{condition: {{requestMethod: "POST"}}, source: "network"}}).catch(() => null);
+  // the Static Routing API: this worker, asleep or busy, never stands between a tap and the
+  // server. A move and every other POST, and the board's other requests, go straight to the
+  // network; styles, scripts and images race the network (the browser's cache) against this
+  // worker (its kept copies, offline); pages and the offline engine's bundle come through it.
+  // Each route on its own: a browser that cannot read one keeps the others.
+  if (event.addRoutes) {{
+    [{{condition: {{requestMethod: "POST"}}, source: "network"}},
+     {{condition: {{urlPattern: {{pathname: "/static/*"}}}}, source: "race-network-and-fetch-handler"}},
+     {{condition: {{not: {{or: [{{requestMode: "navigate"}}, {{urlPattern: {{pathname: "/offline/*"}}}}]}}}},
+      source: "network"}},
+    ].forEach((route) => event.addRoutes(route).catch(() => null));
+  }}
   // an update keeps offline play whole: when an older offline cache is there, fill the new one now
   event.waitUntil(caches.keys().then((names) => {{
     if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;
