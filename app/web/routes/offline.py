@@ -1,6 +1,6 @@
 """Tretten offline (docs/architecture.md, "Offline"): the service worker at /sw.js, built on
 Workbox from npm, the list of what offline play keeps (/offline/files.json), the page's offline
-engine (/offline/engine.zip: app/web/offline_bundle.py) and a game as that engine takes it
+engine (/offline/engine.zip: app/web/views/offline_bundle.py) and a game as that engine takes it
 (/offline/games/{id}).
 
 The service worker's own text carries the hashes of everything it precaches, so a deploy that
@@ -18,10 +18,9 @@ from starlette.responses import JSONResponse, Response
 
 from app.services.play import games
 from app.services.stats import leaderboard
-
-from ..assets import PYODIDE_FILES, STATIC_DIR, asset_url
-from ..deps import GameIdDep, PlayerDep, SessionDep
-from ..offline_bundle import engine_url, engine_version, engine_zip
+from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
+from app.web.views.assets import PYODIDE_DIR, PYODIDE_FILES, STATIC_DIR, asset_url
+from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,8 +33,6 @@ WORKBOX = "/static/vendor/workbox/"
 
 
 def _pyodide_version() -> str:
-    from ..assets import PYODIDE_DIR
-
     try:
         return str(json.loads((PYODIDE_DIR / "package.json").read_text())["version"])
     except (OSError, ValueError, KeyError):
@@ -135,7 +132,7 @@ def files() -> Response:
 
 @router.get("/offline/engine.zip")
 def engine(request: Request) -> Response:
-    """The offline engine (app/web/offline_bundle.py); a year's cache under its current hash."""
+    """The offline engine (app/web/views/offline_bundle.py); a year's cache under its current hash."""
     current = request.query_params.get("v") == engine_version()
     return Response(engine_zip(), media_type="application/zip",
                     headers={"cache-control": "public, max-age=31536000, immutable" if current else "no-cache"})
