@@ -904,53 +904,13 @@
   });
 })();
 
-// Offline: docs/architecture.md, "Offline"
+// Offline: docs/architecture.md, "Offline" (static/js/offline.js, once the page is shown)
 (function () {
-  "use strict";
-  var KEY = "tretten.offline", sw = navigator.serviceWorker;
+  var sw = navigator.serviceWorker;
   if (!sw) return;
-  // the page as last drawn, nothing waiting: what a reload offline finds
-  function keepPage() {
-    var b = document.getElementById("board"), t = window.TrettenBoard;
-    if (!sw.controller || !window.caches || (b && (b.getAttribute("data-pending") || "0") !== "0") || (t && t.waiting())) return;
-    var html = "<!doctype html>\n" + document.documentElement.outerHTML;
-    caches.open("tretten-pages").then(function (cache) {
-      return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
-    }).catch(function () {});
-  }
-  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
-  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
-  var had = !!sw.controller;
-  sw.addEventListener("controllerchange", function () {
-    if (had) { location.reload(); return; }
-    had = true;
-    keepPage();
-  });
-  window.addEventListener("load", function () { sw.register("/sw.js", { scope: "/" }).catch(function () {}); });
-
-  var installed = matchMedia("(display-mode: standalone)").matches;
-  function on() { try { return localStorage.getItem(KEY) === "on" || installed; } catch (e) { return installed; } }
-  function turn(value) { try { localStorage.setItem(KEY, value); } catch (e) { /* private mode */ } }
-  function load() {
-    var meta = document.querySelector('meta[name="tretten-engine"]');
-    if (!meta || document.querySelector("script[data-engine]")) return;
-    var script = document.createElement("script");
-    script.src = meta.content;
-    script.setAttribute("data-engine", "");
-    document.head.appendChild(script);
-  }
-  window.addEventListener("appinstalled", function () { turn("on"); load(); });
-  document.addEventListener("DOMContentLoaded", function () {
-    var box = document.querySelector("[data-offline-toggle]");
-    if (box) {
-      box.closest("[data-offline-setting]").hidden = false;
-      box.checked = on();
-      box.addEventListener("change", function () {
-        turn(box.checked ? "on" : "off");
-        if (box.checked) load();
-        document.dispatchEvent(new CustomEvent("tretten:offline", { detail: box.checked }));
-      });
-    }
-    if (on()) window.addEventListener("load", load);
+  window.TrettenHadWorker = !!sw.controller;
+  addEventListener("load", function () {
+    sw.register("/sw.js").catch(function () {});
+    document.head.appendChild(document.createElement("script")).src = "/static/js/offline.js";
   });
 })();

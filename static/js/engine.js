@@ -20,7 +20,6 @@
   "use strict";
 
   var FILES = "tretten.offline.files";
-  var meta = document.querySelector('meta[name="tretten-engine"]');
   var worker = null, started = null, next = 0, waiting = {};
 
   function files() {  // what to keep, from the server; offline, the list kept last time
@@ -57,7 +56,7 @@
         // kept first: the worker then finds every file in the cache (or the browser's)
         return keep(f).then(function () { return f; });
       }).then(function (f) {
-        worker = new Worker(meta.getAttribute("data-worker"), { type: "module" });
+        worker = new Worker(f.scripts.worker, { type: "module" });
         worker.onmessage = function (event) {
           var answer = event.data, pending = waiting[answer.id];
           delete waiting[answer.id];
@@ -86,24 +85,10 @@
   };
   // the setting's words (templates/_settings.html): getting ready, ready, or failed; off when
   // the player turns it off again
-  // (/offline/words, in the page's language; offline, those kept last time)
-  var shown = document.querySelector("[data-offline-state]");
-  var WORDS = "tretten.offline.words:" + document.documentElement.lang, said = {}, now = "off";
-  try { said = JSON.parse(localStorage.getItem(WORDS) || "{}"); } catch (e) { /* none kept */ }
+  // (static/js/offline.js draws the setting and has its words: TrettenOffline)
   function state(key) {
-    now = key;
-    if (!shown) return;
-    shown.textContent = said[key] || "";
-    shown.setAttribute("data-offline-state", key);
-  }
-  if (shown) {
-    fetch("/offline/words", { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (w) {
-        if (!w) return;
-        said = w;
-        try { localStorage.setItem(WORDS, JSON.stringify(w)); } catch (e) { /* private mode */ }
-        state(now);
-      }).catch(function () { /* offline: the kept words */ });
+    window.TrettenEngine.state = key;
+    if (window.TrettenOffline) window.TrettenOffline.say(key);
   }
   function start() {
     state("loading");

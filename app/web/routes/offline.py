@@ -26,9 +26,10 @@ from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
 
 router = APIRouter(include_in_schema=False)
 
-# what the offline setting says of itself (static/js/engine.js): asked for only once it is on,
-# so a page's weight carries none of it
+# what the offline setting says (static/js/offline.js draws it when the settings are opened,
+# engine.js says its state): a page's weight carries none of it
 STATES = {
+    "label": N_("Play offline on this device: keeps the rules, the cards and your games here (about 7 MB)"),
     "loading": N_("Getting offline play ready…"),
     "ready": N_("Ready: your games go on without a connection, and are checked when it is back."),
     "failed": N_("Offline play could not be made ready. It will be tried again next time."),
@@ -37,7 +38,7 @@ STATES = {
 # what every page needs, precached when the service worker installs: the pages' own styles and
 # scripts (already in the browser's cache after the first page, so installing fetches little)
 SHELL = ["css/theme.css", "css/app.css", "css/cards.css", "css/motion.css", "css/leaderboard.css",
-         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/engine.js",
+         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/offline.js", "js/engine.js",
          "js/engine-worker.js", "icons/icon.svg", "icons/favicon.ico"]
 WORKBOX = "/static/vendor/workbox/"
 
@@ -57,7 +58,8 @@ def offline_files() -> dict[str, object]:
     engine = [f"/static/vendor/pyodide/{name}" for name in PYODIDE_FILES] + [engine_url()]
     name = hashlib.sha256(json.dumps([art, engine, _pyodide_version()]).encode()).hexdigest()[:12]
     return {"cache": f"tretten-offline-{name}", "art": art, "engine": engine, "engine_url": engine_url(),
-            "pyodide": "/static/vendor/pyodide/"}
+            "pyodide": "/static/vendor/pyodide/",
+            "scripts": {"engine": asset_url("js/engine.js"), "worker": asset_url("js/engine-worker.js")}}
 
 
 @lru_cache(maxsize=1)
