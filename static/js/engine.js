@@ -1,6 +1,6 @@
 // The rules in the page (docs/architecture.md, "Offline"): a small API over the offline
 // engine's worker (static/js/engine-worker.js: Pyodide running the app's own app/engine).
-// Loaded by app.js only once the player turns offline play on or runs the installed app, never
+// Loaded by offline.js only once the player turns offline play on or runs the installed app, never
 // on a first visit. It also keeps what offline play needs (the court figures, Pyodide, the
 // engine's bundle) in the cache the service worker serves them from (/offline/files.json).
 //
