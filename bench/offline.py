@@ -119,7 +119,7 @@ def main() -> None:
     env = {**os.environ, "DATA_DIR": data, "SECRET_KEY": "offline-bench-secret-of-at-least-32-chars",
            "WEB_CONCURRENCY": "1", "PREPARE_AHEAD": "false"}
     env.pop("DATABASE_URL", None)
-    server = subprocess.Popen([sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
+    server = subprocess.Popen([sys.executable, "-c", f"from app.web.http.serve import serve; serve('127.0.0.1', {port})"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
