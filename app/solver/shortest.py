@@ -54,6 +54,16 @@ of groups as they can (13 of the 15; all ten partitions cut a little more, but e
 twenty games costs more than it saves). Each joint game is much larger to explore, so A* starts with single
 groups and takes groups three together only for a deal of one pyramid that single groups do
 not settle within a sixth of the budget (``_Par._prove``).
+
+With two pyramids (limited passes, the pyramids the goal) the bound also counts the stock's
+depth (``ShortestSearch._reach_bound``). Each relaxed game knows, besides its shortest win, the
+least depth any of its wins takes or draws a stock card from (``n``: every win recycles). A
+real win projects to a relaxed win of every game, so it goes at least as deep as the deepest
+of those, ``deep``, and takes or draws every stock card up to there: a stock king among them
+costs a move no relaxed game counts, and each game's line must take or draw its own cards up
+to ``deep`` (``_GroupGame.reaching``, at least its shortest win); when ``deep`` is ``n`` the
+real win recycles, a move of its own. One pyramid's deals are proven sooner without it: it
+cuts positions, but each costs far more.
 """
 
 from __future__ import annotations
@@ -84,9 +94,11 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
-# With two pyramids A* proves nothing within the budget and its bound grows slowly, so half goes
-# to the best-known line, which gains more from it
-TWO_PYRAMIDS_BEST_KNOWN_SHARE = 2
+# With two pyramids, beams up to this width look for a short line before A* (its length is A*'s
+# ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
+# of the budget, and one part in this many is kept for wider beams
+EARLY_BEAM_WIDTH = 512
+TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
 RELAXED_PER_POSITION = 8  # relaxed positions a search may explore per position it may expand
@@ -160,7 +172,7 @@ class _Par:
                 return self._answer()
             if search is not None and search.exhausted:  # no win at all, and none was known
                 return ShortestWin(False, (), True, 0, self.spent)
-            self._best_known(search)
+            self._best_known(search, FIRST_BEAM_WIDTH if self.problem.pyramids == 1 else 2 * EARLY_BEAM_WIDTH)
         except BudgetExceeded:
             pass
         return self._answer()
@@ -208,9 +220,10 @@ class _Par:
         with the bound of groups taken three together: each of those relaxed games costs far
         more to explore, but it cuts the positions A* must expand several times over on the
         hard deals. With two pyramids such a game is too large to pay for itself, and A* keeps
-        the cheap bound. One part in ``BEST_KNOWN_SHARE`` is kept back for ``_best_known`` (with
-        two pyramids, one in ``TWO_PYRAMIDS_BEST_KNOWN_SHARE``).
-        Answers the first search (its relaxed games are the cheap ones)."""
+        the cheap bound, and beams of widths up to ``EARLY_BEAM_WIDTH`` first find a short line
+        (the exact search's first win is far longer): A* then only looks for shorter ones, and
+        the line stands if it runs out. One part in ``BEST_KNOWN_SHARE`` is kept back for
+        ``_best_known``. Answers the first search (its relaxed games are the cheap ones)."""
         total = self.budget.max_nodes
         share = BEST_KNOWN_SHARE if self.problem.pyramids == 1 else TWO_PYRAMIDS_BEST_KNOWN_SHARE
         keep_back = 0 if total is None else total // share
@@ -220,7 +233,14 @@ class _Par:
         first = None
         for together, cap in phases:
             search = ShortestSearch(self.problem, self._allowance(cap, keep_back), together)
+            if total is not None and self.problem.pyramids > 1:
+                # the relaxed games' allowance is the whole search's, not a phase's: the early
+                # beams' phase is followed by A* and the last beams on the same relaxed games
+                search.relaxed_cap = RELAXED_PER_POSITION * total
             first = first or search
+            if self.problem.pyramids > 1:
+                self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
+                search.budget, search.nodes = self._allowance(cap, keep_back), 0
             line, lower = search.run(None if self.best is None else len(self.best))
             self.spent += search.nodes
             self.lower = max(self.lower, lower)
@@ -230,15 +250,16 @@ class _Par:
                 return search
         return first
 
-    def _best_known(self, search: ShortestSearch | None) -> None:
-        """Beam searches (``ShortestSearch.beam``) of widths 64, 128, … with the positions left,
-        each looking for a line shorter than the best known; a line as short as the bound ends
-        the search (it is proven)."""
+    def _best_known(self, search: ShortestSearch | None, width: int, last_width: int | None = None,
+                    keep_back: int = 0) -> None:
+        """Beam searches (``ShortestSearch.beam``) of widths ``width``, twice that, … (up to
+        ``last_width``) with the positions left but ``keep_back``, each looking for a line
+        shorter than the best known; a line as short as the bound ends the search (it is
+        proven). A beam is deterministic: one as wide as an earlier one finds nothing new."""
         if search is None:
             return
-        width = FIRST_BEAM_WIDTH
-        while not self._proven():
-            phase = self._allowance()
+        while not self._proven() and (last_width is None or width <= last_width):
+            phase = self._allowance(None, keep_back)
             search.budget, search.nodes = phase, 0
             try:
                 line = search.beam(width, None if self.best is None else len(self.best))
@@ -282,6 +303,9 @@ class _GroupGame:
         self.passes = pr.passes  # None: unlimited (the pass's place is the recycle flag)
         self.memo: dict[int, int] = {}
         self.shapes: dict[int, tuple] = {}
+        self.reaches: dict[int, int] = {}  # the reach bound's memos (``reach``, ``reaching``)
+        self.reached: dict[int, int] = {}
+        self.deep_shift = search.S + (pr.passes or 1).bit_length() + 1
 
     def project(self, pm: int, p: int, am: int, pas: int, heights: int) -> int:
         """The relaxed position of a real one, packed."""
@@ -299,7 +323,13 @@ class _GroupGame:
     def distance(self, key: int) -> int:
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = self._giza(key) if self.piles else self._stock(key)
+            if self.piles:
+                got = self._giza(key)
+            elif self.search.reach_bound:
+                got = self._stock_reach(key)
+            else:
+                got = self._stock(key)
+            self.memo[key] = got
         return got
 
     def _shape(self, rm: int) -> tuple:
@@ -328,7 +358,10 @@ class _GroupGame:
         search.relaxed += 1
         if not search.relaxed & 1023 and search.budget is not None:
             budget = search.budget
-            if budget.max_nodes is not None and search.relaxed >= RELAXED_PER_POSITION * budget.max_nodes:
+            cap = search.relaxed_cap
+            if cap is None and budget.max_nodes is not None:
+                cap = RELAXED_PER_POSITION * budget.max_nodes
+            if cap is not None and search.relaxed >= cap:
                 raise BudgetExceeded
             budget.check(search.nodes)
 
@@ -390,6 +423,93 @@ class _GroupGame:
                 got = distance(child)
             best = min(best, got)
         return best
+
+    def _moves(self, key: int) -> list[tuple[int, int, int]]:
+        """The relaxed moves from ``key`` (a game with a stock) as (child, cost, the sequence
+        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The same
+        moves as ``_stock`` makes, for the searches that need to know what each touches."""
+        search = self.search
+        P, A, S = search.P, search.A, search.S
+        pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
+        n, vals, seq = self.n, search.vals, search.problem.sequence
+        passes = self.passes
+        taken = (pas if passes is not None else 1) << S
+        ex, pairs = self._shape(pm)
+        out = [(key | bits, 1, -1) for bits in pairs]
+        below = am & ((1 << p) - 1)
+        waste = below.bit_length() - 1 if below else -1
+        if p < n:
+            after = am & ~(1 << p)
+            x = after >> (p + 1)
+            rest = (p + (x & -x).bit_length() if x else n) << P | after << A | taken
+            partner = 13 - seq[p]
+            for y in ex:
+                if vals[y] == partner:
+                    out.append((pm | 1 << y | rest, 1, p))
+            x = am >> (p + 1)
+            out.append((pm | (p + (x & -x).bit_length() if x else n) << P | am << A | pas << S, 1, p))
+        if waste >= 0:
+            after = am & ~(1 << waste)
+            rest = p << P | after << A | taken
+            partner = 13 - seq[waste]
+            for y in ex:
+                if vals[y] == partner:
+                    out.append((pm | 1 << y | rest, 1, -1))
+            if p < n and seq[p] == partner:
+                both = after & ~(1 << p)
+                x = both >> (p + 1)
+                out.append((pm | (p + (x & -x).bit_length() if x else n) << P | both << A | taken, 1, p))
+        if p == n and (pas < passes if passes is not None else pas):
+            x = am & -am
+            out.append((pm | ((x.bit_length() - 1) if x else n) << P | am << A
+                        | (pas + 1 if passes is not None else 0) << S, 0, n))
+        return out
+
+    def _stock_reach(self, key: int) -> int:
+        """``_stock`` that also keeps ``reach`` of ``key``: the least, over the relaxed wins from
+        it, of the deepest sequence index a win takes or draws a card from (-1: none; ``n``:
+        every win recycles; ``INF``: none wins). Every real win touches the stock that deep
+        (``ShortestSearch._reach_bound``)."""
+        if key & self.search.full == self.lm:  # the goal (the pyramid: the reach bound's only one)
+            self.reaches[key] = -1
+            return 0
+        self._tick()
+        best = deepest = INF
+        distance, reaches = self.distance, self.reaches
+        for child, cost, touch in self._moves(key):
+            d = distance(child)
+            if d < INF:
+                best = min(best, cost + d)
+                deepest = min(deepest, max(touch, reaches[child]))
+        reaches[key] = deepest
+        return best
+
+    def reach(self, key: int) -> int:
+        got = self.reaches.get(key)
+        if got is None:
+            self.distance(key)
+            got = self.reaches[key]
+        return got
+
+    def reaching(self, key: int, deep: int) -> int:
+        """The shortest relaxed win from ``key`` that takes or draws every card of the group
+        in the stock up to sequence index ``deep`` (the relaxed pointer goes past it, or a
+        recycle comes); ``distance`` once that is done."""
+        search = self.search
+        P = search.P
+        if key >> P & 63 > deep:
+            return self.distance(key)
+        memo_key = key | (deep + 1) << self.deep_shift
+        got = self.reached.get(memo_key)
+        if got is None:
+            self._tick()
+            got = INF
+            n, distance, reaching = self.n, self.distance, self.reaching
+            for child, cost, touch in self._moves(key):
+                d = distance(child) if touch == n or child >> P & 63 > deep else reaching(child, deep)
+                got = min(got, cost + d)
+            self.reached[memo_key] = got
+        return got
 
     def _giza(self, key: int) -> int:
         search = self.search
@@ -470,11 +590,13 @@ class ShortestSearch:
     the mask of the sequence cards left and the pass (3 bits); in Giza, after the layout
     mask, each pile's height (2 bits a pile)."""
 
-    def __init__(self, problem: PyramidProblem, budget: Budget | None = None, together: int = 1) -> None:
+    def __init__(self, problem: PyramidProblem, budget: Budget | None = None, together: int = 1,
+                 reach_always: bool = False) -> None:
         self.problem = problem
         self.budget = budget
         self.nodes = 0
         self.relaxed = 0  # positions of the relaxed games explored
+        self.relaxed_cap: int | None = None  # their allowance (else by the budget, ``_tick``)
         self.exhausted = False
         self.covers, _, self.under = geometry(problem.rows, problem.pyramids)
         self.L = len(problem.values)
@@ -504,6 +626,13 @@ class ShortestSearch:
                      or (problem.overlap and (y in kids[x] or x in kids[y]))))
             for x in range(self.L)]
         self.seq_of_value = [sum(1 << k for k in range(n) if seq[k] == v) for v in range(14)]
+        # the reach bound (``bound``), for two pyramids (limited passes, the pyramids the goal): one
+        # pyramid's deals are proven sooner without it (fewer positions, each far dearer)
+        self.reach_bound = bool(n) and problem.passes is not None and not self.goal_all \
+            and (problem.pyramids > 1 or reach_always)
+        self.games = list(games.values())
+        self.seq_kings = sum(1 << k for k in range(n) if seq[k] == KING)
+        self.layout_kings = sum(1 << i for i in range(self.L) if self.vals[i] == KING)
         self.game_of: list[_GroupGame | None] = [None] * 14  # in the first partition
         for game in self.partitions[0]:
             for g in game.groups:
@@ -679,6 +808,8 @@ class ShortestSearch:
         pm, p, am, pas, heights = self.unpack(key)
         if self.problem.passes is None:
             pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
+        if self.reach_bound:
+            return self._reach_bound(pm, p, am, pas)
         best = 0
         for games in self.partitions:
             total = 0
@@ -687,12 +818,50 @@ class ShortestSearch:
             best = max(best, total)
         return INF if best >= INF else self.kings(key) + best
 
+    def _reach_bound(self, pm: int, p: int, am: int, pas: int) -> int:
+        """The bound with the stock's depth counted (module docstring): every win takes or
+        draws each stock card up to the deepest index some relaxed game's every win reaches;
+        a stock king among them costs a move of its own, and each relaxed game's line must
+        pass its own cards that far (``_GroupGame.reaching``)."""
+        P, A, n = self.P, self.A, self.n
+        rest = pas << self.S
+        keys = []
+        deep = -1
+        for game in self.games:  # ``project``, written out: the hottest loop of the search
+            mine = am & game.sm
+            x = mine >> p
+            key = pm & game.lm | (p + (x & -x).bit_length() - 1 if x else n) << P | mine << A | rest
+            got = game.reaches.get(key)
+            if got is None:
+                got = game.reach(key)
+            if got > deep:
+                deep = got
+            keys.append(key)
+        if deep >= INF:
+            return INF
+        lengths: dict[_GroupGame, int] = {}
+        for game, key in zip(self.games, keys, strict=True):
+            lengths[game] = game.memo[key] if key >> P & 63 > deep else game.reaching(key, deep)
+        best = 0
+        for games in self.partitions:
+            total = 0
+            for game in games:
+                total += lengths[game]
+            best = max(best, total)
+        if best >= INF:
+            return INF
+        kings = (pm ^ self.full) & self.layout_kings
+        stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
+        # every relaxed win of some group recycles: so does every real win, a move of its own
+        recycles = 1 if deep == n else 0
+        return kings.bit_count() + stock_kings.bit_count() + recycles + best
+
     def child_bound(self, here: int, h: int, child: int, group: int) -> int:
         """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of
         value group ``group`` (0: a king alone; -1: every group, a recycle). With one partition
         only that group's relaxed position changed; with several, the largest sum may be
         another partition's, and the bound is taken again."""
-        if group < 0 or len(self.partitions) > 1:
+        if group < 0 or len(self.partitions) > 1 or self.reach_bound:
             return self.bound(child)
         if group == 0:
             return h - (self.kings(here) - self.kings(child))

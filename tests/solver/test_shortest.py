@@ -180,6 +180,26 @@ def test_the_bound_of_groups_taken_together_keeps_the_lengths_of_breadth_first(t
     assert won > 20
 
 
+@pytest.mark.parametrize("together", [1, 3])
+def test_the_reach_bound_keeps_the_lengths_of_breadth_first(together):
+    """The reach bound (the stock as deep as some group's every relaxed win goes, its kings and
+    each group's cards up to there; Double Pyramid's) is admissible on every rule variant it
+    applies to (limited passes, goal pyramid), one pyramid or two, with single and joint groups."""
+    won = checked = 0
+    for small, problem in _reduced_cases(160, seed=45):
+        search = ShortestSearch(problem, together=together, reach_always=True)
+        if not search.reach_bound:
+            continue
+        checked += 1
+        line, lower = search.run()
+        expected = reference.shortest(small)
+        assert (None if line is None else len(line)) == expected, small
+        if line is not None:
+            won += 1
+            assert lower == len(line)
+    assert checked > 40 and won > 15
+
+
 def test_a_deal_the_cheap_bound_does_not_settle_is_proven_with_the_strong_one(monkeypatch):
     start = _start("pyramid-3", 36)
     cheap = shortest_win(start)
@@ -209,3 +229,32 @@ def _wins(start, moves) -> bool:
     for move in moves:
         here = here.apply(move)
     return here.status == "won"
+
+
+# Double Pyramid deal 4's par line, proven (46 moves): the first ten moves of it
+DOUBLE_PAR_LINE_START = ("P21+P25", "P22+P26", "P15+Q22", "P23+Q23", "Q21+Q24", "Q15+Q17",
+                         "Q16+Q27", "Q10+Q25", "Q18", "P19+Q12")
+
+
+@pytest.mark.parametrize("played,rest", [(5, 41), (10, 36)])
+def test_double_pyramid_par_from_the_par_lines_middle(played, rest):
+    """From a position on deal 4's proven par line, the rest of the line is proven shortest
+    (the reach bound proves it within 30,000 positions; the plain one needs over 100,000 from
+    five moves in)."""
+    here = _start("double-pyramid", 4)
+    for move in DOUBLE_PAR_LINE_START[:played]:
+        here = here.apply(move)
+    found = shortest_win(here, budget_nodes=30_000)
+    assert found.proven and len(found.moves) == found.lower_bound == rest
+    assert _wins(here, found.moves)
+
+
+@pytest.mark.slow
+def test_a_double_pyramid_par_is_proven_within_the_par_budget():
+    """Double Pyramid deal 4: par 46 proven with the default budget (before the reach bound no
+    Double Pyramid deal was: this one's bound stayed at 45 against a best-known line of 46)."""
+    start = _start("double-pyramid", 4)
+    found = shortest_win(start)
+    assert found.proven and len(found.moves) == found.lower_bound == 46
+    assert _wins(start, found.moves)
+

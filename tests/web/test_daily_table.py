@@ -115,7 +115,7 @@ def test_the_share_text_gives_par_and_the_place_on_the_table(client, app):
     browse_as(client, client, auth)
     text = client.get(f"/games/{game['id']}/analysis", headers={"HX-Request": "true"}).text
     assert 'id="share-result" hx-swap-oob="true"' in text
-    shared = re.search(r"<pre class=\"share-text\" data-share-text>(.*?)</pre>", text, re.S).group(1)
+    shared = re.search(r"<pre class=\"share-text\" data-share-text[^>]*>(.*?)</pre>", text, re.S).group(1)
     assert f"Par {len(WIN_LINE)}: par · No. 1 of " in shared
 
 
