@@ -903,3 +903,14 @@
     if (target && !target.disabled) target.click();
   });
 })();
+
+// Offline: docs/architecture.md, "Offline" (static/js/offline.js, once the page is shown)
+(function () {
+  var sw = navigator.serviceWorker;
+  if (!sw) return;
+  window.TrettenHadWorker = !!sw.controller;
+  addEventListener("load", function () {
+    sw.register("/sw.js").catch(function () {});
+    document.head.appendChild(document.createElement("script")).src = "/static/js/offline.js";
+  });
+})();

@@ -1,0 +1,92 @@
+// Offline (docs/architecture.md, "Offline"), loaded by app.js once the page is shown (its address
+// has no hash: offline, the service worker answers it with the copy it keeps). A new version of
+// the app reloads the page into it: moves still waiting live in sessionStorage, and the new
+// scripts send them. The rules in the page (engine.js) load only once offline play is on (the
+// settings) or the app is installed.
+(function () {
+  "use strict";
+  var KEY = "tretten.offline", sw = navigator.serviceWorker;
+  if (!sw) return;
+  // the page as last drawn, nothing waiting on it: what a reload offline finds ("tretten-pages")
+  function keepPage() {
+    var b = document.getElementById("board"), t = window.TrettenBoard;
+    if (!sw.controller || !window.caches || (b && (b.getAttribute("data-pending") || "0") !== "0") || (t && t.waiting())) return;
+    var html = "<!doctype html>\n" + document.documentElement.outerHTML;
+    caches.open("tretten-pages").then(function (cache) {
+      return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    }).catch(function () {});
+  }
+  // when the page is idle: a tap's answer never waits for the copy
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
+  var had = !!window.TrettenHadWorker;
+  sw.addEventListener("controllerchange", function () {
+    if (had) { location.reload(); return; }
+    had = true;
+    keepPage();
+  });
+  if (sw.controller && !had) { had = true; keepPage(); }  // taken over before this script came
+
+  var installed = matchMedia("(display-mode: standalone)").matches;
+  function on() { try { return localStorage.getItem(KEY) === "on" || installed; } catch (e) { return installed; } }
+  function turn(value) { try { localStorage.setItem(KEY, value); } catch (e) { /* private mode */ } }
+  // what offline play keeps, engine.js's address among it (offline: the list kept last time)
+  function kept(url, key) {
+    return fetch(url, { credentials: "same-origin" }).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ } return value; })
+      .catch(function (error) { var copy = localStorage.getItem(key); if (copy) return JSON.parse(copy); throw error; });
+  }
+  function load() {
+    if (document.querySelector("script[data-engine]")) return;
+    kept("/offline/files.json", KEY + ".files").then(function (f) {
+      if (document.querySelector("script[data-engine]")) return;
+      var script = document.createElement("script");
+      script.src = f.scripts.engine;
+      script.setAttribute("data-engine", "");
+      document.head.appendChild(script);
+    }).catch(function () { say("failed"); });
+  }
+  // the setting, drawn when the settings are opened, in the page's language
+  var words = null, shown = null;
+  function say(key) {
+    if (!shown) return;
+    shown.textContent = (words && words[key]) || "";
+    shown.setAttribute("data-offline-state", key);
+  }
+  window.TrettenOffline = { say: say };
+  window.addEventListener("appinstalled", function () { turn("on"); load(); });
+  function draw(slot) {
+    kept("/offline/words", KEY + ".words:" + document.documentElement.lang).then(function (w) {
+      if (slot.firstChild) return;
+      words = w;
+      var label = document.createElement("label"), box = document.createElement("input");
+      label.className = "check";
+      box.type = "checkbox";
+      box.setAttribute("data-offline-toggle", "");
+      box.checked = on();
+      label.append(box, " " + w.label);
+      shown = document.createElement("p");
+      shown.className = "muted offline-state";
+      shown.setAttribute("aria-live", "polite");
+      shown.style.margin = "0 0 0 .8rem";  // its look here: the pages' stylesheet stays as light as it was
+      slot.className = "settings-form offline-setting";
+      slot.style.borderTop = "1px solid color-mix(in srgb, currentColor 20%, transparent)";
+      slot.style.paddingTop = ".4rem";
+      slot.append(label, shown);
+      say((window.TrettenEngine && window.TrettenEngine.state) || "off");
+      slot.hidden = false;
+      box.addEventListener("change", function () {
+        turn(box.checked ? "on" : "off");
+        if (box.checked) load();
+        document.dispatchEvent(new CustomEvent("tretten:offline", { detail: box.checked }));
+      });
+    }).catch(function () { /* offline before the words were ever kept: no setting */ });
+  }
+  var slot = document.querySelector("[data-offline-setting]");
+  var panel = slot && slot.closest("details");
+  if (slot && panel) {
+    if (panel.open) draw(slot);
+    else panel.addEventListener("toggle", function () { if (panel.open) draw(slot); });
+  }
+  if (on()) load();
+})();
