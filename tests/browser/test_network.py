@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-import httpx
-
 from .conftest import shot
 from .test_answers import ISSUE_DEAL, equals_a_fresh_load, settled, taps
 from .test_play import ply, wait_ply
@@ -34,11 +32,14 @@ def network(page, *, offline: bool, latency_ms: int = 150) -> None:
              {"offline": offline, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
 
 
-def stored_moves(server: str, game_id: str) -> list[str]:
-    """The game's moves as the server holds them, in order (the replay's page hooks)."""
-    total = int(re.search(r'data-total="(\d+)"', httpx.get(f"{server}/g/{game_id}/replay").text).group(1))
-    return [re.search(r'data-replay-move="([^"]*)"', httpx.get(f"{server}/g/{game_id}/replay?ply={n}").text).group(1)
-            for n in range(1, total + 1)]
+def stored_moves(page, server: str, game_id: str) -> list[str]:
+    """The game's moves as the server holds them, in order (the replay's page hooks), asked as
+    the page's player: a game still in play shows its board to its own player only."""
+    def replay(query: str = "") -> str:
+        return page.context.request.get(f"{server}/g/{game_id}/replay{query}").text()
+
+    total = int(re.search(r'data-total="(\d+)"', replay()).group(1))
+    return [re.search(r'data-replay-move="([^"]*)"', replay(f"?ply={n}")).group(1) for n in range(1, total + 1)]
 
 
 def uncaught(page) -> list[str]:
@@ -104,7 +105,7 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'",
                            timeout=5_000)
     assert ply(page) == 1 + len(OFFLINE_MOVES)
-    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
+    assert stored_moves(page, server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
     assert page.is_hidden("#board [data-sync]")
     assert page.inner_text("#sync-said") == "All moves saved."
     equals_a_fresh_load(page)
@@ -133,7 +134,7 @@ def test_answers_lost_after_the_server_stored_the_moves_are_stored_once(server, 
     page.wait_for_function("() => !window.TrettenBoard.waiting()")
     settled(page)
     assert len(lost) == 3
-    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
+    assert stored_moves(page, server, game_id_of(page)) == ["D", *OFFLINE_MOVES]
     assert ply(page) == 1 + len(OFFLINE_MOVES) and pending(page) == 0
     assert page.locator("[data-error]").count() == 0  # no "moved on in another tab"
     equals_a_fresh_load(page)
@@ -159,7 +160,7 @@ def test_a_reload_while_moves_wait_sends_them(server, new_page):
     page.wait_for_function("() => window.TrettenBoard && !window.TrettenBoard.waiting()")
     settled(page)
     game_id = game_id_of(page)
-    assert game_id and stored_moves(server, game_id) == ["D", *OFFLINE_MOVES]
+    assert game_id and stored_moves(page, server, game_id) == ["D", *OFFLINE_MOVES]
     assert pending(page) == 0 and ply(page) == 1 + len(OFFLINE_MOVES)
     assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tretten.'))") == []
     equals_a_fresh_load(page)
@@ -179,7 +180,7 @@ def test_another_tabs_move_meanwhile_drops_the_waiting_moves_with_the_reason(ser
     page.wait_for_selector('[data-error="stale"]')
     settled(page)
     assert pending(page) == 0 and ply(page) == 2
-    assert stored_moves(server, game_id_of(page)) == ["D", "D"]
+    assert stored_moves(page, server, game_id_of(page)) == ["D", "D"]
     equals_a_fresh_load(page)
     assert not errors
 
@@ -219,7 +220,7 @@ def test_a_second_try_that_meets_the_stored_first_is_its_answer(server, new_page
     page.wait_for_function("() => !window.TrettenBoard.waiting()")
     settled(page)
     assert len(tries) >= 4
-    assert stored_moves(server, game_id_of(page)) == ["D", *OFFLINE_MOVES[:3]]
+    assert stored_moves(page, server, game_id_of(page)) == ["D", *OFFLINE_MOVES[:3]]
     assert page.locator("[data-error]").count() == 0 and pending(page) == 0
     equals_a_fresh_load(page)
     assert not errors
