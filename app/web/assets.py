@@ -24,6 +24,22 @@ VENDOR_FILES = {
     "swagger-ui.css": PROJECT_ROOT / "node_modules" / "swagger-ui-dist" / "swagger-ui.css",
     "swagger-ui-bundle.js": PROJECT_ROOT / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js",
 }
+# the service worker (/sw.js, app/web/routes/offline.py): workbox-sw loads its modules from
+# /static/vendor/workbox/ (``modulePathPrefix``), the production builds of each package
+WORKBOX_MODULES = ("core", "precaching", "routing", "strategies", "expiration", "cacheable-response")
+VENDOR_FILES["workbox/workbox-sw.js"] = PROJECT_ROOT / "node_modules" / "workbox-sw" / "build" / "workbox-sw.js"
+VENDOR_FILES.update({
+    f"workbox/workbox-{name}.prod.js": PROJECT_ROOT / "node_modules" / f"workbox-{name}" / "build" / f"workbox-{name}.prod.js"
+    for name in WORKBOX_MODULES})
+# the offline engine's Python (static/js/engine-worker.js): Pyodide's core, which it fetches by
+# these names from one folder (its indexURL); loaded only once the player turns offline play on
+PYODIDE_DIR = PROJECT_ROOT / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+VENDOR_FILES.update({f"pyodide/{name}": PYODIDE_DIR / name for name in PYODIDE_FILES})
+# a worker lives under its own script's policy: the offline engine's may compile WebAssembly
+# (Pyodide), which the pages' policy (app/web/middleware.py) never allows
+WASM_SCRIPTS = frozenset({"js/engine-worker.js"})
+WASM_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'"
 
 
 @lru_cache(maxsize=64)
@@ -66,5 +82,7 @@ class CachedStaticFiles(StaticFiles):
             response.headers["cache-control"] = "public, max-age=31536000, immutable"
         else:
             response.headers["cache-control"] = "public, max-age=300"
+        if path in WASM_SCRIPTS:
+            response.headers["content-security-policy"] = WASM_POLICY
         return response
 

@@ -36,6 +36,7 @@ from .routes import (
     games,
     health,
     lobby,
+    offline,
     prefs,
     previews,
     profile,
@@ -92,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
     for module in (games, lobby, prefs, rules, api, health, site, stats, profile, deals, replays, api_stats, solver,
-                   api_docs, previews, daily_table):
+                   api_docs, previews, daily_table, offline):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

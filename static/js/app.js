@@ -888,3 +888,59 @@
     if (target && !target.disabled) target.click();
   });
 })();
+
+// Offline (docs/architecture.md, "Offline"): the service worker (/sw.js) is registered once the
+// page has loaded, so it costs a first visit nothing before it is shown. The rules in the page
+// (static/js/engine.js and its worker) come only once the player turns offline play on in the
+// settings or runs the installed app. When a new version takes over, the page reloads into it:
+// moves still waiting live in sessionStorage, and the new scripts send them (app.js, "the queue").
+(function () {
+  "use strict";
+  var KEY = "tretten.offline";
+  if (!("serviceWorker" in navigator)) return;
+  var hadController = !!navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener("controllerchange", function () {
+    if (hadController) window.location.reload();
+    hadController = true;
+  });
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* stays online-only */ });
+  });
+
+  var installed = window.matchMedia && window.matchMedia("(display-mode: standalone)").matches;
+  function on() { try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; } }
+  function state(el, key) {
+    var words = JSON.parse(el.getAttribute("data-words") || "{}");
+    el.textContent = words[key] || "";
+    el.setAttribute("data-offline-state", key);
+  }
+  function load() {
+    var meta = document.querySelector('meta[name="tretten-engine"]');
+    var shown = document.querySelector("[data-offline-state]");
+    if (!meta) return;
+    if (shown) state(shown, "loading");
+    function start() {
+      window.TrettenEngine.ready().then(function () { if (shown) state(shown, "ready"); },
+        function () { if (shown) state(shown, "failed"); });
+    }
+    if (window.TrettenEngine) { start(); return; }
+    var script = document.createElement("script");
+    script.src = meta.getAttribute("content");
+    script.onload = start;
+    document.head.appendChild(script);
+  }
+  window.addEventListener("appinstalled", function () { try { localStorage.setItem(KEY, "on"); } catch (e) { /* private mode */ } load(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("[data-offline-toggle]");
+    if (box) {
+      box.closest("[data-offline-setting]").hidden = false;  // it works only with this script
+      box.checked = on() || installed;
+      box.addEventListener("change", function () {
+        try { localStorage.setItem(KEY, box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+        var shown = document.querySelector("[data-offline-state]");
+        if (box.checked) load(); else if (shown) state(shown, "off");
+      });
+    }
+    if (on() || installed) window.addEventListener("load", load);
+  });
+})();

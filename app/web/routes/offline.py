@@ -1,0 +1,123 @@
+"""Tretten offline (docs/architecture.md, "Offline"): the service worker at /sw.js, built on
+Workbox from npm, the list of what offline play keeps (/offline/files.json) and the page's
+offline engine (/offline/engine.zip: app/web/offline_bundle.py).
+
+The service worker's own text carries the hashes of everything it precaches, so a deploy that
+changes a style or a script changes it, and browsers install the new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from ..assets import PYODIDE_FILES, STATIC_DIR, asset_url
+from ..offline_bundle import engine_url, engine_version, engine_zip
+
+router = APIRouter(include_in_schema=False)
+
+# what every page needs, precached when the service worker installs: the pages' own styles and
+# scripts (already in the browser's cache after the first page, so installing fetches little)
+SHELL = ["css/theme.css", "css/app.css", "css/cards.css", "css/motion.css", "css/leaderboard.css",
+         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/engine.js",
+         "js/engine-worker.js", "icons/icon.svg", "icons/favicon.ico", "icons/icon-192.png"]
+WORKBOX = "/static/vendor/workbox/"
+
+
+def _pyodide_version() -> str:
+    from ..assets import PYODIDE_DIR
+
+    try:
+        return str(json.loads((PYODIDE_DIR / "package.json").read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return "missing"
+
+
+def offline_files() -> dict[str, object]:
+    """What offline play keeps beyond the shell, fetched only once the player turns it on (or
+    installs the app): the court figures, Pyodide's core and the engine's bundle; under a cache
+    name that changes with them, so the service worker drops an old one."""
+    art = sorted(asset_url(f"cards/{p.name}") for p in (STATIC_DIR / "cards").glob("*.svg"))
+    engine = [f"/static/vendor/pyodide/{name}" for name in PYODIDE_FILES] + [engine_url()]
+    name = hashlib.sha256(json.dumps([art, engine, _pyodide_version()]).encode()).hexdigest()[:12]
+    return {"cache": f"tretten-offline-{name}", "art": art, "engine": engine, "engine_url": engine_url(),
+            "pyodide": "/static/vendor/pyodide/"}
+
+
+@lru_cache(maxsize=1)
+def _service_worker(shell: tuple[str, ...], files: str) -> str:
+    precache = json.dumps([{"url": url, "revision": None} for url in shell])
+    return f"""// Tretten's service worker: Workbox from npm (app/web/routes/offline.py writes this file;
+// docs/architecture.md, "Offline"). Pages: network first, the last copy offline. Styles and
+// scripts: precached; an older hash of one (a page kept from before an update) gets the current
+// one offline. The court figures and the offline engine: kept from the moment offline play is on.
+importScripts("{asset_url('vendor/workbox/workbox-sw.js')}");
+workbox.setConfig({{modulePathPrefix: "{WORKBOX}", debug: false}});
+workbox.core.setCacheNameDetails({{prefix: "tretten"}});
+workbox.core.skipWaiting();
+workbox.core.clientsClaim();
+const OFFLINE = {files};
+workbox.precaching.precacheAndRoute({precache});
+workbox.precaching.cleanupOutdatedCaches();
+
+const pages = new workbox.strategies.NetworkFirst({{
+  cacheName: "tretten-pages", networkTimeoutSeconds: 6, matchOptions: {{ignoreVary: true}},
+  plugins: [new workbox.cacheableResponse.CacheableResponsePlugin({{statuses: [200]}}),
+            new workbox.expiration.ExpirationPlugin({{maxEntries: 40}})]}});
+workbox.routing.registerRoute(({{request}}) => request.mode === "navigate", pages);
+
+const kept = new workbox.strategies.CacheFirst({{cacheName: OFFLINE.cache, matchOptions: {{ignoreVary: true}}}});
+const keptUrls = new Set([...OFFLINE.art, ...OFFLINE.engine]);
+workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
+
+// a style or script under an older hash: the network, else whatever copy is kept
+workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url.pathname.startsWith("/static/"),
+  async ({{request}}) => {{
+    try {{ return await fetch(request); }}
+    catch (error) {{
+      const copy = await caches.match(request, {{ignoreSearch: true, ignoreVary: true}});
+      if (copy) return copy;
+      throw error;
+    }}
+  }});
+
+self.addEventListener("install", (event) => {{
+  // an update keeps offline play whole: when an older offline cache is there, fill the new one now
+  event.waitUntil(caches.keys().then((names) => {{
+    if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;
+    return caches.open(OFFLINE.cache).then((cache) => cache.addAll([...OFFLINE.art, ...OFFLINE.engine]))
+      .catch(() => undefined);
+  }}));
+}});
+self.addEventListener("activate", (event) => {{
+  event.waitUntil(caches.keys().then((names) => Promise.all(names
+    .filter((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)
+    .map((n) => caches.delete(n)))));
+}});
+"""
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    """Never cached by HTTP: browsers compare it byte for byte to find an update."""
+    body = _service_worker(tuple(asset_url(name) for name in SHELL), json.dumps(offline_files()))
+    return Response(body, media_type="text/javascript",
+                    headers={"cache-control": "no-cache", "service-worker-allowed": "/"})
+
+
+@router.get("/offline/files.json")
+def files() -> Response:
+    return Response(json.dumps(offline_files()), media_type="application/json",
+                    headers={"cache-control": "no-cache"})
+
+
+@router.get("/offline/engine.zip")
+def engine(request: Request) -> Response:
+    """The offline engine (app/web/offline_bundle.py); a year's cache under its current hash."""
+    current = request.query_params.get("v") == engine_version()
+    return Response(engine_zip(), media_type="application/zip",
+                    headers={"cache-control": "public, max-age=31536000, immutable" if current else "no-cache"})

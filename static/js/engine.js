@@ -1,0 +1,83 @@
+// The rules in the page (docs/architecture.md, "Offline"): a small API over the offline
+// engine's worker (static/js/engine-worker.js: Pyodide running the app's own app/engine).
+// Loaded by app.js only once the player turns offline play on or runs the installed app, never
+// on a first visit. It also keeps what offline play needs (the court figures, Pyodide, the
+// engine's bundle) in the cache the service worker serves them from (/offline/files.json).
+//
+//   TrettenEngine.ready()                 -> Promise of {python, pyodide}: the engine has started
+//   TrettenEngine.legal(game, moves)      -> Promise of the legal moves after `moves` (notation, sorted)
+//   TrettenEngine.board(game)             -> Promise of the state after game.moves (see apply)
+//   TrettenEngine.apply(game, tap)        -> Promise of what one tap does:
+//       game = {preset, deal: {seed} | {text}, moves: [notation…], cursor?, sel?, language?, four_colour?}
+//       tap  = {target: "P21" | "2.5"} | {action: "draw" | "recycle" | "redeal" | "undo" | "redo"} | {move}
+//       answer = {moves, cursor, played, selected, note, note_words, status, end_reason, legal,
+//                 can_undo, can_redo, board: {figures, layout, controls, cascade}}: the board's parts
+//                 drawn by the server's own macros (templates/boards/*.html), in the page's language
+//   TrettenEngine.call(name, payload)     -> any function of app/web/offline_engine.py's `call`
+// Every answer only shows: the server still judges each move when it is posted.
+(function () {
+  "use strict";
+
+  var FILES = "tretten.offline.files";
+  var meta = document.querySelector('meta[name="tretten-engine"]');
+  var worker = null, started = null, next = 0, waiting = {};
+
+  function files() {  // what to keep, from the server; offline, the list kept last time
+    return fetch("/offline/files.json", { cache: "no-cache" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (f) { localStorage.setItem(FILES, JSON.stringify(f)); return f; })
+      .catch(function (error) {
+        var kept = localStorage.getItem(FILES);
+        if (kept) return JSON.parse(kept);
+        throw error;
+      });
+  }
+
+  function keep(f) {  // into the service worker's cache: what is there already is not fetched again
+    if (!window.caches) return Promise.resolve();
+    return caches.open(f.cache).then(function (cache) {
+      return Promise.all(f.art.concat(f.engine).map(function (url) {
+        return cache.match(url).then(function (hit) { return hit || cache.add(url); });
+      }));
+    });
+  }
+
+  function send(fn, payload) {
+    return new Promise(function (resolve, reject) {
+      var id = ++next;
+      waiting[id] = { resolve: resolve, reject: reject };
+      worker.postMessage({ id: id, fn: fn, payload: payload });
+    });
+  }
+
+  function ready() {
+    if (!started) {
+      started = files().then(function (f) {
+        var kept = keep(f);
+        worker = new Worker(meta.getAttribute("data-worker"), { type: "module" });
+        worker.onmessage = function (event) {
+          var answer = event.data, pending = waiting[answer.id];
+          delete waiting[answer.id];
+          if (!pending) return;
+          if (answer.ok) pending.resolve(answer.result); else pending.reject(new Error(answer.error));
+        };
+        return Promise.all([send("start", f), kept]).then(function (both) { return both[0]; });
+      });
+      started.catch(function () { started = null; });  // a failed start may be tried again
+    }
+    return started;
+  }
+
+  function after(fn) {
+    return function (payload) { return ready().then(function () { return send(fn, payload); }); };
+  }
+
+  window.TrettenEngine = {
+    ready: ready,
+    legal: function (game, moves) { return after("legal")({ preset: game.preset, deal: game.deal, moves: moves || game.moves || [] }); },
+    board: after("board"),
+    apply: function (game, tap) { return after("apply")(Object.assign({}, game, { tap: tap })); },
+    call: function (name, payload) { return after(name)(payload); }
+  };
+  document.dispatchEvent(new CustomEvent("tretten:engine"));
+})();
