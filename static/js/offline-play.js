@@ -150,13 +150,16 @@
     if (r && text && r.textContent !== text) r.textContent = text;
   }
 
-  var asking = null;  // the engine is answering a tap: taps meanwhile wait their turn
-  function ask(tap, el) {
+  var asking = null;  // the engine is answering a tap: taps meanwhile wait their turn, in order
+  function ask(pressed, el) {
     var e = engine();
     if (!e || !state) return;
-    var before = state.game;
-    var request = Object.assign({}, before, { sel: before.sel || "", tap: tap.engine, language: document.documentElement.lang });
     var run = function () {
+      if (!active || !state) return null;
+      var before = state.game, tap = typeof pressed === "function" ? pressed() : pressed;
+      if (!tap) return null;
+      var request = Object.assign({}, before, { sel: before.sel || "", language: document.documentElement.lang,
+        four_colour: document.body.classList.contains("deck-4") });
       return e.apply(request, tap.engine).then(function (answer) {
         var moved = answer.cursor !== before.cursor || answer.moves.join(" ") !== before.moves.join(" ");
         state.game = { preset: before.preset, deal: before.deal, moves: answer.moves, cursor: answer.cursor,
@@ -168,16 +171,18 @@
         status();
       }, function () { toast(el, words("data-unanswered")); });
     };
-    asking = (asking || Promise.resolve()).then(run, run);
+    inTurn(run);
   }
+  function inTurn(work) { asking = (asking || Promise.resolve()).then(work, work); }
 
-  // what a press on the board means, as the server's form would post it
-  function tapOf(el) {
-    if (el.name === "target") {
+  // what a press on the board means, as the server's form would post it (with the selection
+  // as it is once the taps before it are answered)
+  function tapOf(press) {
+    if (press.target) {
       var sel = state.game.sel || "";
-      return { engine: { target: el.value }, fields: sel ? { target: el.value, sel: sel } : { target: el.value } };
+      return { engine: { target: press.target }, fields: sel ? { target: press.target, sel: sel } : { target: press.target } };
     }
-    var action = el.getAttribute("data-action");
+    var action = press.action;
     if (action === "draw" || action === "recycle" || action === "undo" || action === "redo") {
       return { engine: { action: action }, fields: { action: action } };
     }
@@ -198,7 +203,7 @@
     state.game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
     state.deal = "p:/play/" + preset + "/" + seed;
     save();
-    engine().board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
+    return engine().board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
       lay(answer);
       var seedShown = document.querySelector("#share [data-seed]");
       if (seedShown) { seedShown.textContent = seed; seedShown.setAttribute("data-seed", seed); }
@@ -214,11 +219,11 @@
     event.preventDefault();
     event.stopImmediatePropagation();
     var action = el.getAttribute("data-action");
-    if (action === "new" || action === "confirm-new") { newDeal(el); return; }
+    if (action === "new" || action === "confirm-new") { inTurn(function () { return newDeal(el); }); return; }
     confirming = false;
     if (action === "hint" || action === "restart" || action === "replay") { toast(el, words("data-offline-network")); return; }
-    var tap = tapOf(el);
-    if (tap) ask(tap, el);
+    var press = el.name === "target" ? { target: el.value } : { action: action };
+    ask(function () { return tapOf(press); }, el);
   }, true);
   window.addEventListener("submit", function (event) {
     if (active && event.target.closest && event.target.closest("#board")) event.preventDefault();
@@ -242,8 +247,7 @@
         var fields = m.fields || {};
         var tap = fields.action ? { engine: { action: fields.action.replace("confirm-", "") }, fields: fields }
           : { engine: { target: fields.target }, fields: fields };
-        if (fields.sel) state.game.sel = fields.sel;
-        ask(tap, null);
+        ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
       });
       save();
       status();
