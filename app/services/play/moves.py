@@ -207,10 +207,11 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
             limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False,
             next_seed: Callable[[], int] = games.random_seed) -> ActionResult:
-    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the
-    page's id of the change: sent again after a lost answer, it is answered with the game as
-    stored; ``offline``: the page made it with no network (``store``). ``next_seed`` chooses a new deal's seed (the player's rule for new deals: a proven
-    winnable one, app.services.assist.winnable.new_seed, is the caller's to give)."""
+    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the page's
+    id of the change: sent again after a lost answer, it is answered with the game as stored;
+    ``offline``: the page made it with no network (``store``). ``next_seed`` chooses a new
+    deal's seed (the player's rule for new deals: a proven winnable one,
+    app.services.assist.winnable.new_seed, is the caller's to give)."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")

@@ -12,9 +12,9 @@ the pages (never a move through the API: a program's game), and no faster than a
 are ranked by moves, then seconds (equal moves and seconds share a rank); the other wins
 follow, unranked, with the reason. A game played offline (``Game.played_offline``) has no time:
 its moves reached the server together when the network came back, so it is ranked by its moves
-alone, after the timed wins of as many moves, and marked as played offline. A player who chose not to appear (``Player.on_daily_table``)
-is left out for everyone else and still sees their own row. docs/par.md says what the table can
-and cannot prove.
+alone, after the timed wins of as many moves, and marked as played offline. A player who chose
+not to appear (``Player.on_daily_table``) is left out for everyone else and still sees their
+own row. docs/par.md says what the table can and cannot prove.
 
 No spoilers: a game of the day's deal (its moves, its replay) may be shown only to a viewer who
 has finished that deal, or once the day is over to a viewer with no game of it still open
