@@ -28,9 +28,8 @@ VENDOR_FILES = {
 # /static/vendor/workbox/ (``modulePathPrefix``), the production builds of each package
 WORKBOX_MODULES = ("core", "precaching", "routing", "strategies", "expiration", "cacheable-response")
 VENDOR_FILES["workbox/workbox-sw.js"] = PROJECT_ROOT / "node_modules" / "workbox-sw" / "build" / "workbox-sw.js"
-VENDOR_FILES.update({
-    f"workbox/workbox-{name}.prod.js": PROJECT_ROOT / "node_modules" / f"workbox-{name}" / "build" / f"workbox-{name}.prod.js"
-    for name in WORKBOX_MODULES})
+VENDOR_FILES.update({f"workbox/workbox-{name}.prod.js": PROJECT_ROOT / "node_modules" / f"workbox-{name}" / "build"
+                     / f"workbox-{name}.prod.js" for name in WORKBOX_MODULES})
 # the offline engine's Python (static/js/engine-worker.js): Pyodide's core, which it fetches by
 # these names from one folder (its indexURL); loaded only once the player turns offline play on
 PYODIDE_DIR = PROJECT_ROOT / "node_modules" / "pyodide"

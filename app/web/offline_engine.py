@@ -152,26 +152,33 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
 def digest(position) -> str:
     """One position as the replay's trace says it (status, sorted legal moves, score, the
     position's JSON: ``app.cli.describe``), hashed: what the equality test compares."""
-    said = json.dumps(describe(position), sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(said.encode()).hexdigest()[:16]
+    return _digested(describe(position))
+
+
+def _digested(said: dict[str, Any]) -> str:
+    text = json.dumps(said, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def random_games(preset: str, first_seed: int, count: int, max_plies: int = 400) -> list[dict[str, Any]]:
     """``count`` games of seeded deals ``first_seed``… played by random legal moves (a random
     generator seeded by the deal's seed, so a run is repeatable): each game's moves and the
-    digest of every position on the way, its first included."""
+    digest of every position on the way, its first included. The move is chosen from the legal
+    moves the trace lists, so each position's rules are asked once."""
     games = []
     chosen = get_preset(preset)
     for seed in range(first_seed, first_seed + count):
-        rng = random.Random(seed)  # nosec B311: random play, not a secret
+        rng = random.Random(seed)  # nosec B311 - random play, no secret
         position = chosen.variant.new_position(chosen.variant.deal(seed), chosen.rules)
-        moves, digests = [], [digest(position)]
-        while position.status == "playing" and len(moves) < max_plies:
-            options = sorted(position.legal_moves(), key=str)
-            move = options[rng.randrange(len(options))]
-            position = position.apply(move)
-            moves.append(str(move))
-            digests.append(digest(position))
+        said = describe(position)
+        moves: list[str] = []
+        digests = [_digested(said)]
+        while said["status"] == "playing" and len(moves) < max_plies:
+            token = said["legal"][rng.randrange(len(said["legal"]))]
+            position = position.apply(position.parse_move(token))
+            said = describe(position)
+            moves.append(token)
+            digests.append(_digested(said))
         games.append({"seed": seed, "moves": moves, "digests": digests})
     return games
 

@@ -11,7 +11,10 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# in the bundle this file is app/i18n.py, beside app/locale; in the repository (its tests) it
+# is app/web/offline_i18n.py
+_HERE = Path(__file__).resolve().parent
+LOCALE_DIR = _HERE / "locale" if (_HERE / "locale").is_dir() else _HERE.parent / "locale"
 LANGUAGES = ("da", "sv", "en")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)

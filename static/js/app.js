@@ -898,10 +898,29 @@
   "use strict";
   var KEY = "tretten.offline";
   if (!("serviceWorker" in navigator)) return;
+  // The page as the server last drew it is the copy a reload offline finds (the service worker's
+  // "tretten-pages", where each page load through it puts its own): this page once the worker
+  // takes it over, a game's address after its first move, and its board after each answered
+  // move, with nothing waiting on it. No request for it.
+  function keepPage() {
+    var b = document.getElementById("board");
+    if (!navigator.serviceWorker.controller || !window.caches) return;
+    if (b && (b.getAttribute("data-pending") || "0") !== "0") return;
+    if (window.TrettenBoard && window.TrettenBoard.waiting && window.TrettenBoard.waiting()) return;
+    var html = "<!doctype html>\n" + document.documentElement.outerHTML;
+    caches.open("tretten-pages").then(function (cache) {
+      return cache.put(window.location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    }).catch(function () { /* a full cache keeps the older copy */ });
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    if (document.getElementById("board")) keepPage();
+  });
+
   var hadController = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener("controllerchange", function () {
-    if (hadController) window.location.reload();
+    if (hadController) { window.location.reload(); return; }
     hadController = true;
+    keepPage();
   });
   window.addEventListener("load", function () {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* stays online-only */ });

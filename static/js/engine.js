@@ -53,7 +53,9 @@
   function ready() {
     if (!started) {
       started = files().then(function (f) {
-        var kept = keep(f);
+        // kept first: the worker then finds every file in the cache (or the browser's)
+        return keep(f).then(function () { return f; });
+      }).then(function (f) {
         worker = new Worker(meta.getAttribute("data-worker"), { type: "module" });
         worker.onmessage = function (event) {
           var answer = event.data, pending = waiting[answer.id];
@@ -61,7 +63,7 @@
           if (!pending) return;
           if (answer.ok) pending.resolve(answer.result); else pending.reject(new Error(answer.error));
         };
-        return Promise.all([send("start", f), kept]).then(function (both) { return both[0]; });
+        return send("start", f);
       });
       started.catch(function () { started = null; });  // a failed start may be tried again
     }

@@ -81,8 +81,11 @@ def new_page(browser):
     """Pages in fresh contexts (each context is a new anonymous player)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 900, locale: str = "en-GB"):
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    def make(width: int = 1280, height: int = 900, locale: str = "en-GB", service_workers: str = "block"):
+        # the service worker (/sw.js: installing it fetches its modules and the pages' scripts)
+        # only where a test is about it (tests/browser/test_offline*.py): the others stay lean
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                      service_workers=service_workers)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -72,7 +72,8 @@ workbox.routing.registerRoute(({{request}}) => request.mode === "navigate", page
 
 const kept = new workbox.strategies.CacheFirst({{cacheName: OFFLINE.cache, matchOptions: {{ignoreVary: true}}}});
 const keptUrls = new Set([...OFFLINE.art, ...OFFLINE.engine]);
-workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
+workbox.routing.registerRoute(
+  ({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
 
 // a style or script under an older hash: the network, else whatever copy is kept
 workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url.pathname.startsWith("/static/"),

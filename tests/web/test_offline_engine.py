@@ -1,0 +1,123 @@
+"""The offline engine (docs/architecture.md, "Offline") as the server's Python runs it: the board
+it draws is the server's to the byte, its bundle runs alone (no Babel, no FastAPI, nothing of
+the virtualenv), and the service worker's files are all there. The browser half, Pyodide against
+the server's engine, is tests/browser/test_offline_rules.py."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app import i18n
+from app.engine import PRESETS
+from app.services.play import moves
+from app.settings import PROJECT_ROOT
+from app.web import offline_engine, offline_i18n
+from app.web.offline_bundle import engine_url, engine_zip
+
+from .helpers import first_move
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_offline_board_is_the_servers_board(client, preset, language):
+    page = client.get(f"/play/{preset}/42", headers={"Accept-Language": language}).text
+    state = offline_engine.board({"preset": preset, "deal": {"seed": 42}, "language": language})
+    for part in ("figures", "layout", "controls"):
+        assert state["board"][part] in page, part
+
+
+def test_a_tap_offline_plays_what_the_server_plays(client):
+    """The same tap on the same deal: the server stores the move the offline engine answers,
+    and draws the board the offline engine drew."""
+    answer = offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "tap": {"action": "draw"}})
+    _, response = first_move(client, "/play/pyramid/7", action="draw")
+    assert answer["played"] == "D" and answer["moves"] == ["D"]
+    assert answer["board"]["layout"] in response.text
+    pair = next(m for m in answer["legal"] if "+" in m)
+    first, second = pair.split("+")
+    selected = offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "moves": ["D"],
+                                     "tap": {"target": first}})
+    assert selected["played"] is None and selected["selected"] == first
+    removed = offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "moves": ["D"], "sel": first,
+                                    "tap": {"target": second}})
+    assert removed["played"] == pair and removed["cursor"] == 2 and removed["can_undo"]
+    undone = offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "moves": removed["moves"],
+                                   "tap": {"action": "undo"}})
+    assert undone["cursor"] == 1 and undone["moves"] == removed["moves"] and undone["can_redo"]
+
+
+def test_the_buttons_moves_are_the_services():
+    assert offline_engine.MOVE_OF_ACTION == moves.MOVE_OF_ACTION
+
+
+def test_a_refused_tap_raises():
+    with pytest.raises(Exception, match="nothing to undo"):
+        offline_engine.apply({"preset": "gaps", "deal": {"seed": 3}, "tap": {"action": "undo"}})
+
+
+@pytest.mark.parametrize("language", ["da", "sv"])
+def test_the_offline_catalogs_say_what_the_servers_say(language):
+    catalog = (PROJECT_ROOT / "app" / "locale" / language / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    msgids = [json.loads(m) for m in re.findall(r'^msgid (".+")$', catalog, re.M)]
+    assert len(msgids) > 100
+    i18n.set_language(language)
+    offline_i18n.set_language(language)
+    try:
+        assert [offline_i18n.gettext(m) for m in msgids] == [i18n.gettext(m) for m in msgids]
+    finally:
+        i18n.set_language(i18n.DEFAULT_LANGUAGE)
+
+
+def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
+    """Unpacked and run by a Python that sees nothing but the bundle (-I -S: no site-packages),
+    it draws what the server's Python draws, in Danish too; its engine is the repository's."""
+    with zipfile.ZipFile(io.BytesIO(engine_zip())) as archive:
+        archive.extractall(tmp_path)
+        names = set(archive.namelist())
+    for path in (PROJECT_ROOT / "app" / "engine").glob("*.py"):
+        assert (tmp_path / "app" / "engine" / path.name).read_bytes() == path.read_bytes()
+    assert not any(name.endswith(".so") for name in names)
+    request = {"preset": "gaps-danish", "deal": {"seed": 11}, "language": "da", "tap": {"target": "0.0"}}
+    script = ("import sys, json; sys.path.insert(0, sys.argv[1]); from app.web import offline_engine;"
+              "print(offline_engine.call('apply', sys.argv[2]))")
+    ran = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(tmp_path), json.dumps(request)],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(ran.stdout) == json.loads(offline_engine.call("apply", json.dumps(request)))
+    assert "<dt>Runde</dt>" in json.loads(ran.stdout)["board"]["figures"]  # in Danish
+
+
+def test_the_service_worker_and_its_files(client):
+    sw = client.get("/sw.js")
+    assert sw.status_code == 200 and sw.headers["content-type"].startswith("text/javascript")
+    assert sw.headers["cache-control"] == "no-cache"
+    workbox = re.search(r'importScripts\("([^"]+)"\)', sw.text).group(1)
+    precached = [entry["url"] for entry in json.loads(re.search(r"precacheAndRoute\((\[.*?\])\)", sw.text).group(1))]
+    files = client.get("/offline/files.json").json()
+    assert files["engine_url"] == engine_url() and files["cache"] in sw.text
+    modules = [f"/static/vendor/workbox/workbox-{name}.prod.js"
+               for name in ("core", "precaching", "routing", "strategies", "expiration", "cacheable-response")]
+    for url in [workbox, *precached, *files["art"], *files["engine"], *modules]:
+        assert client.get(url).status_code == 200, url
+    zipped = client.get(engine_url())
+    assert zipped.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get("/offline/engine.zip?v=old").headers["cache-control"] == "no-cache"
+    worker = client.get(next(u for u in precached if "engine-worker" in u))
+    assert "'wasm-unsafe-eval'" in worker.headers["content-security-policy"]
+    page = client.get("/play/pyramid/1")
+    assert "'wasm-unsafe-eval'" not in page.headers["content-security-policy"]
+    # nothing of the offline engine on a first visit: only named, for app.js to load later
+    assert not re.search(r'<script[^>]+engine', page.text)
