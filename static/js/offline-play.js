@@ -353,8 +353,8 @@
   }
   document.addEventListener("DOMContentLoaded", function () {
     state = load();
-    if (!state) return;
-    if (navigator.onLine !== false) { sync(); return; }  // the moves made offline go first
+    if (navigator.onLine !== false) { if (state) sync(); return; }  // the moves made offline go first
+    // the engine may be here already (a page kept as last drawn carries its script)
     if (engine()) engine().ready().then(resume, function () {});
   });
 
