@@ -78,9 +78,12 @@
       own.forEach(function (el) { if (!el.closest(".assist")) el.remove(); });
       var redo = controls.querySelector('[data-action="redo"]');
       if (redo && parts.controls) redo.insertAdjacentHTML("afterend", parts.controls);
+      // a won game takes no undo or redo (app.services.play.lifecycle: a win is final), as the
+      // server's board of it shows
+      var open = answer.status !== "won";
       var undo = controls.querySelector('[data-action="undo"]');
-      if (undo) undo.disabled = !answer.can_undo;
-      if (redo) redo.disabled = !answer.can_redo;
+      if (undo) undo.disabled = !open || !answer.can_undo;
+      if (redo) redo.disabled = !open || !answer.can_redo;
     }
     var stats = b.querySelector("dl.stats");
     if (stats && parts.figures) {
@@ -95,6 +98,13 @@
     if (ply) ply.textContent = answer.cursor;
     var score = b.querySelector('[data-stat="score"]');
     if (score) score.textContent = "–";  // counted by the server when the moves are back
+    var time = b.querySelector('[data-stat="time"]');  // the device's clock is not trusted
+    if (time && !time.querySelector("[data-offline-time]")) {
+      var said = document.createElement("span");
+      said.setAttribute("data-offline-time", "");
+      said.textContent = words("data-offline-time");
+      time.replaceChildren(said);
+    }
     b.setAttribute("data-status", answer.status);
     b.setAttribute("data-selected", answer.selected || "");
     b.setAttribute("data-offline-play", "");
