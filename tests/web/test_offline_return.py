@@ -88,6 +88,9 @@ def test_a_new_deal_played_to_its_win_offline_with_undo_and_redo_is_replayed_mov
     # the end screen says why no time is shown, and the share text too
     page = client.get(f"/games/{queue.game_id}").text
     assert "played offline (time not counted)" in page
+    history = client.get("/stats").text  # the history's time column says why it has none
+    row = history.split(f'data-game-id="{queue.game_id}"')[1].split("</tr>")[0]
+    assert "data-offline" in row and "played offline" in row
 
 
 def test_a_timed_game_played_offline_earns_no_time_bonus(client, app):
