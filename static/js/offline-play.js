@@ -266,9 +266,10 @@
 
   // ---------------------------------------------------------------- back online: the server judges
 
-  function token() {
+  function token() {  // the board's form's, else the one every page gives htmx (base.html)
     var input = document.querySelector('#board input[name="csrf_token"]') || document.querySelector('input[name="csrf_token"]');
-    return input ? input.value : "";
+    if (input) return input.value;
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || ""; } catch (e) { return ""; }
   }
   function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
   function later() {
@@ -297,7 +298,10 @@
         syncing = false;
         if (got.r.status >= 500 || got.r.status === 0) { later(); return; }
         var b = parse(got.text).getElementById("board");
-        var mine = b && b.getAttribute("data-mid") === item.mid;
+        // no board (not the answer of a game: a login that changed, a page of another release):
+        // the queue stays, and is sent again when the network or the page comes back
+        if (!b) { status(); return; }
+        var mine = b.getAttribute("data-mid") === item.mid;
         if (got.r.status >= 400 && !mine) { refused(got.text, b); return; }
         failures = 0;
         var gid = b && b.getAttribute("data-game-id");
