@@ -187,7 +187,7 @@ def survey(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from app.web.serve import serve as run_server
+    from app.web.http.serve import serve as run_server
 
     run_server(host=args.host, port=args.port)
     return 0

@@ -21,7 +21,7 @@ LANGUAGES = ("da", "sv", "en")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"da": "Dansk", "sv": "Svenska", "en": "English"}
 
-# the language of the page being drawn (set by app.web.templating.render)
+# the language of the page being drawn (set by app.web.views.templating.render)
 LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)
 
 

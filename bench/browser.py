@@ -109,7 +109,7 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen, str]:
            "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0"}
     env.pop("DATABASE_URL", None)
     log = open(Path(data_dir) / "server.log", "w")
-    process = subprocess.Popen([sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
+    process = subprocess.Popen([sys.executable, "-c", f"from app.web.http.serve import serve; serve('127.0.0.1', {port})"],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120  # a busy machine starts slowly

@@ -18,7 +18,7 @@ from sqlalchemy import update
 
 from app.db.models import Game, utcnow
 from app.services.play import games
-from app.web.deps import GameIdDep, SessionDep
+from app.web.http.deps import GameIdDep, SessionDep
 from app.web.main import create_app as create_tretten
 
 router = APIRouter(include_in_schema=False)

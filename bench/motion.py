@@ -53,7 +53,7 @@ def start_server() -> tuple[str, subprocess.Popen]:
            "SECRET_KEY": "bench-motion-secret-of-at-least-32-characters", "GAMES_PER_MINUTE": "100000",
            "NEW_PLAYERS_PER_ADDRESS": "0", "NEW_PLAYERS_TOTAL": "0", "NEW_GAMES_PER_ADDRESS": "0", "NEW_GAMES_TOTAL": "0"}
     env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
+    process = subprocess.Popen([sys.executable, "-c", f"from app.web.http.serve import serve; serve('127.0.0.1', {port})"],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(150):

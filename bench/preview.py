@@ -23,7 +23,7 @@ FAMILIES = ("pyramid", "giza", "double-pyramid", "gaps", "gaps-danish")
 
 def main(argv=None) -> None:
     from app.engine import PRESETS, deal_for_seed, format_deal
-    from app.web import previews
+    from app.web.views import previews
 
     p = argparse.ArgumentParser()
     p.add_argument("--deals", type=int, default=50, help="deals drawn per family")

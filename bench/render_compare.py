@@ -75,7 +75,7 @@ def export(side: str, into: Path) -> Path:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", side],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    # htmx and Swagger UI are served from node_modules (npm, not git; app/web/assets.py): both
+    # htmx and Swagger UI are served from node_modules (npm, not git; app/web/views/assets.py): both
     # sides get the main checkout's, so pages name them by hash and not as "missing"
     node_modules = main_checkout() / "node_modules"
     if node_modules.is_dir() and not (tree / "node_modules").exists():

@@ -31,7 +31,7 @@ from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.engine import PRESETS, SCORING_SYSTEMS  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.web.main import create_app  # noqa: E402
-from app.web.identity import PLAYER_COOKIE, sign_player  # noqa: E402
+from app.web.http.identity import PLAYER_COOKIE, sign_player  # noqa: E402
 
 
 def fill(app, games: int, mine: int, players: int = 500) -> str:

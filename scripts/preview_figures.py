@@ -1,4 +1,4 @@
-"""Draws the court figures for the link previews (app/web/figures/*.png) from the game's own
+"""Draws the court figures for the link previews (app/web/views/figures/*.png) from the game's own
 figures (static/cards/*.svg, built by scripts/court_figures.mjs), in Debian's Chromium through
 Playwright: Pillow, which draws the previews, reads no SVG. Run again after the figures change:
 

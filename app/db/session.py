@@ -1,5 +1,5 @@
 """Engine and session factory, one per database URL, and the two ways work may step outside a
-request's unit of work (the unit itself, the FastAPI dependency, lives in app.web.deps).
+request's unit of work (the unit itself, the FastAPI dependency, lives in app.web.http.deps).
 
 A request's changes are committed once, by its session dependency, or rolled back. Two kinds of
 work must not wait for that:
@@ -20,7 +20,7 @@ timeout bounds a wait for its write lock; for PostgreSQL a connection is made wi
 ``CONNECT_SECONDS``, a statement runs at most ``STATEMENT_SECONDS`` on the server, and the
 client waits at most ``ANSWER_SECONDS`` for any answer (``BoundedConnection``: the server's own
 timeout never fires when nothing reaches it). Each failure is an OperationalError, which the web
-app answers with 503 and Retry-After (app.web.errors). The command line (prune, migrations)
+app answers with 503 and Retry-After (app.web.http.errors). The command line (prune, migrations)
 has no such bounds: its long statements are expected.
 """
 

@@ -1,5 +1,5 @@
 """The named rule sets the lobby offers: a game plus rule options, known by a slug. Their names,
-summaries and what a player may expect of them are words, in the catalogs (app/web/preset_words.py)."""
+summaries and what a player may expect of them are words, in the catalogs (app/web/views/preset_words.py)."""
 
 from __future__ import annotations
 

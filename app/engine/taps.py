@@ -4,7 +4,7 @@ position's legal moves only.
 Each variant points at its family's tap (``Variant.tap``: ``pyramid_tap``, ``gaps_tap``), so
 nothing outside the engine asks which game it holds. The selection lives in the page (a
 hidden field, or the flash after a plain form post), never in the database. The board's view
-models (app/web/boards.py) carry the same answers for each place, so the page can show them
+models (app/web/views/boards.py) carry the same answers for each place, so the page can show them
 before the server answers (tests/web/test_boards.py holds them to these).
 """
 

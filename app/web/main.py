@@ -14,10 +14,8 @@ from app import i18n
 from app.db.session import get_engine, session_factory
 from app.services.assist import searches
 from app.settings import Settings, get_settings
-
-from .assets import STATIC_DIR, CachedStaticFiles
-from .errors import install_error_handlers
-from .middleware import (
+from app.web.http.errors import install_error_handlers
+from app.web.http.middleware import (
     HeadAsGet,
     LanguageMiddleware,
     RequestLogMiddleware,
@@ -27,6 +25,9 @@ from .middleware import (
     log_event,
     request_log,
 )
+from app.web.http.serve import leave_with_supervisor
+from app.web.views.assets import STATIC_DIR, CachedStaticFiles
+
 from .routes import (
     api,
     api_docs,
@@ -46,7 +47,6 @@ from .routes import (
     solver,
     stats,
 )
-from .serve import leave_with_supervisor
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     searches.use_processes(settings.solver_processes, max_searches=settings.solver_searches)
 
     # added last = outermost: security headers wrap even compressed and error responses
-    # a plain form post's answer, for the page it redirects to (app/web/redirects.py, "flash"):
+    # a plain form post's answer, for the page it redirects to (app/web/http/redirects.py, "flash"):
     # a signed cookie that lives until the browser closes and is emptied by the page that reads it
     app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="tretten_flash",
                        max_age=None, same_site="lax", https_only=settings.secure_cookies)

@@ -222,7 +222,7 @@
 
 // The board answers at once (issue 26). Each place the server drew carries what a tap on it
 // would do (templates/_cards.html, "answers"), and the board what each of its moves leads to,
-// one move ahead (app/web/boards.py). The page selects by itself, with no request; a move
+// one move ahead (app/web/views/boards.py). The page selects by itself, with no request; a move
 // shows the moment it is made and is posted with the ply it was made on, the next one when the
 // board of the last one has come (in order: a queue); each board that comes is laid in as the
 // truth, with the moves still on their way shown on it again. A refusal (another tab moved)

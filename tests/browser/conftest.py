@@ -39,7 +39,7 @@ def server(tmp_path_factory):
     env.pop("DATABASE_URL", None)
     log = (data_dir / "server.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-c", f"from app.web.serve import serve; serve('127.0.0.1', {port})"],
+        [sys.executable, "-c", f"from app.web.http.serve import serve; serve('127.0.0.1', {port})"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

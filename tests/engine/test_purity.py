@@ -1,5 +1,5 @@
 """The engine is pure: standard library only, nothing from the web, database or templates, and no
-words of a language (they are in the catalogs: app/web/preset_words.py)."""
+words of a language (they are in the catalogs: app/web/views/preset_words.py)."""
 
 import ast
 import sys

@@ -1,4 +1,4 @@
-"""Idle clients against a real `tretten serve` (uvicorn's own limits, app/web/serve.py): a
+"""Idle clients against a real `tretten serve` (uvicorn's own limits, app/web/http/serve.py): a
 kept-alive connection idle after a response is closed within KEEP_ALIVE_TIMEOUT, and past
 MAX_CONNECTIONS requests get 503. Slow clients (trickled headers or bodies) are the reverse
 proxy's to cut off (README, "Operating it")."""

@@ -1,4 +1,4 @@
-"""Ids from the path are checked at the edge (app/web/deps.py): a malformed one, a NUL byte
+"""Ids from the path are checked at the edge (app/web/http/deps.py): a malformed one, a NUL byte
 included, is a 404 on every route that takes one, and never reaches the database (F2: PostgreSQL
 refused the NUL with a 500)."""
 

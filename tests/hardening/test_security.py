@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 from fastapi.routing import APIRoute
 
-from app.web.deps import require_csrf
+from app.web.http.deps import require_csrf
 
 from ..web.helpers import HX, board_state, csrf_of, start_seeded
 
@@ -193,7 +193,7 @@ def test_a_500_carries_the_security_headers_and_is_logged_as_500(settings):
     from fastapi.testclient import TestClient
 
     from app.web.main import create_app
-    from app.web.middleware import SECURITY_HEADERS
+    from app.web.http.middleware import SECURITY_HEADERS
 
     app = create_app(settings)
 
@@ -317,7 +317,7 @@ def get_pages_without_parameters(app) -> list[str]:
 def test_display_names_are_rendered_inert_wherever_they_appear(app, client, payload):
     """A display name holding a payload, shown on every parameterless page and the game page."""
     from app.db.models import Player
-    from app.web.identity import unsign_player
+    from app.web.http.identity import unsign_player
 
     if not hasattr(Player, "display_name"):
         pytest.fail("Player.display_name is gone: update this test")

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.db.models import Player
 from app.services.accounts import players
 from app.services.play import games
-from app.web.identity import PLAYER_COOKIE, sign_player, unsign_player
+from app.web.http.identity import PLAYER_COOKIE, sign_player, unsign_player
 
 HX = {"HX-Request": "true"}
 

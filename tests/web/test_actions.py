@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.web.templating import card_name
+from app.web.views.templating import card_name
 
 from .helpers import HX, act, board_fields, board_state, csrf_of, start_seeded
 from .play import WIN_LINE, WIN_SEED

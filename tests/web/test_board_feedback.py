@@ -9,7 +9,7 @@ import re
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.taps import places
-from app.web.templating import card_symbol
+from app.web.views.templating import card_symbol
 
 from .helpers import act, board_state, start_seeded
 

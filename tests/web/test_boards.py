@@ -1,4 +1,4 @@
-"""The answers a board carries (app.web.boards) are what a tap there does (app.engine.taps).
+"""The answers a board carries (app.web.views.boards) are what a tap there does (app.engine.taps).
 
 The page shows a tap's answer before the server's; these check, place by place, in positions
 met in play, that the answer the board wrote is the one the server then gives.
@@ -13,7 +13,7 @@ import pytest
 from app.engine import Fill, GameRecord, deal_for_seed, get_preset
 from app.engine.gaps import COLUMNS
 from app.engine.taps import gaps_tap, places, pyramid_tap
-from app.web.boards import gaps_board, pyramid_board
+from app.web.views.boards import gaps_board, pyramid_board
 
 
 def positions(preset_slug: str, seed: int, plies: int = 40):

@@ -17,8 +17,8 @@ from app import i18n
 from app.engine import Card
 from app.engine.cards import parse_card
 from app.settings import PROJECT_ROOT
-from app.web.assets import asset_url, file_for
-from app.web.templating import RANK_LABELS, environment
+from app.web.views.assets import asset_url, file_for
+from app.web.views.templating import RANK_LABELS, environment
 
 
 class _Tree(HTMLParser):
@@ -97,7 +97,7 @@ def test_a_seven_has_seven_pips():
 
 def test_the_stylesheet_draws_every_suit_and_places_ten_pips():
     # each suit's shape is a mask in cards.css, and the last pip of a ten has a place
-    from app.web.assets import file_for
+    from app.web.views.assets import file_for
 
     css = file_for("css/cards.css").read_text()
     for suit in "CDHS":

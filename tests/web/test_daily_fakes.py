@@ -75,7 +75,7 @@ def _mine(client, day=None, preset: str = "pyramid", viewer: str | None = None):
 
 
 def _player_id(client) -> str:
-    from app.web.identity import PLAYER_COOKIE, unsign_player
+    from app.web.http.identity import PLAYER_COOKIE, unsign_player
 
     return unsign_player(client.app.state.settings.secret_key, client.cookies.get(PLAYER_COOKIE))[0]
 

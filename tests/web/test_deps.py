@@ -5,8 +5,8 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from app.services.accounts import players
-from app.web import identity
-from app.web.deps import get_api_player, get_browser_player
+from app.web.http import identity
+from app.web.http.deps import get_api_player, get_browser_player
 
 
 def _request(app, cookie: str | None, method: str = "GET") -> Request:

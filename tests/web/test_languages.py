@@ -285,7 +285,7 @@ def test_an_imported_deal_s_fault_is_said_in_the_page_s_language(pages, kind, wo
     """The engine names the fault by a key and its parts; the page words it (no English reason)."""
     for language, expected in words.items():
         status, html = pages[language][kind]
-        assert status == 422  # InputError (app/web/errors.py)
+        assert status == 422  # InputError (app/web/http/errors.py)
         reason = re.search(r'<span class="detail">\((.*?)\)</span>', html)
         assert reason, f"{kind} ({language}) gives no reason"
         assert re.sub(r"</?code>", "", reason.group(1)) == expected

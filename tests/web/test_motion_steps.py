@@ -1,9 +1,9 @@
-"""The steps a group of moves is shown in (app.web.boards.motion_steps)."""
+"""The steps a group of moves is shown in (app.web.views.boards.motion_steps)."""
 
 from __future__ import annotations
 
 from app.engine import GameRecord, deal_for_seed, get_preset
-from app.web.boards import motion_steps
+from app.web.views.boards import motion_steps
 
 
 def record(preset: str, seed: int, line: str) -> GameRecord:

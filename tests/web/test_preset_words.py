@@ -10,8 +10,8 @@ from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po
 
 from app.engine import GAMES, PRESETS
-from app.web import preset_words
-from app.web.preset_words import game_name, preset_expectation, preset_name, preset_summary
+from app.web.views import preset_words
+from app.web.views.preset_words import game_name, preset_expectation, preset_name, preset_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from PIL import Image
 
 from app.engine import PRESETS, deal_for_seed, format_deal
 from app.settings import Settings
-from app.web import previews
+from app.web.views import previews
 
 
 def _png(response) -> Image.Image:

@@ -1,4 +1,4 @@
-"""Link preview images (app/web/previews.py): what they show, how they are named."""
+"""Link preview images (app/web/views/previews.py): what they show, how they are named."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 from app.engine import PRESETS, GameRecord, deal_for_seed, format_deal, shuffled
 from app.engine.cards import full_deck
 from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
-from app.web import previews
+from app.web.views import previews
 
 FAMILIES = ["pyramid", "giza", "double-pyramid", "gaps", "gaps-danish"]
 
@@ -172,7 +172,7 @@ def test_the_name_and_the_indices_are_the_language_asked_for():
 
 
 def test_the_previews_indices_are_the_apps():
-    from app.web.templating import RANK_LABELS
+    from app.web.views.templating import RANK_LABELS
 
     for language, labels in RANK_LABELS.items():
         assert {r: v for r, v in previews.RANK_LABELS[language].items() if r != 10} == labels
@@ -278,7 +278,7 @@ def test_previews_and_sharing_know_nothing_of_http_and_previews_nothing_of_the_d
 
 def test_a_court_card_shows_its_figure_and_a_number_card_its_suit():
     """As on the game's cards: an uncovered jack, queen or king shows its figure (the game's
-    own, app/web/figures), in colours no pip has; a number card a large pip of its ink."""
+    own, app/web/views/figures), in colours no pip has; a number card a large pip of its ink."""
     deal = _deal("gaps", 2)
     image = _image(previews.preview_png("gaps", deal)).convert("RGB")
     w, h, _, cells = previews.gaps_layout(False)

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from app.db.models import Game, Player
 from app.services.play import moves
-from app.web.identity import PLAYER_COOKIE, unsign_player
+from app.web.http.identity import PLAYER_COOKIE, unsign_player
 
 from .helpers import HX, board_state, csrf_of, start_seeded
 from .play import WIN_LINE, WIN_SEED

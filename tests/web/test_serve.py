@@ -1,4 +1,4 @@
-"""`tretten serve` keeps the daily deals ahead (app/web/serve.py): a process of its own, started
+"""`tretten serve` keeps the daily deals ahead (app/web/http/serve.py): a process of its own, started
 unless PREPARE_AHEAD is off, that ends with the server."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import pytest
 
 from app.settings import get_settings
-from app.web import serve
+from app.web.http import serve
 
 
 @pytest.mark.parametrize("enabled", ["true", "false"])

@@ -1,4 +1,4 @@
-"""The result to share (app/web/sharing.py): real wording in da, sv and en, and the picture."""
+"""The result to share (app/web/views/sharing.py): real wording in da, sv and en, and the picture."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from app.db.models import Game
 from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, get_preset
 from app.i18n import translations_for
 from app.services.errors import InputError, NotFoundError
-from app.web import sharing
-from app.web.preset_words import preset_summary
+from app.web.views import sharing
+from app.web.views.preset_words import preset_summary
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
 URL = "https://tretten.example/deal/pyramid/18?from=g1"

@@ -18,7 +18,7 @@ from app.db.models import DailyDeal, Game, Player
 from app.engine import PRESETS, deal_for_seed, format_deal
 from app.services.play import daily
 from app.web.main import create_app
-from app.web.preset_words import preset_summary
+from app.web.views.preset_words import preset_summary
 
 from .helpers import csrf_of, first_move
 from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win

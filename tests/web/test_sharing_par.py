@@ -1,4 +1,4 @@
-"""The share text against par (app/web/sharing.py with app.services.assist.par): "+4", "par" or
+"""The share text against par (app/web/views/sharing.py with app.services.assist.par): "+4", "par" or
 "−" after the par, "best known" without a proof, and the place on the day's table, in da, sv, en."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.services.assist.par import Par
-from app.web import sharing
+from app.web.views import sharing
 
 from .test_sharing import CLEARED, LOSS, URL, WIN, _game, _played
 

@@ -408,7 +408,7 @@ def test_odds_rows_with_undecided_deals_show_a_range_not_a_rate_over_decided_dea
     import re
 
     from app.services.assist.odds import survey_rows
-    from app.web.formatting import share_down, share_up
+    from app.web.views.formatting import share_down, share_up
 
     # the committed survey has undecided deals (Double Pyramid, Danish Gaps: 5 s a deal)
     measured = next(r for r in survey_rows() if r["undecided"] > 0)
@@ -423,7 +423,7 @@ def test_odds_rows_with_undecided_deals_show_a_range_not_a_rate_over_decided_dea
 
 def test_bounds_are_rounded_outwards_and_written_as_the_language_writes_them():
     from app import i18n
-    from app.web.formatting import share, share_down, share_up
+    from app.web.views.formatting import share, share_down, share_up
 
     i18n.set_language("en")
     # 9,996 of 10,000 deals won, 4 undecided: at least 99.9 %, at most 100.0 %

@@ -216,7 +216,7 @@ def test_the_deal_api_names_no_other_players_games(client, other_client):
 
 def test_previews_beyond_the_limit_are_refused_and_cached_ones_are_not(app, client, monkeypatch):
     from app.services.ratelimit import Arrivals
-    from app.web import previews
+    from app.web.views import previews
 
     monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))
     monkeypatch.setattr(app.state, "new_previews", Arrivals(2, 0, message="too many", key="rate_limited"))

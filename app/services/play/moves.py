@@ -10,7 +10,7 @@ engine, then written in one UPDATE conditional on the game's version (SQLAlchemy
 ``version_id_col``, see app.db.models.Game): a write that finds the row moved on (another tab,
 another instance) matches nothing, raises StaleDataError, and becomes a ConflictError (409),
 so two writers can never fork a history. The write is flushed here, so a refusal is known
-before the page is drawn; the request's session commits it (app.web.deps). Each stored change
+before the page is drawn; the request's session commits it (app.web.http.deps). Each stored change
 writes a JSON log line (logger ``tretten.move``).
 """
 
@@ -84,7 +84,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
 
 
 def _log(game_id: str | None, action: str, record: GameRecord, outcome: str, started: float) -> None:
-    """One JSON line per stored (or refused as stale) change: see app.web.middleware, "logs"."""
+    """One JSON line per stored (or refused as stale) change: see app.web.http.middleware, "logs"."""
     if not move_log.isEnabledFor(logging.INFO):
         return
     fields = {"game": game_id, "action": action, "outcome": outcome, "ply": record.cursor,
@@ -165,7 +165,7 @@ CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again
 class ActionResult:
     """What an action did, for the page: the game's record now, the selection, and what to say.
     A refusal is an error (app.services.errors); the page then shows the game as stored with its
-    key, in the page's words (app.web.game_view.refused)."""
+    key, in the page's words (app.web.views.game_view.refused)."""
 
     record: GameRecord
     selected: str | None = None

@@ -2,7 +2,7 @@
 every game. The rule of what counts is in app.services.play.lifecycle.
 
 Every function takes the session, the player's id and plain filter values; the web layer
-draws the numbers (app.web.charts turns the series into SVG geometry).
+draws the numbers (app.web.views.charts turns the series into SVG geometry).
 """
 
 from __future__ import annotations

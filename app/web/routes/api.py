@@ -19,9 +19,8 @@ from app.services.errors import ConflictError
 from app.services.play import games, moves
 from app.services.play.games import OnTable
 from app.services.stats import leaderboard
-
-from ..deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
-from ..middleware import check_new_player
+from app.web.http.deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
+from app.web.http.middleware import check_new_player
 
 router = APIRouter(prefix="/api", tags=["api"])
 

@@ -2,7 +2,7 @@
 
 FastAPI's own docs page loads Swagger UI from a CDN and starts it with an inline script,
 both of which the CSP blocks (script-src 'self'); this page takes swagger-ui-dist from
-node_modules (app/web/assets.py) and starts it from static/js/api-docs.js.
+node_modules (app/web/views/assets.py) and starts it from static/js/api-docs.js.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from ..templating import render
+from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
 

@@ -11,10 +11,10 @@ from app.db.models import Player
 from app.services.accounts import players, profiles
 from app.services.play import daily, games
 from app.services.stats import deals, leaderboard, stats
+from app.web.http.deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep, commit_now
+from app.web.views import par_view
+from app.web.views.templating import absolute
 
-from .. import par_view
-from ..deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep, commit_now
-from ..templating import absolute
 from .api import errors
 
 router = APIRouter(prefix="/api", tags=["api"])

@@ -1,23 +1,20 @@
-"""The daily table (/daily/{preset}/table): the day's wins of a preset's daily deal, and the
-profile's choice to appear on it."""
+"""The daily table (/daily/{preset}/table): the day's wins of a preset's daily deal."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.services.errors import InputError, NotFoundError
 from app.services.play import daily, games
 from app.services.stats import leaderboard
-
-from .. import par_view
-from ..deps import CsrfDep, PageTurnDep, PlayerDep, SessionDep
-from ..redirects import NextPath, see_other
-from ..templating import render
+from app.web.http.deps import PageTurnDep, PlayerDep, SessionDep
+from app.web.views import par_view
+from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,11 +56,3 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
         "later": when + timedelta(days=1) if when < today else None,
         "presets": list(PRESETS.values()),
     })
-
-
-@router.post("/profile/daily-table", dependencies=[CsrfDep])
-def set_on_table(request: Request, session: SessionDep, player: PlayerDep,
-                 on_daily_table: Annotated[str, Form(max_length=5)] = "",
-                 next: NextPath = "/profile") -> Response:
-    leaderboard.set_on_table(session, player, on_daily_table == "on")
-    return see_other(request, next)

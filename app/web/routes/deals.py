@@ -11,12 +11,11 @@ from app.engine import PRESETS
 from app.services.assist import daily_choice
 from app.services.play import challenges, daily, games, lifecycle
 from app.services.stats import deals
-
-from .. import par_view
-from ..deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
-from ..link_meta import deal_meta
-from ..redirects import see_other
-from ..templating import render
+from app.web.http.deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
+from app.web.http.redirects import see_other
+from app.web.views import par_view
+from app.web.views.link_meta import deal_meta
+from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
 

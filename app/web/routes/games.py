@@ -18,13 +18,13 @@ from app.services.play import daily, games, moves
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import leaderboard, stats
-
-from .. import sharing
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
-from ..game_view import hint_of, hinted, refused, render_game, render_hinted, share_path, streak_after
-from ..link_meta import game_meta
-from ..redirects import flash, flashed, see_other
-from ..templating import is_htmx
+from app.web.http.deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
+from app.web.http.redirects import flash, flashed, see_other
+from app.web.http.refusals import refused
+from app.web.views import sharing
+from app.web.views.game_view import hint_of, hinted, render_game, render_hinted, share_path, streak_after
+from app.web.views.link_meta import game_meta
+from app.web.views.templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
 

@@ -9,8 +9,7 @@ from fastapi.responses import JSONResponse
 
 from app.db.session import is_locked, lock_wait
 from app.services import health
-
-from ..deps import SessionDep
+from app.web.http.deps import SessionDep
 
 router = APIRouter(tags=["operations"])
 

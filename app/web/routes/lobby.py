@@ -5,9 +5,8 @@ from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.services.play import daily, games
-
-from ..deps import PlayerDep, SessionDep
-from ..templating import render
+from app.web.http.deps import PlayerDep, SessionDep
+from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
 

@@ -1,4 +1,5 @@
-"""The player's settings: language, scoring system, zen, four-colour deck, theme, animations."""
+"""The player's settings: language, scoring system, zen, four-colour deck, theme, animations,
+winnable deals only."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import Response
 
 from app.services.accounts import players
-
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
-from ..identity import set_language_cookie
-from ..redirects import NextPath, see_other
+from app.web.http.deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
+from app.web.http.identity import set_language_cookie
+from app.web.http.redirects import NextPath, see_other
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,4 +38,12 @@ def set_preferences(request: Request, session: SessionDep, player: PlayerDep,
     players.update_preferences(session, player, scoring=scoring, zen=zen, four_colour=four_colour,
                                 theme=theme, animations=animations)
     players.update_solver_preferences(session, player, winnable_indicator=winnable_indicator)
+    return see_other(request, next)
+
+
+@router.post("/prefs/winnable-only", dependencies=[CsrfDep])
+def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
+                      winnable_only: Annotated[str, Form(max_length=5)] = "",
+                      next: NextPath = "/") -> Response:
+    players.update_solver_preferences(session, player, winnable_only=winnable_only == "on")
     return see_other(request, next)

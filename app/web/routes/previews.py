@@ -1,4 +1,4 @@
-"""Link-preview images: ``/preview/{language}/{preset}/{ref}.png`` (app.web.previews draws them).
+"""Link-preview images: ``/preview/{language}/{preset}/{ref}.png`` (app.web.views.previews draws them).
 
 Chat apps' preview bots fetch these, so the route asks for no player and sets no cookie (the
 security middleware only sends cookies a dependency queued), and answers its errors in plain
@@ -11,9 +11,8 @@ from fastapi import APIRouter, Request
 from starlette.responses import PlainTextResponse, Response
 
 from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
-
-from .. import previews
-from ..middleware import check_new_preview
+from app.web.http.middleware import check_new_preview
+from app.web.views import previews
 
 router = APIRouter(include_in_schema=False)
 

@@ -1,4 +1,5 @@
-"""The profile: display name, the "use this profile on another device" link, deletion."""
+"""The profile: display name, a place on the daily tables, the "use this profile on another
+device" link, deletion."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from starlette.responses import Response
 
 from app.services.accounts import players, profiles
 from app.services.errors import NotFoundError
-
-from ..deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
-from ..identity import cleared_player_cookie_header, player_cookie_header, queue_cookie
-from ..redirects import see_other
-from ..templating import absolute, render
+from app.services.stats import leaderboard
+from app.web.http.deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
+from app.web.http.identity import cleared_player_cookie_header, player_cookie_header, queue_cookie
+from app.web.http.redirects import NextPath, see_other
+from app.web.views.templating import absolute, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -93,6 +94,14 @@ async def valid_device_token(token: str) -> str:
 
 
 DeviceTokenDep = Annotated[str, Depends(valid_device_token)]
+
+
+@router.post("/profile/daily-table", dependencies=[CsrfDep])
+def set_on_table(request: Request, session: SessionDep, player: PlayerDep,
+                 on_daily_table: Annotated[str, Form(max_length=5)] = "",
+                 next: NextPath = "/profile") -> Response:
+    leaderboard.set_on_table(session, player, on_daily_table == "on")
+    return see_other(request, next)
 
 
 @router.get("/link/{token}")

@@ -10,11 +10,10 @@ from starlette.responses import Response
 from app.services.assist import analysis
 from app.services.play import games, replays
 from app.services.stats import leaderboard
-
-from ..boards import board_of
-from ..deps import GameIdDep, PlayerDep, SessionDep
-from ..link_meta import game_meta
-from ..templating import is_htmx, render
+from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
+from app.web.views.boards import board_of
+from app.web.views.link_meta import game_meta
+from app.web.views.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
 

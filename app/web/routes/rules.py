@@ -5,9 +5,8 @@ from starlette.responses import Response
 
 from app.engine import GAMES, presets_of
 from app.services.errors import NotFoundError
-
-from ..deps import PlayerDep
-from ..templating import render
+from app.web.http.deps import PlayerDep
+from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
 

@@ -7,7 +7,7 @@ import json
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from ..assets import STATIC_DIR, asset_url
+from app.web.views.assets import STATIC_DIR, asset_url
 
 ICONS = STATIC_DIR / "icons"
 

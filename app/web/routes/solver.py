@@ -1,5 +1,5 @@
 """The solver's features on the web: hints, "still winnable?", auto-finish, post-game analysis,
-"try again from here", the winnable-only toggle and the odds page.
+"try again from here" and the odds page.
 
 Same URL for the whole page and the htmx fragment; every POST carries the CSRF token and
 answers an htmx request with the board, a plain form post with a redirect (post/redirect/get).
@@ -15,22 +15,30 @@ from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.engine.announcements import Announcement
-from app.services.accounts import players
 from app.services.assist import analysis, assist, odds, searches
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult
 from app.services.stats import leaderboard
-
-from .. import par_view
-from ..boards import motion_steps
-from ..deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, SettingsDep, commit_now, in_solver_thread
-from ..errors import RefusedEarly
-from ..game_view import hinted, refused, render_game, render_hinted, streak_after
-from ..identity import cookie_identity
-from ..redirects import NextPath, flash, see_other
-from ..templating import is_htmx, render
+from app.web.http.deps import (
+    CsrfDep,
+    GameIdDep,
+    LimitsDep,
+    PlayerDep,
+    SessionDep,
+    SettingsDep,
+    commit_now,
+    in_solver_thread,
+)
+from app.web.http.errors import RefusedEarly
+from app.web.http.identity import cookie_identity
+from app.web.http.redirects import flash, see_other
+from app.web.http.refusals import refused
+from app.web.views import par_view
+from app.web.views.boards import motion_steps
+from app.web.views.game_view import hinted, render_game, render_hinted, streak_after
+from app.web.views.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -139,14 +147,6 @@ def retry(game_id: GameIdDep, request: Request, session: SessionDep, player: Pla
     game = games.get_game_row(session, game_id)
     new = analysis.retry_from(session, game, player, retry_ply, limits=limits)
     return see_other(request, f"/games/{new.id}")
-
-
-@router.post("/prefs/winnable-only", dependencies=[CsrfDep])
-def set_winnable_only(request: Request, session: SessionDep, player: PlayerDep,
-                      winnable_only: Annotated[str, Form(max_length=5)] = "",
-                      next: NextPath = "/") -> Response:
-    players.update_solver_preferences(session, player, winnable_only=winnable_only == "on")
-    return see_other(request, next)
 
 
 @router.get("/odds")

@@ -15,10 +15,9 @@ from app.services.assist import par
 from app.services.play import daily, daily_calendar
 from app.services.play.lifecycle import RESULTS
 from app.services.stats import leaderboard, stats
-
-from .. import charts, formatting
-from ..deps import PlayerDep, SessionDep
-from ..templating import is_htmx, render
+from app.web.http.deps import PlayerDep, SessionDep
+from app.web.views import charts, formatting
+from app.web.views.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
 

@@ -29,9 +29,8 @@ from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
-
-from . import formatting, preset_words
-from .assets import asset_url
+from app.web.views import formatting, preset_words
+from app.web.views.assets import asset_url
 
 # the card words live beside the offline engine's board (app/web/card_words.py); RANK_LABELS is
 # named here still for the tests and previews that read it

@@ -9,7 +9,7 @@ from fastapi import Form, Request
 from pydantic import AfterValidator
 from starlette.responses import RedirectResponse, Response
 
-from .templating import is_htmx
+from app.web.views.templating import is_htmx
 
 
 def see_other(request: Request, url: str) -> Response:

@@ -3,7 +3,7 @@
 
 Share links, game pages, deal pages and replays name a deal; their preview is that deal's:
 "Pyramid · Seed 123 · Tretten", the rules in words and how many players won it, and the deal
-as it is dealt (app.web.previews). Every URL is absolute, from the public base URL.
+as it is dealt (app.web.views.previews). Every URL is absolute, from the public base URL.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.services.stats import deals
-
-from . import previews, sharing
-from .preset_words import preset_name
-from .templating import absolute
+from app.web.views import previews, sharing
+from app.web.views.preset_words import preset_name
+from app.web.views.templating import absolute
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Link preview images: a deal as it is dealt, drawn as a 1200×630 PNG for ``og:image``.
 
 Drawn with Pillow from shapes, Pillow's bundled scalable font (a fresh server may have no
-system fonts) and the court figures of the game's cards as PNGs (``app/web/figures``), so an
+system fonts) and the court figures of the game's cards as PNGs (``app/web/views/figures``), so an
 image is the same on every server. Pillow draws shapes without
 antialiasing: the shapes (a blank card, the suits, the back, a gap) and the ranks are drawn
 once per size, the shapes at ``SUPERSAMPLE`` times and scaled down, and a preview then only
@@ -34,8 +34,7 @@ from app.engine.gaps import GapsPosition
 from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
 from app.services.errors import BusyError, InputError, NotFoundError
-
-from .preset_words import preset_name
+from app.web.views.preset_words import preset_name
 
 DRAWING_VERSION = 3  # raise whenever the drawing changes: every preview URL changes with it
 WIDTH, HEIGHT = 1200, 630
@@ -57,7 +56,7 @@ MUTED = (215, 232, 221)      # --muted
 GAP_FILL = (10, 68, 44)      # rgba(0,0,0,.25) over the felt
 GAP_EDGE = (194, 214, 206)   # rgba(255,255,255,.75) over the felt
 
-# each language's own decks' indices, as the app shows them (app.web.templating.RANK_LABELS,
+# each language's own decks' indices, as the app shows them (app.web.views.templating.RANK_LABELS,
 # docs/glossary.md): a Danish preview's queen is a D, as on the Danish player's board
 RANK_LABELS = {
     "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
@@ -412,7 +411,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=64)
 def _figure(code: str, width: int) -> Image.Image:
-    """A court card's figure ``width`` px wide (app/web/figures: the game's own figures, drawn
+    """A court card's figure ``width`` px wide (app/web/views/figures: the game's own figures, drawn
     by scripts/preview_figures.py, since Pillow reads no SVG)."""
     figure = Image.open(FIGURES / f"{code}.png").convert("RGBA")
     return figure.resize((width, round(width * figure.height / figure.width)), Image.Resampling.LANCZOS)

@@ -12,7 +12,7 @@ Pyramid-family game draws its pyramid(s) row by row from the apex, Gaps its four
 cards in their row's run.
 
 Also the words of a shared link's preview (``og:title``, ``og:description``): ``link_title``
-and ``link_description``; the image is app.web.previews'.
+and ``link_description``; the image is app.web.views.previews'.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
 from app.services.play.lifecycle import Phase, phase_of
-
-from .preset_words import preset_name, preset_summary
+from app.web.views.preset_words import preset_name, preset_summary
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square

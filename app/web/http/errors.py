@@ -25,10 +25,9 @@ from app.services.errors import (
     RateLimitError,
     ServiceError,
 )
-
-from .identity import visitor_page
-from .middleware import SECURITY_HEADERS, BodyTooLarge, request_log
-from .templating import render
+from app.web.http.identity import visitor_page
+from app.web.http.middleware import SECURITY_HEADERS, BodyTooLarge, request_log
+from app.web.views.templating import render
 
 STATUS_OF = {
     NotFoundError: 404,

@@ -17,8 +17,7 @@ from app import i18n
 from app.db.models import Player, new_public_id
 from app.services.accounts import players as player_service
 from app.settings import Settings
-
-from .middleware import COOKIE_MAX_AGE, check_new_player, language_cookie_header
+from app.web.http.middleware import COOKIE_MAX_AGE, check_new_player, language_cookie_header
 
 PLAYER_COOKIE = "tretten_player"
 CSRF_FIELD = "csrf_token"
@@ -31,7 +30,7 @@ SAFE_METHODS = ("GET", "HEAD")
 
 
 def queue_cookie(request: Request, header_value: str, *, first: bool = False) -> None:
-    """Set a cookie on the response to this request (app.web.middleware sends queued cookies, in
+    """Set a cookie on the response to this request (app.web.http.middleware sends queued cookies, in
     order: of two for one name the later wins)."""
     queued = request.scope.setdefault("state", {}).setdefault("set_cookies", [])
     if first:
@@ -69,7 +68,7 @@ def browser_player(request: Request, session: Session, settings: Settings) -> Pl
     if player is None:
         player = player_service.visitor(identity[0])
         if request.method not in SAFE_METHODS:
-            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/middleware.py)
+            check_new_player(request)  # 429 for a flood of new visitors' first POSTs (app/web/http/middleware.py)
             try:
                 player = player_service.stored_visitor(session, identity[0])
                 session.info[STORED_PLAYER] = player

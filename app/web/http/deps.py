@@ -1,5 +1,5 @@
 """The routers' dependencies, as Annotated aliases (SessionDep, PlayerDep, CsrfDep, …): the
-settings, the request's unit of work, limits and ids here; who is asking in app.web.identity;
+settings, the request's unit of work, limits and ids here; who is asking in app.web.http.identity;
 the CSRF check there too."""
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from app.db.models import Player
 from app.services.errors import NotFoundError
 from app.services.play.games import Limits
 from app.settings import Settings
-
-from . import identity
-from .identity import STORED_PLAYER, forget_visitor, queue_cookie
-from .middleware import client_address
+from app.web.http import identity
+from app.web.http.identity import STORED_PLAYER, forget_visitor, queue_cookie
+from app.web.http.middleware import client_address
 
 
 async def get_app_settings(request: Request) -> Settings:

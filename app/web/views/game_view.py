@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import Request
@@ -14,17 +13,13 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.engine.announcements import Announcement, describe
 from app.services.assist import assist
-from app.services.errors import ServiceError
 from app.services.play import daily, lifecycle
 from app.services.play.games import OnTable, record_of
 from app.services.play.moves import ActionResult
 from app.services.stats import stats
-
-from . import sharing
-from .boards import board_of, marks
-from .deps import discard
-from .errors import headers_of, status_of
-from .templating import absolute, is_htmx, render
+from app.web.views import sharing
+from app.web.views.boards import board_of, marks
+from app.web.views.templating import absolute, is_htmx, render
 
 BOARD_BLOCKS = ["board", "announce_oob", "share", "streak_oob"]  # the last two: out of band (hx-swap-oob)
 
@@ -107,20 +102,6 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
                       status_code=status_code)
     response.headers.update(headers or {})
     return response
-
-
-def refused(request: Request, session: Session, player: Player, error: ServiceError,
-            shown: Callable[[], Game], *, selected: str | None = None,
-            headers: dict[str, str] | None = None) -> Response:
-    """A refused action, answered the one way every board action is: what the request changed
-    is rolled back (it changes no row), and the game as stored now (``shown``, read after the
-    rollback) is drawn with the reason, in the status the refusal calls for (a stale tab's 409
-    carries the current board)."""
-    discard(session)
-    game = shown()
-    result = ActionResult(record_of(game), selected=selected, error=error.key)
-    return render_game(request, game, player, result, status_code=status_of(error),
-                       headers={**headers_of(error), **(headers or {})})
 
 
 def streak_after(session: Session, game: Game) -> dict:

@@ -65,8 +65,8 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         factory=True,
         host=host or settings.host,
         port=port or settings.port,
-        proxy_headers=False,  # the app believes X-Forwarded-* from TRUSTED_PROXIES only (app/web/middleware.py)
-        access_log=False,  # app.web.middleware writes one JSON line per request instead
+        proxy_headers=False,  # the app believes X-Forwarded-* from TRUSTED_PROXIES only (app/web/http/middleware.py)
+        access_log=False,  # app.web.http.middleware writes one JSON line per request instead
         timeout_graceful_shutdown=10,
         ws="none",  # the app has no WebSocket route: an upgrade request stays plain HTTP
         timeout_keep_alive=settings.keep_alive_timeout,

@@ -11,8 +11,7 @@ from app.services.assist import par, searches
 from app.services.play import lifecycle
 from app.services.play.games import record_of
 from app.services.stats import deals, leaderboard
-
-from .game_view import share_result
+from app.web.views.game_view import share_result
 
 
 def scored_share(request: Request, session: Session, game: Game, player: Player) -> dict[str, str] | None:

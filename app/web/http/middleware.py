@@ -63,7 +63,7 @@ def install_limits(app: FastAPI, settings: Settings) -> None:
 class TrustedProxyHeaders(ProxyHeadersMiddleware):
     """uvicorn's, and it marks a request that came through a trusted proxy
     (``request.state.through_proxy``): only then is its Host header believed for the site's
-    absolute links when PUBLIC_URL is not set (app.web.templating.public_base)."""
+    absolute links when PUBLIC_URL is not set (app.web.views.templating.public_base)."""
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
