@@ -74,14 +74,31 @@ PARTS = """{% from "boards/" ~ board.family ~ ".html" import figures, layout, co
 {{ parts|tojson }}"""
 
 
+@lru_cache(maxsize=1)
+def parts_template():
+    return environment().from_string(PARTS)
+
+
 def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int | None = None) -> GameRecord:
-    chosen = get_preset(preset)
-    variant = chosen.variant
-    cards = variant.deal(int(deal["seed"])) if "seed" in deal else variant.parse_deal(str(deal["text"]))
-    record = GameRecord.new(variant.name, chosen.rules, cards)
-    for token in moves:
+    """The game after ``moves``; the page asks again and again about one game, a move longer
+    each time, so the last game replayed is kept and only the moves after it are played."""
+    key = (preset, json.dumps(deal, sort_keys=True))
+    kept = _last.get(key)
+    if kept is not None and list(kept.played_text.split()) == moves[:kept.cursor] and kept.cursor == len(kept.moves):
+        record = kept
+    else:
+        chosen = get_preset(preset)
+        variant = chosen.variant
+        cards = variant.deal(int(deal["seed"])) if "seed" in deal else variant.parse_deal(str(deal["text"]))
+        record = GameRecord.new(variant.name, chosen.rules, cards)
+    for token in moves[record.cursor:]:
         record = record.play(token)
+    _last.clear()
+    _last[key] = record
     return record if cursor is None else record.at(cursor)
+
+
+_last: dict[tuple[str, str], GameRecord] = {}
 
 
 def _state(record: GameRecord, selected: str | None, language: str, four_colour: bool, play: bool) -> dict[str, Any]:
@@ -90,7 +107,7 @@ def _state(record: GameRecord, selected: str | None, language: str, four_colour:
     board = boards.board_of(position, selected)
     context = {"board": board, "play": play and position.status == "playing",
                "player": {"four_colour": four_colour}}
-    parts = json.loads(environment().from_string(PARTS).render(context))
+    parts = json.loads(parts_template().render(context))
     return {
         "moves": [str(m) for m in record.moves],
         "cursor": record.cursor,

@@ -889,77 +889,54 @@
   });
 })();
 
-// Offline (docs/architecture.md, "Offline"): the service worker (/sw.js) is registered once the
-// page has loaded, so it costs a first visit nothing before it is shown. The rules in the page
-// (static/js/engine.js and its worker) come only once the player turns offline play on in the
-// settings or runs the installed app. When a new version takes over, the page reloads into it:
-// moves still waiting live in sessionStorage, and the new scripts send them (app.js, "the queue").
+// Offline (docs/architecture.md, "Offline"): the service worker, registered once the page has
+// loaded; a new version reloads the page into it (waiting moves are in sessionStorage, and the
+// new scripts send them). The rules in the page (engine.js) load only once offline play is on.
 (function () {
   "use strict";
-  var KEY = "tretten.offline";
-  if (!("serviceWorker" in navigator)) return;
-  // The page as the server last drew it is the copy a reload offline finds (the service worker's
-  // "tretten-pages", where each page load through it puts its own): this page once the worker
-  // takes it over, a game's address after its first move, and its board after each answered
-  // move, with nothing waiting on it. No request for it.
+  var KEY = "tretten.offline", sw = navigator.serviceWorker;
+  if (!sw) return;
+  // the page as the server last drew it, nothing waiting on it: what a reload offline finds
   function keepPage() {
-    var b = document.getElementById("board");
-    if (!navigator.serviceWorker.controller || !window.caches) return;
-    if (b && (b.getAttribute("data-pending") || "0") !== "0") return;
-    if (window.TrettenBoard && window.TrettenBoard.waiting && window.TrettenBoard.waiting()) return;
+    var b = document.getElementById("board"), t = window.TrettenBoard;
+    if (!sw.controller || !window.caches || (b && (b.getAttribute("data-pending") || "0") !== "0") || (t && t.waiting())) return;
     var html = "<!doctype html>\n" + document.documentElement.outerHTML;
     caches.open("tretten-pages").then(function (cache) {
-      return cache.put(window.location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
-    }).catch(function () { /* a full cache keeps the older copy */ });
+      return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    }).catch(function () {});
   }
-  document.addEventListener("htmx:afterSettle", function () {
-    if (document.getElementById("board")) keepPage();
-  });
-
-  var hadController = !!navigator.serviceWorker.controller;
-  navigator.serviceWorker.addEventListener("controllerchange", function () {
-    if (hadController) { window.location.reload(); return; }
-    hadController = true;
+  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) keepPage(); });
+  var had = !!sw.controller;
+  sw.addEventListener("controllerchange", function () {
+    if (had) { location.reload(); return; }
+    had = true;
     keepPage();
   });
-  window.addEventListener("load", function () {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* stays online-only */ });
-  });
+  window.addEventListener("load", function () { sw.register("/sw.js", { scope: "/" }).catch(function () {}); });
 
-  var installed = window.matchMedia && window.matchMedia("(display-mode: standalone)").matches;
-  function on() { try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; } }
-  function state(el, key) {
-    var words = JSON.parse(el.getAttribute("data-words") || "{}");
-    el.textContent = words[key] || "";
-    el.setAttribute("data-offline-state", key);
-  }
+  var installed = matchMedia("(display-mode: standalone)").matches;
+  function on() { try { return localStorage.getItem(KEY) === "on" || installed; } catch (e) { return installed; } }
+  function turn(value) { try { localStorage.setItem(KEY, value); } catch (e) { /* private mode */ } }
   function load() {
     var meta = document.querySelector('meta[name="tretten-engine"]');
-    var shown = document.querySelector("[data-offline-state]");
-    if (!meta) return;
-    if (shown) state(shown, "loading");
-    function start() {
-      window.TrettenEngine.ready().then(function () { if (shown) state(shown, "ready"); },
-        function () { if (shown) state(shown, "failed"); });
-    }
-    if (window.TrettenEngine) { start(); return; }
+    if (!meta || document.querySelector("script[data-engine]")) return;
     var script = document.createElement("script");
-    script.src = meta.getAttribute("content");
-    script.onload = start;
+    script.src = meta.content;
+    script.setAttribute("data-engine", "");
     document.head.appendChild(script);
   }
-  window.addEventListener("appinstalled", function () { try { localStorage.setItem(KEY, "on"); } catch (e) { /* private mode */ } load(); });
+  window.addEventListener("appinstalled", function () { turn("on"); load(); });
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.querySelector("[data-offline-toggle]");
     if (box) {
       box.closest("[data-offline-setting]").hidden = false;  // it works only with this script
-      box.checked = on() || installed;
+      box.checked = on();
       box.addEventListener("change", function () {
-        try { localStorage.setItem(KEY, box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
-        var shown = document.querySelector("[data-offline-state]");
-        if (box.checked) load(); else if (shown) state(shown, "off");
+        turn(box.checked ? "on" : "off");
+        if (box.checked) load();
+        document.dispatchEvent(new CustomEvent("tretten:offline", { detail: box.checked }));
       });
     }
-    if (on() || installed) window.addEventListener("load", load);
+    if (on()) window.addEventListener("load", load);
   });
 })();

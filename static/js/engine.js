@@ -81,5 +81,19 @@
     apply: function (game, tap) { return after("apply")(Object.assign({}, game, { tap: tap })); },
     call: function (name, payload) { return after(name)(payload); }
   };
+  // the setting's words (templates/_settings.html): getting ready, ready, or failed; off when
+  // the player turns it off again
+  var shown = document.querySelector("[data-offline-state]");
+  function state(key) {
+    if (!shown) return;
+    shown.textContent = JSON.parse(shown.getAttribute("data-words") || "{}")[key] || "";
+    shown.setAttribute("data-offline-state", key);
+  }
+  function start() {
+    state("loading");
+    ready().then(function () { state("ready"); }, function () { state("failed"); });
+  }
+  document.addEventListener("tretten:offline", function (event) { if (event.detail) start(); else state("off"); });
+  start();
   document.dispatchEvent(new CustomEvent("tretten:engine"));
 })();
