@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from app.web.offline_engine import random_games  # noqa: E402
+from app.web.views.offline_engine import random_games  # noqa: E402
 
 
 def wire(client: httpx.Client, url: str) -> int:

@@ -1,7 +1,7 @@
 // The offline engine's worker (docs/architecture.md, "Offline"): Pyodide runs the app's own
 // app/engine, the board's view models and templates, unpacked from /offline/engine.zip
-// (app/web/offline_bundle.py), and answers static/js/engine.js one message at a time. No rule
-// is written here: each call goes to app/web/offline_engine.py by name.
+// (app/web/views/offline_bundle.py), and answers static/js/engine.js one message at a time. No rule
+// is written here: each call goes to app/web/views/offline_engine.py by name.
 import { loadPyodide } from "/static/vendor/pyodide/pyodide.mjs";
 
 let call = null;
@@ -11,7 +11,7 @@ async function start(files) {
   const zip = await fetch(files.engine_url);
   if (!zip.ok) throw new Error("the engine's bundle answered " + zip.status);
   pyodide.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/tretten" });
-  pyodide.runPython("import sys\nsys.path.insert(0, '/tretten')\nfrom app.web import offline_engine");
+  pyodide.runPython("import sys\nsys.path.insert(0, '/tretten')\nfrom app.web.views import offline_engine");
   call = pyodide.globals.get("offline_engine").call;
   return { python: pyodide.runPython("import sys; sys.version.split()[0]"), pyodide: pyodide.version };
 }

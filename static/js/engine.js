@@ -13,7 +13,7 @@
 //       answer = {moves, cursor, played, selected, note, note_words, status, end_reason, legal,
 //                 can_undo, can_redo, board: {figures, layout, controls, cascade}}: the board's parts
 //                 drawn by the server's own macros (templates/boards/*.html), in the page's language
-//   TrettenEngine.call(name, payload)     -> any function of app/web/offline_engine.py's `call`
+//   TrettenEngine.call(name, payload)     -> any function of app/web/views/offline_engine.py's `call`
 // Every answer only shows: the server still judges each move when it is posted.
 (function () {
   "use strict";

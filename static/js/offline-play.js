@@ -65,7 +65,7 @@
 
   // ---------------------------------------------------------------- the page plays on
 
-  // The engine's board in place of the server's: the same macros drew it (app/web/offline_engine.py)
+  // The engine's board in place of the server's: the same macros drew it (app/web/views/offline_engine.py)
   function lay(answer) {
     var b = board(), parts = answer.board || {};
     var table = b.querySelector(".table"), controls = table && table.querySelector(".controls");

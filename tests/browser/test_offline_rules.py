@@ -15,7 +15,7 @@ import json
 import pytest
 
 from app.engine import PRESETS, get_preset
-from app.web.offline_engine import digest
+from app.web.views.offline_engine import digest
 
 from ..engine.vectors import load
 

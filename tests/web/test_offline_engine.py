@@ -19,8 +19,8 @@ from app import i18n
 from app.engine import PRESETS
 from app.services.play import moves
 from app.settings import PROJECT_ROOT
-from app.web import offline_engine, offline_i18n
-from app.web.offline_bundle import engine_url, engine_zip
+from app.web.views import offline_engine, offline_i18n
+from app.web.views.offline_bundle import engine_url, engine_zip
 
 from .helpers import first_move
 
@@ -92,7 +92,7 @@ def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
         assert (tmp_path / "app" / "engine" / path.name).read_bytes() == path.read_bytes()
     assert not any(name.endswith(".so") for name in names)
     request = {"preset": "gaps-danish", "deal": {"seed": 11}, "language": "da", "tap": {"target": "0.0"}}
-    script = ("import sys, json; sys.path.insert(0, sys.argv[1]); from app.web import offline_engine;"
+    script = ("import sys, json; sys.path.insert(0, sys.argv[1]); from app.web.views import offline_engine;"
               "print(offline_engine.call('apply', sys.argv[2]))")
     ran = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(tmp_path), json.dumps(request)],
                          capture_output=True, text=True, timeout=60, check=True)

@@ -1,6 +1,6 @@
 """Tretten offline (docs/architecture.md, "Offline"): the service worker at /sw.js, built on
 Workbox from npm, the list of what offline play keeps (/offline/files.json) and the page's
-offline engine (/offline/engine.zip: app/web/offline_bundle.py).
+offline engine (/offline/engine.zip: app/web/views/offline_bundle.py).
 
 The service worker's own text carries the hashes of everything it precaches, so a deploy that
 changes a style or a script changes it, and browsers install the new one.
@@ -15,8 +15,8 @@ from functools import lru_cache
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from ..assets import PYODIDE_FILES, STATIC_DIR, asset_url
-from ..offline_bundle import engine_url, engine_version, engine_zip
+from ..views.assets import PYODIDE_FILES, STATIC_DIR, asset_url
+from ..views.offline_bundle import engine_url, engine_version, engine_zip
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,7 +29,7 @@ WORKBOX = "/static/vendor/workbox/"
 
 
 def _pyodide_version() -> str:
-    from ..assets import PYODIDE_DIR
+    from ..views.assets import PYODIDE_DIR
 
     try:
         return str(json.loads((PYODIDE_DIR / "package.json").read_text())["version"])
@@ -118,7 +118,7 @@ def files() -> Response:
 
 @router.get("/offline/engine.zip")
 def engine(request: Request) -> Response:
-    """The offline engine (app/web/offline_bundle.py); a year's cache under its current hash."""
+    """The offline engine (app/web/views/offline_bundle.py); a year's cache under its current hash."""
     current = request.query_params.get("v") == engine_version()
     return Response(engine_zip(), media_type="application/zip",
                     headers={"cache-control": "public, max-age=31536000, immutable" if current else "no-cache"})

@@ -4,7 +4,7 @@ models and templates (app/web/boards.py, templates/boards/, templates/_cards.htm
 
 Nothing here decides a rule: a tap means what ``Variant.tap`` says, a move is the engine's, the
 board is ``boards.board_of`` drawn by the server's macros. It needs only the standard library,
-the engine, Jinja2 and MarkupSafe (the bundle, app/web/offline_bundle.py, ships exactly these),
+the engine, Jinja2 and MarkupSafe (the bundle, app/web/views/offline_bundle.py, ships exactly these),
 so the server's tests run it as it is (tests/web/test_offline_engine.py) and the browser's
 (tests/browser/test_offline_rules.py) hold the two interpreters to the same answers.
 
@@ -31,7 +31,7 @@ from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from . import boards
 from .card_words import card_name, card_symbol, rank_label, suit_name, suit_symbol
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(__file__).resolve().parent / "offline_data.json"  # written into the bundle only
 
 # the board's buttons that play a move, as app/services/play/moves.py names them

@@ -1,7 +1,7 @@
 """Cards in words and symbols, in the page's language: the corner indices, the suits' symbols,
 the spoken names.
 
-Beside the board's templates, it runs in the page's offline engine too (app/web/offline_engine.py),
+Beside the board's templates, it runs in the page's offline engine too (app/web/views/offline_engine.py),
 so it needs only the engine and app.i18n's functions.
 """
 

@@ -24,8 +24,8 @@ from app.settings import PROJECT_ROOT
 
 APP = PROJECT_ROOT / "app"
 TEMPLATES = PROJECT_ROOT / "templates"
-# the app's modules the offline engine imports (app/web/offline_engine.py), beside the engine
-WEB_MODULES = ("boards.py", "card_words.py", "offline_engine.py")
+# the app's modules the offline engine imports (app/web/views/offline_engine.py), beside the engine
+WEB_MODULES = ("views/boards.py", "views/card_words.py", "views/offline_engine.py")
 STAMP = (2020, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -34,10 +34,11 @@ def _files() -> list[tuple[str, bytes]]:
 
     files: list[tuple[str, bytes]] = [
         ("app/__init__.py", b""),
-        ("app/i18n.py", (APP / "web" / "offline_i18n.py").read_bytes()),
+        ("app/i18n.py", (APP / "web" / "views" / "offline_i18n.py").read_bytes()),
         ("app/cli.py", (APP / "cli.py").read_bytes()),
         ("app/web/__init__.py", b""),
-        ("app/web/offline_data.json", json.dumps(
+        ("app/web/views/__init__.py", b""),
+        ("app/web/views/offline_data.json", json.dumps(
             {"texts": {str(key): text for key, text in templating.TEXTS.items()},
              "figures": templating.COURT_FIGURES}, sort_keys=True).encode()),
     ]

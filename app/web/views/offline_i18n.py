@@ -1,5 +1,5 @@
 """app.i18n as the page's offline engine has it (shipped as ``app/i18n.py`` in its bundle,
-app/web/offline_bundle.py): the same functions the board's templates and app/web/card_words.py
+app/web/views/offline_bundle.py): the same functions the board's templates and app/web/views/card_words.py
 call, over the compiled catalogs read by the standard library's gettext, without Babel (which
 the bundle leaves out: it would weigh megabytes). Never imported by the server itself.
 """
@@ -11,10 +11,11 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-# in the bundle this file is app/i18n.py, beside app/locale; in the repository (its tests) it
-# is app/web/offline_i18n.py
+# in the bundle this file is app/i18n.py, the catalogs at the bundle's top (locale/); in the
+# repository (its tests) it is app/web/views/offline_i18n.py, the catalogs in app/locale
 _HERE = Path(__file__).resolve().parent
-LOCALE_DIR = _HERE / "locale" if (_HERE / "locale").is_dir() else _HERE.parent / "locale"
+LOCALE_DIR = next((d / "locale" for d in (_HERE, _HERE.parent, _HERE.parents[1]) if (d / "locale").is_dir()),
+                  _HERE / "locale")
 LANGUAGES = ("da", "sv", "en")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)
