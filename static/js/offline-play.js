@@ -259,6 +259,11 @@
           : { engine: { target: fields.target }, fields: fields };
         ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
       });
+      // and the taps app.js held for boards to come, made in order on the engine's
+      (handed.later || []).forEach(function (kept) {
+        var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
+        if (press.target || press.action) ask(function () { return tapOf(press); }, null);
+      });
       save();
       status();
     }, function () { active = false; });
