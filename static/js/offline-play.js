@@ -249,6 +249,9 @@
     if (!fresh) return;
     if (!state || !state.queue.length) state = fresh;
     if (handed.base && state.at[state.deal]) state.at[state.deal] = handed.base;
+    // a card selected on the page (app.js selects with no request) stays selected
+    var selected = b.getAttribute("data-selected") || "";
+    if (!handed.moves.length && state === fresh) state.game.sel = selected;
     active = true;
     // the server's board, then what app.js had shown on it, made again by the engine
     e.board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
@@ -260,6 +263,7 @@
         ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
       });
       // and the taps app.js held for boards to come, made in order on the engine's
+      if (handed.moves.length && selected) inTurn(function () { state.game.sel = selected; });
       (handed.later || []).forEach(function (kept) {
         var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
         if (press.target || press.action) ask(function () { return tapOf(press); }, null);
