@@ -59,7 +59,8 @@
     if (b.getAttribute("data-game-id")) at[deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
     var ids = {};
     if (b.getAttribute("data-game-id")) ids[deal] = b.getAttribute("data-game-id");
-    return { v: FORM, game: { preset: game.preset, deal: game.deal, moves: game.moves, cursor: game.cursor },
+    // a stored game is played under its own rules (a preset's may have changed since)
+    return { v: FORM, game: { preset: game.preset, deal: game.deal, rules: game.rules, moves: game.moves, cursor: game.cursor },
       deal: deal, queue: [], ids: ids, at: at, page: window.location.pathname + window.location.search };
   }
 
@@ -172,7 +173,7 @@
         four_colour: document.body.classList.contains("deck-4") });
       return e.apply(request, tap.engine).then(function (answer) {
         var moved = answer.cursor !== before.cursor || answer.moves.join(" ") !== before.moves.join(" ");
-        state.game = { preset: before.preset, deal: before.deal, moves: answer.moves, cursor: answer.cursor,
+        state.game = { preset: before.preset, deal: before.deal, rules: before.rules, moves: answer.moves, cursor: answer.cursor,
           sel: moved ? "" : answer.selected || "" };
         if (moved) state.queue.push({ mid: newMid(), deal: state.deal, fields: tap.fields });
         save();
