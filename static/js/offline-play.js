@@ -254,24 +254,25 @@
     var selected = b.getAttribute("data-selected") || "";
     if (!handed.moves.length && state === fresh) state.game.sel = selected;
     active = true;
-    // the server's board, then what app.js had shown on it, made again by the engine
-    e.board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
-      lay(answer);
-      handed.moves.forEach(function (m) {
-        var fields = m.fields || {};
-        var tap = fields.action ? { engine: { action: fields.action.replace("confirm-", "") }, fields: fields }
-          : { engine: { target: fields.target }, fields: fields };
-        ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
-      });
-      // and the taps app.js held for boards to come, made in order on the engine's
-      if (handed.moves.length && selected) inTurn(function () { state.game.sel = selected; });
-      (handed.later || []).forEach(function (kept) {
-        var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
-        if (press.target || press.action) ask(function () { return tapOf(press); }, null);
-      });
-      save();
-      status();
-    }, function () { active = false; });
+    // the server's board first, then what app.js had shown on it and the taps it held, made
+    // again by the engine: all in turn, before any tap made from now on
+    inTurn(function () {
+      return e.board(Object.assign({}, state.game, { language: document.documentElement.lang }))
+        .then(function (answer) { lay(answer); status(); }, function () { active = false; });
+    });
+    handed.moves.forEach(function (m) {
+      var fields = m.fields || {};
+      var tap = fields.action ? { engine: { action: fields.action.replace("confirm-", "") }, fields: fields }
+        : { engine: { target: fields.target }, fields: fields };
+      ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
+    });
+    if (handed.moves.length && selected) inTurn(function () { state.game.sel = selected; });
+    (handed.later || []).forEach(function (kept) {
+      var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
+      if (press.target || press.action) ask(function () { return tapOf(press); }, null);
+    });
+    save();
+    status();
   }
 
   // ---------------------------------------------------------------- back online: the server judges
