@@ -905,7 +905,9 @@
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
   }
-  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) keepPage(); });
+  // when the page is idle: a tap's answer never waits for the copy
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
   var had = !!sw.controller;
   sw.addEventListener("controllerchange", function () {
     if (had) { location.reload(); return; }

@@ -8,7 +8,8 @@
 //   TrettenEngine.legal(game, moves)      -> Promise of the legal moves after `moves` (notation, sorted)
 //   TrettenEngine.board(game)             -> Promise of the state after game.moves (see apply)
 //   TrettenEngine.apply(game, tap)        -> Promise of what one tap does:
-//       game = {preset, deal: {seed} | {text}, moves: [notation…], cursor?, sel?, language?, four_colour?}
+//       game = {preset, deal: {seed} | {text}, rules?, moves: [notation…], cursor?, sel?, language?, four_colour?}
+//              (a stored game: GET /offline/games/{id} answers exactly this, for its own player)
 //       tap  = {target: "P21" | "2.5"} | {action: "draw" | "recycle" | "redeal" | "undo" | "redo"} | {move}
 //       answer = {moves, cursor, played, selected, note, note_words, status, end_reason, legal,
 //                 can_undo, can_redo, board: {figures, layout, controls, cascade}}: the board's parts
@@ -76,7 +77,9 @@
 
   window.TrettenEngine = {
     ready: ready,
-    legal: function (game, moves) { return after("legal")({ preset: game.preset, deal: game.deal, moves: moves || game.moves || [] }); },
+    legal: function (game, moves) {
+      return after("legal")({ preset: game.preset, deal: game.deal, rules: game.rules, moves: moves || game.moves || [] });
+    },
     board: after("board"),
     apply: function (game, tap) { return after("apply")(Object.assign({}, game, { tap: tap })); },
     call: function (name, payload) { return after(name)(payload); }

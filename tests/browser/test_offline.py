@@ -57,6 +57,10 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         settled(page)
         address = page.url
         assert "/games/" in address
+        # the move went straight to the network, past the worker (its static route for POSTs)
+        routed = page.evaluate("""() => performance.getEntriesByType('resource')
+            .filter(e => /\\/play\\/pyramid\\?deal=/.test(e.name)).map(e => e.workerMatchedSourceType)""")
+        assert routed == ["network"]
         page.wait_for_function("url => caches.match(url).then(hit => !!hit)", arg=address)
 
         context.set_offline(True)

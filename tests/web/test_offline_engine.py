@@ -121,3 +121,21 @@ def test_the_service_worker_and_its_files(client):
     assert "'wasm-unsafe-eval'" not in page.headers["content-security-policy"]
     # nothing of the offline engine on a first visit: only named, for app.js to load later
     assert not re.search(r'<script[^>]+engine', page.text)
+
+
+def test_a_stored_game_as_the_page_gets_it_is_the_game_the_server_plays(client, app):
+    """What the page gives the offline engine for a stored game (GET /offline/games/{id}, its
+    player's cookie): the same legal moves and board as the server's; another player gets a 403."""
+    deal = {"preset": "gaps-danish", "deal": {"seed": 21}}
+    target = next(f"{r}.{c}" for r in range(4) for c in range(13)
+                  if offline_engine.apply(deal | {"tap": {"target": f"{r}.{c}"}})["played"])
+    game_id, _ = first_move(client, "/play/gaps-danish/21", target=target)
+    answer = client.get(f"/offline/games/{game_id}")
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    game = answer.json()
+    state = offline_engine.board(game)
+    assert state["cursor"] == game["cursor"] == 1 and len(state["legal"]) > 0
+    assert state["board"]["layout"] in client.get(f"/games/{game_id}").text
+    with TestClient(app) as stranger:
+        assert stranger.get(f"/offline/games/{game_id}").status_code == 403
+    assert client.get("/offline/games/nosuchgame1").status_code == 404

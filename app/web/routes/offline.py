@@ -1,6 +1,7 @@
 """Tretten offline (docs/architecture.md, "Offline"): the service worker at /sw.js, built on
-Workbox from npm, the list of what offline play keeps (/offline/files.json) and the page's
-offline engine (/offline/engine.zip: app/web/views/offline_bundle.py).
+Workbox from npm, the list of what offline play keeps (/offline/files.json), the page's offline
+engine (/offline/engine.zip: app/web/views/offline_bundle.py) and a game as that engine takes it
+(/offline/games/{id}).
 
 The service worker's own text carries the hashes of everything it precaches, so a deploy that
 changes a style or a script changes it, and browsers install the new one.
@@ -13,8 +14,12 @@ import json
 from functools import lru_cache
 
 from fastapi import APIRouter, Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
+from app.services.play import games
+from app.services.stats import leaderboard
+
+from ..http.deps import GameIdDep, PlayerDep, SessionDep
 from ..views.assets import PYODIDE_FILES, STATIC_DIR, asset_url
 from ..views.offline_bundle import engine_url, engine_version, engine_zip
 
@@ -87,6 +92,9 @@ workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url
   }});
 
 self.addEventListener("install", (event) => {{
+  // a move and every other POST go straight to the network (the Static Routing API): this
+  // worker, asleep or busy, never stands between a tap and the server
+  if (event.addRoutes) event.addRoutes({{condition: {{requestMethod: "POST"}}, source: "network"}}).catch(() => null);
   // an update keeps offline play whole: when an older offline cache is there, fill the new one now
   event.waitUntil(caches.keys().then((names) => {{
     if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;
@@ -122,3 +130,15 @@ def engine(request: Request) -> Response:
     current = request.query_params.get("v") == engine_version()
     return Response(engine_zip(), media_type="application/zip",
                     headers={"cache-control": "public, max-age=31536000, immutable" if current else "no-cache"})
+
+
+@router.get("/offline/games/{game_id}")
+def game_record(game_id: GameIdDep, session: SessionDep, player: PlayerDep) -> Response:
+    """A game as the offline engine takes it (static/js/engine.js's ``game``): its preset, deal,
+    rules, moves and cursor, for its own player (another's only once it may be watched, as its
+    replay). The page asks once offline play is on; never cached, the game moves on."""
+    game = games.get_game_row(session, game_id)
+    leaderboard.check_may_watch(session, game, player.id)
+    body = {"id": game.id, "preset": game.preset, "deal": {"text": game.deal}, "rules": game.rules,
+            "moves": game.moves.split(), "cursor": game.cursor, "version": game.version}
+    return JSONResponse(body, headers={"cache-control": "no-store"})

@@ -9,7 +9,8 @@ so the server's tests run it as it is (tests/web/test_offline_engine.py) and the
 (tests/browser/test_offline_rules.py) hold the two interpreters to the same answers.
 
 Every call takes and returns JSON-ready values: a game is its preset, its deal (``{"seed": n}``
-or ``{"text": "…"}``, the notation) and its moves (notation, ``moves[:cursor]`` played).
+or ``{"text": "…"}``, the notation), its moves (notation, ``moves[:cursor]`` played) and, for a
+stored game, its own ``rules`` (``GET /offline/games/{id}`` answers all of these).
 """
 
 from __future__ import annotations
@@ -79,10 +80,13 @@ def parts_template():
     return environment().from_string(PARTS)
 
 
-def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int | None = None) -> GameRecord:
-    """The game after ``moves``; the page asks again and again about one game, a move longer
-    each time, so the last game replayed is kept and only the moves after it are played."""
-    key = (preset, json.dumps(deal, sort_keys=True))
+def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int | None = None,
+              rules: dict[str, str] | None = None) -> GameRecord:
+    """The game after ``moves``, under its preset's rules or the stored game's own ``rules``
+    (its options, as ``GET /offline/games/{id}`` says them); the page asks again and again about one
+    game, a move longer each time, so the last game replayed is kept and only the moves after
+    it are played."""
+    key = (preset, json.dumps([deal, rules], sort_keys=True))
     kept = _last.get(key)
     if kept is not None and list(kept.played_text.split()) == moves[:kept.cursor] and kept.cursor == len(kept.moves):
         record = kept
@@ -90,7 +94,7 @@ def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int |
         chosen = get_preset(preset)
         variant = chosen.variant
         cards = variant.deal(int(deal["seed"])) if "seed" in deal else variant.parse_deal(str(deal["text"]))
-        record = GameRecord.new(variant.name, chosen.rules, cards)
+        record = GameRecord.new(variant.name, variant.parse_rules(rules) if rules else chosen.rules, cards)
     for token in moves[record.cursor:]:
         record = record.play(token)
     _last.clear()
@@ -121,14 +125,15 @@ def _state(record: GameRecord, selected: str | None, language: str, four_colour:
     }
 
 
-def legal(preset: str, deal: dict[str, Any], moves: list[str]) -> list[str]:
+def legal(preset: str, deal: dict[str, Any], moves: list[str], rules: dict[str, str] | None = None) -> list[str]:
     """The legal moves after ``moves``, in notation, sorted."""
-    return sorted(str(m) for m in record_of(preset, deal, moves).position.legal_moves())
+    return sorted(str(m) for m in record_of(preset, deal, moves, rules=rules).position.legal_moves())
 
 
 def board(request: dict[str, Any]) -> dict[str, Any]:
     """The board after the request's moves (``cursor``: how many are played, all unless said)."""
-    record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"))
+    record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"),
+                       request.get("rules"))
     return _state(record, request.get("sel") or None, request.get("language", "en"),
                   bool(request.get("four_colour")), True)
 
@@ -139,7 +144,8 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
     ``{"move": notation}``. Answers the new moves and cursor (a move drops the redo tail), the
     move played (``played``, None for a selection), the selection, the note (a message key and
     its words) and the board drawn as the server draws it. A tap the rules refuse raises."""
-    record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"))
+    record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"),
+                       request.get("rules"))
     tap = request["tap"]
     selected = request.get("sel") or None
     played: Move | None = None
@@ -219,7 +225,7 @@ def traces(cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 def call(name: str, payload: str) -> str:
     """The worker's one entry: a function of this module by name, its argument and answer as JSON."""
-    functions = {"legal": lambda p: legal(p["preset"], p["deal"], p.get("moves", [])), "board": board,
+    functions = {"legal": lambda p: legal(p["preset"], p["deal"], p.get("moves", []), p.get("rules")), "board": board,
                  "apply": apply, "random_games": lambda p: random_games(p["preset"], p["first_seed"], p["count"]),
                  "traces": lambda p: traces(p["cases"])}
     return json.dumps(functions[name](json.loads(payload)), default=str)
