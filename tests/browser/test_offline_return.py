@@ -40,6 +40,7 @@ def offline_move(page, move: str) -> None:
 @pytest.mark.slow
 def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
     page = new_page(**PHONE, service_workers="allow")
+    page.set_default_timeout(60_000)  # readiness on a busy machine: the worker's install, Pyodide's start
     page.goto(f"{server}/play/pyramid/{WIN_SEED}")
     page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")  # the setting "play offline"
     page.reload()
@@ -54,7 +55,7 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
 
     page.context.set_offline(True)
     page.reload()  # from the cache
-    page.wait_for_function("() => window.TrettenOffline && TrettenOffline.active()", timeout=60_000)
+    page.wait_for_function("() => window.TrettenOffline && TrettenOffline.active()")
     assert page.get_attribute("#board", "data-game-id") == first_id
 
     rest = WIN_LINE[ONLINE_FIRST:]
