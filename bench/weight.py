@@ -1,6 +1,7 @@
 """Page weight: first load of a game page (gzip: HTML + CSS + htmx + our JS + the court figures it
-shows) for a Pyramid deal and for Gaps (all twelve figures), and one move fragment,
-then a move on the boards with the most cards (Double Pyramid: 56, Gaps: 52).
+shows) for a Pyramid deal (424242: nine court figures, as many as two deals in a hundred show)
+and for Gaps (all twelve figures), and one move fragment, then a move on the boards with the
+most cards (Double Pyramid: 56, Gaps: 52); then the first loads of Pyramid deals 1-200.
 
 Run: .venv/bin/python bench/weight.py   (targets: first load <= 100 KB, move fragment <= 5 KB)
 """
@@ -42,7 +43,7 @@ def main() -> None:
     settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'weight.sqlite3'}", secret_key="weight-secret-of-at-least-32-characters")
     upgrade_to_head(settings)
     client = TestClient(create_app(settings), headers={"Accept-Encoding": "gzip"})
-    page = client.get("/play/pyramid/42")
+    page = client.get("/play/pyramid/424242")
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
     sizes = {"html": wire_bytes(page)} | {url.split("?")[0]: wire_bytes(client.get(url)) for url in assets}
     token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
@@ -65,6 +66,12 @@ def main() -> None:
         move = first_move(client, page.text, token, **fields)
         label = f"{path.split('/')[2]} first move fragment (gzip)"
         print(f"{label:40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
+    # every deal loads the same page and files but the court figures it shows
+    fixed = sum(size for url, size in sizes.items() if not url.startswith("/static/cards/"))
+    figure_bytes = {url.split("?")[0]: wire_bytes(client.get(url)) for url in set(re.findall(r'src="(/static/cards/[^"]+)"', gaps.text))}
+    loads = sorted(fixed + sum(figure_bytes[url.split("?")[0]] for url in set(re.findall(r'src="(/static/cards/[^"]+)"', client.get(f"/play/pyramid/{seed}").text)))
+                   for seed in range(1, 201))
+    print(f"{'pyramid deals 1-200, first load':40s} median {loads[100]} B, 98th percentile {loads[195]} B, most {loads[-1]} B")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ function parsePath(d) {
   return out;
 }
 
-function roundPath(d) {
+function roundPath(d, unit = 1) {
   let x = 0, y = 0, sx = 0, sy = 0;  // the current point and the subpath's start, exact
   let rx = 0, ry = 0, rsx = 0, rsy = 0;  // the same, as written (rounded)
   const parts = [];
@@ -84,7 +84,7 @@ function roundPath(d) {
     const rel = command !== kind;
     if (kind === "Z") {
       x = sx; y = sy; rx = rsx; ry = rsy;
-      parts.push("z");
+      parts.push(["z", []]);
       continue;
     }
     // every coordinate pair made absolute, then rounded; written relative to the rounded point
@@ -93,24 +93,71 @@ function roundPath(d) {
     else if (kind === "V") { const ny = rel ? y + args[0] : args[0]; absolute.push(ny); }
     else if (kind === "A") absolute.push(args[0], args[1], args[2], args[3], args[4], rel ? x + args[5] : args[5], rel ? y + args[6] : args[6]);
     else for (let k = 0; k < args.length; k += 2) absolute.push(rel ? x + args[k] : args[k], rel ? y + args[k + 1] : args[k + 1]);
+    const r = v => Math.round(v / unit);
     let written;
-    if (kind === "H") { written = [Math.round(absolute[0]) - rx]; x = absolute[0]; rx += written[0]; }
-    else if (kind === "V") { written = [Math.round(absolute[0]) - ry]; y = absolute[0]; ry += written[0]; }
+    if (kind === "H") { written = [r(absolute[0]) - rx]; x = absolute[0]; rx += written[0]; }
+    else if (kind === "V") { written = [r(absolute[0]) - ry]; y = absolute[0]; ry += written[0]; }
     else if (kind === "A") {
-      const ex = Math.round(absolute[5]), ey = Math.round(absolute[6]);
-      written = [Math.round(absolute[0]) || 1, Math.round(absolute[1]) || 1, Math.round(absolute[2]), absolute[3], absolute[4], ex - rx, ey - ry];
+      const ex = r(absolute[5]), ey = r(absolute[6]);
+      written = [r(absolute[0]) || 1, r(absolute[1]) || 1, Math.round(absolute[2]), absolute[3], absolute[4], ex - rx, ey - ry];
       x = absolute[5]; y = absolute[6]; rx = ex; ry = ey;
     } else {
-      written = absolute.map((v, k) => Math.round(v) - (k % 2 ? ry : rx));
+      written = absolute.map((v, k) => r(v) - (k % 2 ? ry : rx));
       x = absolute[absolute.length - 2]; y = absolute[absolute.length - 1];
-      rx = Math.round(x); ry = Math.round(y);
+      rx = r(x); ry = r(y);
     }
     if (kind === "M") { sx = x; sy = y; rsx = rx; rsy = ry; }
-    parts.push(kind.toLowerCase() + written.map((v, k) => (k && v >= 0 ? " " : "") + v).join(""));
+    parts.push([kind.toLowerCase(), written]);
   }
   // the first moveto of a path is absolute, relative to the origin: the same numbers
-  return parts.join("");
+  return shorten(parts).map(([kind, written]) => kind + written.map((v, k) => (k && v >= 0 ? " " : "") + v).join("")).join("");
 }
+
+// At UNIT units many of the drawing's segments have become points (every number 0) or straight
+// lines (a curve whose control points are its ends): a point is left out, unless it is all its
+// subpath draws (a dot), a straight curve written as a line. A segment a smooth curve ("s")
+// after it reflects is kept as it is.
+function shorten(parts) {
+  const moves = kind => !"mz".includes(kind);
+  const still = ([kind, w]) => kind === "a" ? !w[5] && !w[6] : w.every(v => v === 0);
+  const out = [];
+  parts.forEach(([kind, written], i) => {
+    const next = parts[i + 1]?.[0];
+    const reflected = next === "s" || next === "t";
+    if (moves(kind) && !reflected && still([kind, written])) {
+      let start = i, end = i;
+      while (start > 0 && moves(parts[start - 1][0])) start--;
+      while (end + 1 < parts.length && moves(parts[end + 1][0])) end++;
+      if (parts.slice(start, end + 1).some(part => !still(part))) return;
+    }
+    if (kind === "c" && !reflected && near(written[4], written[5], written[0], written[1]) && near(written[4], written[5], written[2], written[3])) {
+      kind = "l"; written = written.slice(4);
+    }
+    const last = out[out.length - 1];
+    if (kind === "l" && last?.[0] === "l" && !reflected && near(last[1][0] + written[0], last[1][1] + written[1], last[1][0], last[1][1])) {
+      out[out.length - 1] = ["l", [last[1][0] + written[0], last[1][1] + written[1]]];
+      return;
+    }
+    out.push([kind, written]);
+  });
+  return out;
+}
+
+// Whether the point (px, py) lies within TOLERANCE units of the line from (0, 0) to (x, y)
+const TOLERANCE = 1;
+function near(x, y, px, py) {
+  const length = Math.hypot(x, y);
+  if (!length) return Math.hypot(px, py) <= TOLERANCE;
+  const along = (px * x + py * y) / length;
+  if (along < -TOLERANCE || along > length + TOLERANCE) return false;
+  return Math.abs(px * y - py * x) / length <= TOLERANCE;
+}
+
+// The artwork's drawings are in units of ARTWORK's box, 1300 by 2000 for a frame shown at most
+// 74 px * .68 wide (3x that in device pixels on a phone's screen): a point written to UNIT units
+// is still within a device pixel of where it was, and the numbers are a digit shorter.
+const ARTWORK = "0 0 1300 2000";
+const UNIT = 8;
 
 // React's names for the attributes the package uses; SVG's own camelCase names (viewBox,
 // preserveAspectRatio, patternUnits) stay as they are
@@ -119,17 +166,20 @@ const HYPHENATED = /^(stroke|fill|font|text|vector)[A-Z]/;
 const attrName = key => ATTRIBUTE[key] || (HYPHENATED.test(key) ? key.replace(/[A-Z]/g, c => "-" + c.toLowerCase()) : key);
 const escape = value => String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-function render(node, rename) {
+function render(node, rename, unit = 1) {
   if (typeof node === "string") return escape(node);
+  if (node.type === "symbol" && node.props.viewBox === ARTWORK) unit = UNIT;
+  const scaled = node.type === "path" && unit !== 1;
   const attrs = Object.entries(node.props)
     .filter(([key]) => !key.startsWith("aria-") && key !== "xmlns" && key !== "xmlnsXlink")
     .map(([key, value]) => {
       if (key === "id") value = rename(value);
       if (key === "xlinkHref") value = "#" + rename(value.slice(1));
-      if (key === "d") value = roundPath(value);
+      if (key === "d") value = roundPath(value, scaled ? unit : 1);
+      if (key === "strokeWidth" && scaled) value = +(value / unit).toFixed(3);
       return ` ${attrName(key)}="${escape(value)}"`;
-    }).join("");
-  const inner = node.children.map(child => render(child, rename)).join("");
+    }).join("") + (scaled ? ` transform="scale(${unit})"` : "");
+  const inner = node.children.map(child => render(child, rename, unit)).join("");
   return inner ? `<${node.type}${attrs}>${inner}</${node.type}>` : `<${node.type}${attrs}/>`;
 }
 

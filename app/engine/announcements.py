@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from .cards import Card
-from .gaps import Fill, GapsPosition, Redeal
+from .gaps import COLUMNS, Fill, GapsPosition, Redeal
 from .history import GameRecord
 from .pyramid import Draw, PyramidPosition, Recycle
 from .variants import Move, Position
@@ -28,6 +28,9 @@ class Announcement:
     round: int | None = None
     count: int = 0                 # autofinish: moves played
     undone: Announcement | None = None  # undo: the move taken back (its last, for a group)
+    # fill: the card the gap lay after (None at a row's start): a place said so reads the same
+    # however the grid is laid out (a phone turns each row into a column)
+    after: Card | None = None
 
 
 def describe(move: Move, before: Position, after: Position) -> Announcement:
@@ -40,7 +43,9 @@ def describe(move: Move, before: Position, after: Position) -> Announcement:
     if isinstance(move, Redeal):
         return Announcement("redeal", round=cast(GapsPosition, after).round)
     if isinstance(move, Fill):
-        return Announcement("fill", cards=(move.card,), row=move.row, col=move.col)
+        grid = cast(GapsPosition, before).grid
+        after_card = grid[move.row * COLUMNS + move.col - 1] if move.col else None
+        return Announcement("fill", cards=(move.card,), row=move.row, col=move.col, after=after_card)
     cards = tuple(c for c in (cast(PyramidPosition, before).card_at(loc) for loc in move.locs) if c is not None)
     return Announcement("remove", cards=cards)
 

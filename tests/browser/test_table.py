@@ -52,26 +52,39 @@ def test_the_board_fills_the_window_without_scrolling(server, new_page, preset, 
 
 
 @pytest.mark.parametrize("preset", ["gaps", "gaps-danish"])
-def test_on_a_phone_every_gaps_cell_is_a_44_px_target_with_the_controls_on_screen(server, new_page, preset):
-    page = new_page(390, 844)
+def test_on_a_phone_each_gaps_row_is_one_column_of_44_px_targets_with_the_buttons_on_screen(server, new_page, preset):
+    # Swedish: the longest words on the buttons ("Ledtråd" fell below the fold)
+    page = new_page(390, 844, locale="sv-SE")
     page.goto(f"{server}/play/{preset}/3")
     settled(page)
     cells = page.evaluate(RECTS, "#board [data-pos]")
     assert len(cells) == 52
-    assert all(c["w"] >= 44 and c["h"] >= 44 and c["bottom"] <= 844 and c["right"] <= 390 for c in cells), cells
-    controls = page.evaluate(RECTS, CONTROLS)
-    assert len(controls) == 4 and all(c["bottom"] <= 844 and c["h"] >= 44 for c in controls), controls
-    # a row reads on into its second line: the first cell of the second line lies under the
-    # first of the first, after an arrow, and the next row begins clearly lower
+    assert all(c["w"] >= 44 and c["h"] >= 44 and c["y"] >= 0 and c["bottom"] <= 844 and c["x"] >= 0 and c["right"] <= 390
+               for c in cells), cells
+    buttons = page.evaluate(RECTS, CONTROLS + ", #board .game-menu .button")
+    assert len(buttons) == 6 and all(b["y"] >= 0 and b["bottom"] <= 844 and b["right"] <= 390 and b["h"] >= 44
+                                     for b in buttons), buttons
+    assert page.evaluate("scrollY") == 0
+    # each row is one column, read downwards: its cells (and its starter) share one x, each
+    # just under the one before, so a gap's left neighbour is the card right above it
     rows = page.evaluate("""() => [...document.querySelectorAll('#board .grow')].map(row =>
         [...row.querySelectorAll('[data-pos], .starter')].map(el => {
-          const r = el.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; }))""")
+          const r = el.getBoundingClientRect(); return [r.x, r.y, r.height]; }))""")
+    assert len(rows) == 4 and all(len(row) == (14 if preset == "gaps-danish" else 13) for row in rows)
     for row in rows:
-        wrapped = next(i for i, c in enumerate(row) if c[1] > row[0][1])
-        assert wrapped == 7 and row[wrapped][0] == row[0][0] and all(c[1] == row[wrapped][1] for c in row[wrapped:])
+        assert len({round(x) for x, _, _ in row}) == 1, row
+        assert all(0 < y2 - (y1 + h1) <= 4 for (_, y1, h1), (_, y2, _) in zip(row, row[1:])), row
+    lefts = [row[0][0] for row in rows]
+    assert lefts == sorted(lefts) and min(b - a for a, b in zip(lefts, lefts[1:])) >= 44  # row 1 leftmost
     arrow = page.evaluate("() => getComputedStyle(document.querySelector('#board .grow'), '::before').content")
-    assert "↳" in arrow
-    assert rows[1][0][1] - rows[0][-1][1] > 50  # the next row begins clearly lower
+    assert "↓" in arrow
+    if preset == "gaps":
+        # the hint's words beside the board, in the window: nothing scrolls to show them
+        page.click('#board [data-action="hint"]')
+        page.wait_for_selector("#board .hint-note")
+        settled(page)
+        note = page.evaluate(RECTS, "#board .hint-note")[0]
+        assert note["x"] >= 290 and note["bottom"] <= 844 and page.evaluate("scrollY") == 0, note
     shot(page, f"table-{preset}-390")
 
 
@@ -204,6 +217,15 @@ def test_a_phones_stats_page_stays_within_three_screens(server, new_page):
     assert page.inner_text('[data-figures="total"] [data-stat="played"]') == "14"
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 3 * 844, height
+    # the three charts one under the other, each whole on the screen's width (side by side, the
+    # second was cut off)
+    charts = page.evaluate(RECTS, ".chart")
+    assert len(charts) == 3 and all(c["x"] >= 0 and c["right"] <= 390 for c in charts), charts
+    assert all(a["bottom"] <= b["y"] for a, b in zip(charts, charts[1:])), charts
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # each game's line of figures is one line
+    folds = page.evaluate(RECTS, ".figures.fold summary")
+    assert len(folds) == 7 and all(f["h"] < 34 for f in folds), folds
     shot(page, "table-stats-390")
 
 

@@ -16,12 +16,14 @@ def gzip_bytes(response) -> int:
 
 def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
     gz = {"Accept-Encoding": "gzip"}
-    page = client.get("/play/pyramid/42", headers=gz)  # a share link: the deal ready to play
+    # a share link: the deal ready to play; this one shows nine court figures (two deals in a
+    # hundred show more: bench/weight.py)
+    page = client.get("/play/pyramid/424242", headers=gz)
     # each file once, as the browser fetches it: a court figure's <use href="…svg?v=…#KH"> names
     # a symbol in its file, the part after # is not sent
     assets = list(dict.fromkeys(url.partition("#")[0] for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)))
     assert len(assets) >= 3 and all(re.search(r"\?v=[0-9a-f]{12}$", url) for url in assets), assets
-    assert any(url.startswith("/static/cards/") for url in assets)  # this deal shows court cards: counted
+    assert sum(url.startswith("/static/cards/") for url in assets) == 9  # its court figures: counted
     total = gzip_bytes(page)
     for url in assets:
         asset = client.get(url, headers=gz)
@@ -30,7 +32,7 @@ def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
         # icons are compressed images already (or too small to gain): counted as they come
         total += len(asset.content) if url.startswith("/static/icons/") else gzip_bytes(asset)
     assert total <= 100 * 1024, total
-    first = client.post("/play/pyramid/42", data={"action": "draw", "csrf_token": csrf_of(page.text)},
+    first = client.post("/play/pyramid/424242", data={"action": "draw", "csrf_token": csrf_of(page.text)},
                         headers={**HX, **gz})  # the first move stores the game
     game_id = first.headers["HX-Push-Url"].rsplit("/", 1)[1]
     move = client.post(f"/games/{game_id}/act", data={"action": "draw", "csrf_token": csrf_of(page.text)},
@@ -38,3 +40,19 @@ def test_first_load_and_move_fragment_are_small_compressed_and_cached(client):
     assert move.status_code == 200 and "<html" not in move.text
     assert gzip_bytes(move) <= 5 * 1024
     assert move.headers["cache-control"] == "no-store"
+
+
+def test_our_styles_and_scripts_are_served_without_their_comments(client):
+    from app.web.views.assets import asset_url, file_for
+
+    for name in ("css/cards.css", "js/app.js"):
+        source = file_for(name).read_text()
+        served = client.get(asset_url(name)).text
+        comment = r"/\*" if name.endswith(".css") else r"(?m)^\s*//"
+        assert re.search(comment, source) and not re.search(comment, served)
+        # every line of code is there: the served text is the source's lines, less comments
+        code = [line.rstrip() for line in served.splitlines() if line.strip()]
+        assert len(code) > 50 and all(line in source for line in code)
+        assert len(served) < .9 * len(source)
+    served = client.get(asset_url("js/app.js")).text
+    assert "document.addEventListener(" in served and served.rstrip().endswith(("})();", "}"))

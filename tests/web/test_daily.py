@@ -150,3 +150,32 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     # out of band: htmx puts it in the heading, which the board's answer does not redraw
     assert re.search(r'<b id="daily-streak" data-stat="daily-streak" hx-swap-oob="true">1</b>', last.text)
 
+
+
+def _visible(html: str) -> str:
+    """A page's words, without its tags (whose links and data attributes may hold the seed)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)))
+
+
+def test_a_daily_deal_is_named_by_its_day_never_by_its_19_digit_seed(client, other_client, app):
+    auth = api_player(client)
+    browse_as(other_client, client, auth)
+    location = other_client.get("/daily/pyramid").headers["location"]
+    with app.state.sessionmaker() as session:
+        seed = daily_choice.daily_deal(session, "pyramid").seed
+    assert len(str(seed)) >= 18
+    day = daily.utc_today()
+    named = f"Daily deal {day.day} {day.strftime('%B')} {day.year}"
+    ready = other_client.get(location).text
+    assert named in _visible(ready) and str(seed) not in _visible(ready)
+    game_id, answer = first_move(other_client, location, action="draw")
+    assert str(seed) not in _visible(answer.text)  # the board's answer and its share line out of band
+    for path in (f"/games/{game_id}", f"/g/{game_id}/replay", "/stats", f"/deal/pyramid/{seed}"):
+        page = other_client.get(path)
+        assert page.status_code == 200, path
+        words = _visible(page.text)
+        assert str(seed) not in words, path
+        # the history's column says it shorter: "Daily deal 5 Dec 2026"
+        assert named in words or (path == "/stats" and named.replace(day.strftime("%B"), day.strftime("%b")) in words), path
+    # an ordinary deal keeps its number
+    assert "Seed 42" in _visible(other_client.get("/deal/pyramid/42").text)

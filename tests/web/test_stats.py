@@ -91,8 +91,13 @@ def test_every_figure_on_the_page_and_in_the_api(client, other_client, app):
     # bars, and days with results
     assert 'data-chart="rolling"' in page.text and "<polyline" not in page.text
     assert 'data-rolling-needs="10"' in page.text and "Shown once 10 games are won or lost: 6 so far." in page.text
-    assert re.search(r'data-chart="scores".*?<rect class="bar ', page.text, re.S)
     assert re.search(r'data-chart="days".*?<rect class="bar won"', page.text, re.S)
+    # the scores' bars in the colours their legend names: won at the foot, lost on top
+    for chart in ("scores", "days"):
+        figure = re.search(rf'<figure class="chart" data-chart="{chart}">(.*?)</figure>', page.text, re.S).group(1)
+        kinds = re.findall(r'<rect class="bar ?(\w*)"', figure)
+        assert set(kinds) == {"won", "lost"}, (chart, kinds)
+        assert '<span class="key won"></span> won <span class="key lost"></span> lost' in figure
 
 
 def test_a_replaced_game_is_lost_for_good(client, app):

@@ -231,6 +231,7 @@ class HistoryRow:
     score: int
     moves: int
     seconds: int | None
+    daily_on: date | None  # a daily deal's day: the deal's name (its seed is 19 digits)
     offline: bool = False  # played offline: no time
 
 
@@ -247,7 +248,7 @@ def _history_statements(filtered: bool, by_result: bool):
     where = [r.c.result == bindparam("result")] if by_result else []
     count = select(func.count()).select_from(r).where(*where)
     rows = (select(r.c.id, r.c.started_at, r.c.preset, r.c.seed, r.c.result, r.c.scoring, r.c.score, r.c.cursor,
-                   r.c.seconds, r.c.played_offline)
+                   r.c.seconds, r.c.daily_on, r.c.played_offline)
             .where(*where).order_by(r.c.started_at.desc(), r.c.id.desc())
             .limit(bindparam("size")).offset(bindparam("skip")))
     return count, rows
@@ -298,6 +299,7 @@ class Histogram:
     low: int
     width: int
     counts: list[int]
+    won: list[int] = field(default_factory=list)  # of each bucket's count, the games won (the rest lost)
 
 
 def _histogram_statements(filtered: bool):
@@ -306,7 +308,8 @@ def _histogram_statements(filtered: bool):
     low, width = bindparam("low", type_=Integer), bindparam("width", type_=Integer)
     bucket = ((r.c.score - low) // width).label("bucket")
     return (select(func.min(r.c.score), func.max(r.c.score)).where(*where),
-            select(bucket, func.count()).where(*where).group_by(bucket))
+            select(bucket, func.count(), func.coalesce(func.sum(case((r.c.result == Status.WON, 1), else_=0)), 0))
+            .where(*where).group_by(bucket))
 
 
 def score_histogram(session: Session, player_id: str, scoring: str, *, preset: str | None = None,
@@ -319,9 +322,10 @@ def score_histogram(session: Session, player_id: str, scoring: str, *, preset: s
         return Histogram(scoring, 0, 1, [])
     width = max(1, -(-(high - low + 1) // SCORE_BUCKETS))
     counts = [0] * (((high - low) // width) + 1)
-    for index, count in session.execute(bucket_statement, {**params, "low": low, "width": width}):
-        counts[int(index)] = int(count)
-    return Histogram(scoring, int(low), int(width), counts)
+    won = [0] * len(counts)
+    for index, count, won_count in session.execute(bucket_statement, {**params, "low": low, "width": width}):
+        counts[int(index)], won[int(index)] = int(count), int(won_count)
+    return Histogram(scoring, int(low), int(width), counts, won)
 
 
 @dataclass(frozen=True)

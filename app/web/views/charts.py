@@ -32,7 +32,7 @@ class Bar:
     h: float
     value: int
     label: str
-    kind: str = ""        # a day's bar: the ``Status`` it counts (WON, LOST)
+    kind: str = ""        # the ``Status`` the bar counts (WON, LOST): a day's or a score's games
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,14 @@ def histogram_bars(hist: Histogram) -> Bars | None:
         low = hist.low + i * hist.width
         high = low + hist.width - 1
         label = str(low) if hist.width == 1 else f"{low}–{high}"
-        y = _y(count, top)
-        bars.append(Bar(round(LEFT + i * slot + 2, 1), round(y, 1), round(slot - 4, 1), round(H - BOTTOM - y, 1),
-                        count, label))
+        # the games won at the foot, those lost on top of them: the colours of the days' chart
+        won = hist.won[i] if hist.won else 0
+        x, width = round(LEFT + i * slot + 2, 1), round(slot - 4, 1)
+        y_won, y_all = _y(won, top), _y(count, top)
+        if won:
+            bars.append(Bar(x, round(y_won, 1), width, round(H - BOTTOM - y_won, 1), won, label, Status.WON))
+        if count - won:
+            bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), count - won, label, Status.LOST))
         if n <= 6 or i % 2 == 0 or i == n - 1:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
     return Bars(bars, _labels(labels), _grid(top), top)
