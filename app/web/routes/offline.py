@@ -18,10 +18,9 @@ from starlette.responses import JSONResponse, Response
 
 from app.services.play import games
 from app.services.stats import leaderboard
-
-from ..http.deps import GameIdDep, PlayerDep, SessionDep
-from ..views.assets import PYODIDE_FILES, STATIC_DIR, asset_url
-from ..views.offline_bundle import engine_url, engine_version, engine_zip
+from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
+from app.web.views.assets import PYODIDE_DIR, PYODIDE_FILES, STATIC_DIR, asset_url
+from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,8 +33,6 @@ WORKBOX = "/static/vendor/workbox/"
 
 
 def _pyodide_version() -> str:
-    from ..views.assets import PYODIDE_DIR
-
     try:
         return str(json.loads((PYODIDE_DIR / "package.json").read_text())["version"])
     except (OSError, ValueError, KeyError):
@@ -92,9 +89,18 @@ workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url
   }});
 
 self.addEventListener("install", (event) => {{
-  // a move and every other POST go straight to the network (the Static Routing API): this
-  // worker, asleep or busy, never stands between a tap and the server
-  if (event.addRoutes) event.addRoutes({{condition: {{requestMethod: "POST"}}, source: "network"}}).catch(() => null);
+  // the Static Routing API: this worker, asleep or busy, never stands between a tap and the
+  // server. A move and every other POST, and the board's other requests, go straight to the
+  // network; styles, scripts and images race the network (the browser's cache) against this
+  // worker (its kept copies, offline); pages and the offline engine's bundle come through it.
+  // Each route on its own: a browser that cannot read one keeps the others.
+  if (event.addRoutes) {{
+    [{{condition: {{requestMethod: "POST"}}, source: "network"}},
+     {{condition: {{urlPattern: {{pathname: "/static/*"}}}}, source: "race-network-and-fetch-handler"}},
+     {{condition: {{not: {{or: [{{requestMode: "navigate"}}, {{urlPattern: {{pathname: "/offline/*"}}}}]}}}},
+      source: "network"}},
+    ].forEach((route) => event.addRoutes(route).catch(() => null));
+  }}
   // an update keeps offline play whole: when an older offline cache is there, fill the new one now
   event.waitUntil(caches.keys().then((names) => {{
     if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;

@@ -23,9 +23,10 @@ import markupsafe
 from app.settings import PROJECT_ROOT
 
 APP = PROJECT_ROOT / "app"
+VIEWS = APP / "web" / "views"
 TEMPLATES = PROJECT_ROOT / "templates"
 # the app's modules the offline engine imports (app/web/views/offline_engine.py), beside the engine
-WEB_MODULES = ("views/boards.py", "views/card_words.py", "views/offline_engine.py")
+WEB_MODULES = ("boards.py", "card_words.py", "offline_engine.py")
 STAMP = (2020, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -34,7 +35,7 @@ def _files() -> list[tuple[str, bytes]]:
 
     files: list[tuple[str, bytes]] = [
         ("app/__init__.py", b""),
-        ("app/i18n.py", (APP / "web" / "views" / "offline_i18n.py").read_bytes()),
+        ("app/i18n.py", (VIEWS / "offline_i18n.py").read_bytes()),
         ("app/cli.py", (APP / "cli.py").read_bytes()),
         ("app/web/__init__.py", b""),
         ("app/web/views/__init__.py", b""),
@@ -43,7 +44,7 @@ def _files() -> list[tuple[str, bytes]]:
              "figures": templating.COURT_FIGURES}, sort_keys=True).encode()),
     ]
     files += [(f"app/engine/{p.name}", p.read_bytes()) for p in sorted((APP / "engine").glob("*.py"))]
-    files += [(f"app/web/{name}", (APP / "web" / name).read_bytes()) for name in WEB_MODULES]
+    files += [(f"app/web/views/{name}", (VIEWS / name).read_bytes()) for name in WEB_MODULES]
     files += [(p.relative_to(APP).as_posix(), p.read_bytes())
               for p in sorted((APP / "locale").glob("*/LC_MESSAGES/messages.mo"))]
     files += [(p.relative_to(PROJECT_ROOT).as_posix(), p.read_bytes())

@@ -1,6 +1,6 @@
 """The rules in the page: what the page's offline engine (Pyodide in a Web Worker,
 static/js/engine-worker.js) runs, over the app's own ``app/engine`` and the board's own view
-models and templates (app/web/boards.py, templates/boards/, templates/_cards.html).
+models and templates (app/web/views/boards.py, templates/boards/, templates/_cards.html).
 
 Nothing here decides a rule: a tap means what ``Variant.tap`` says, a move is the engine's, the
 board is ``boards.board_of`` drawn by the server's macros. It needs only the standard library,

@@ -11,11 +11,10 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-# in the bundle this file is app/i18n.py, the catalogs at the bundle's top (locale/); in the
-# repository (its tests) it is app/web/views/offline_i18n.py, the catalogs in app/locale
+# in the bundle this file is app/i18n.py, beside app/locale; in the repository (its tests) it
+# is app/web/views/offline_i18n.py, three folders below it
 _HERE = Path(__file__).resolve().parent
-LOCALE_DIR = next((d / "locale" for d in (_HERE, _HERE.parent, _HERE.parents[1]) if (d / "locale").is_dir()),
-                  _HERE / "locale")
+LOCALE_DIR = next((p / "locale" for p in (_HERE, *_HERE.parents) if (p / "locale").is_dir()), _HERE / "locale")
 LANGUAGES = ("da", "sv", "en")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGUAGE)

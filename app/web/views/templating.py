@@ -32,7 +32,7 @@ from app.settings import PROJECT_ROOT
 from app.web.views import formatting, preset_words
 from app.web.views.assets import asset_url
 
-# the card words live beside the offline engine's board (app/web/card_words.py); RANK_LABELS is
+# the card words live beside the offline engine's board (app/web/views/card_words.py); RANK_LABELS is
 # named here still for the tests and previews that read it
 from .card_words import RANK_LABELS as RANK_LABELS
 from .card_words import card_name, card_symbol, rank_label, suit_name, suit_symbol
