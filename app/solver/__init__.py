@@ -2,15 +2,16 @@
 
 Pure Python, standard library only, no I/O. ``solve(position)`` takes an engine position
 (``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation and
-cleaned (``lines``); ``shortest_win`` proves the shortest win of a Pyramid-family position;
+cleaned (``lines``); ``shortest_win`` searches a position's shortest win (``par``);
 ``line_from`` keeps a hint on one line; ``best_score_move`` is the fallback when no win is
 known.
 """
 
 from .best_score import best_score_move
 from .lines import LineError, clean_line, line_from
+from .par import proves_shortest, shortest_win
 from .result import SolveResult
-from .shortest import PAR_POSITIONS, ShortestWin, proves_shortest, shortest_win
+from .shortest import PAR_POSITIONS, ShortestWin
 from .solve import solve
 
 __all__ = [

@@ -58,7 +58,27 @@
   });
 
   // After a swap the old buttons are gone: put focus back on the same place (or its successor).
-  var lastFocus = null;
+  // A card played is gone before the answer comes (the page shows the move at once), so focus
+  // that was on the board and fell to the page goes back to the board: a card to play, or on a
+  // finished game the end panel's "New deal".
+  var lastFocus = null, boardHadFocus = false;
+  document.addEventListener("focusin", function (event) {
+    boardHadFocus = !!(event.target.closest && event.target.closest("#board"));
+  });
+  document.addEventListener("pointerdown", function (event) {
+    if (!(event.target.closest && event.target.closest("#board"))) boardHadFocus = false;
+  }, true);
+  function focusLost() {
+    var el = document.activeElement;
+    return !el || el === document.body || !document.documentElement.contains(el);
+  }
+  function boardFocus() {
+    var board = document.getElementById("board");
+    var ended = board && board.getAttribute("data-status") !== "playing" &&
+      board.querySelector('[data-banner] [data-action="new"]');
+    return ended || document.querySelector("#board .selected, #board .playable") ||
+      document.querySelector('#board button[name="target"]:not([disabled])');
+  }
   document.addEventListener("htmx:beforeRequest", function () {
     var el = document.activeElement;
     lastFocus = el && el.closest && el.closest("#board") ? {
@@ -67,12 +87,19 @@
   });
   document.addEventListener("htmx:afterSettle", function () {
     startClock();
-    if (!lastFocus) return;
+    if (!lastFocus) {
+      if (boardHadFocus && focusLost() && document.getElementById("board")) {
+        var back = boardFocus();
+        if (back) back.focus();
+      }
+      return;
+    }
     var target = null;
+    if (/^(confirm-)?(new|restart)$/.test(lastFocus.action || "")) lastFocus = {};  // a new deal: its cards
     if (lastFocus.loc) target = document.querySelector('#board [data-loc="' + lastFocus.loc + '"]:not([data-removed])');
     if (!target && lastFocus.pos) target = document.querySelector('#board [data-pos="' + lastFocus.pos + '"]');
     if (!target && lastFocus.action) target = document.querySelector('#board [data-action="' + lastFocus.action + '"]:not([disabled])');
-    if (!target) target = document.querySelector("#board .selected, #board .playable");
+    if (!target) target = boardFocus();
     if (target) target.focus();
   });
 
@@ -150,7 +177,9 @@
   document.addEventListener("htmx:beforeRequest", function () {
     var el = document.activeElement;
     replayFocus = el && el.closest && el.closest("#replay") ?
-      (el.hasAttribute("data-replay-slider") ? "[data-replay-slider]" : el.getAttribute("data-replay") ? '[data-replay="' + el.getAttribute("data-replay") + '"]' : null) : null;
+      (el.hasAttribute("data-replay-slider") ? "[data-replay-slider]" : el.hasAttribute("data-replay-play") ? "[data-replay-play]" :
+       el.hasAttribute("data-replay-speed") ? "[data-replay-speed]" :
+       el.getAttribute("data-replay") ? '[data-replay="' + el.getAttribute("data-replay") + '"]' : null) : null;
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!replayFocus) return;

@@ -97,4 +97,16 @@
     event.preventDefault();
     cancel.click();
   });
+
+  // Escape closes a win's end panel (its ✕ is the panel's summary: that works without script)
+  // and shows the finished cards; focus stays on its "show the result"
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var panel = document.querySelector("#board details[data-end-panel][open]");
+    if (!panel) return;
+    event.preventDefault();
+    panel.open = false;
+    var toggle = panel.querySelector("summary");
+    if (toggle) toggle.focus();
+  });
 })();

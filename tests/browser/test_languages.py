@@ -57,7 +57,7 @@ def test_a_danish_win_and_a_swedish_redeal_by_taps_on_a_phone(server, new_page):
     shot(page, "da-won-390")
     page.wait_for_selector('#analysis[data-analysis-kind="won"]')  # loaded after the last move
     shot(page, "da-won-analysis-390")
-    page.goto(f"{server}/g/{page.get_attribute('#board', 'data-game-id')}/replay")
+    page.goto(f"{server}/g/{page.get_attribute('#board', 'data-game-id')}/replay?ply={len(WIN_LINE)}")
     assert page.inner_text('[data-banner="won"] strong') == "Vundet."
     shot(page, "da-replay-won-390")
 

@@ -118,7 +118,7 @@ def test_switching_language(server, new_page):
     assert page.get_attribute("html", "lang") == "en"
     page.click('[data-lang="da"]')
     page.wait_for_selector('html[lang="da"]')
-    assert "Nyt spil" in page.inner_text("main")
+    assert "Flere måder at spille" in page.inner_text("main")
     page.goto(f"{server}/play/gaps-danish/4")
     assert page.get_attribute("html", "lang") == "da"
     shot(page, "gaps-danish-da-1280")

@@ -118,8 +118,8 @@ def test_end_screens_replays_and_analyses_show_words(server, new_page, case):
             first = moves.first.inner_text()
             assert re.search("[♠♥♦♣]|" + {"en": "Draw|Redeal", "da": "Vend|Læg om|Bland om"}[language], first), first
         shot(page, f"words-{case}-end-{language}")
-        # the replay: at the end, a few moves in, and its whole move list opened
-        for ply in ("", "?ply=1", "?ply=5"):
+        # the replay: at the end (a ply beyond it is the last), a few moves in, and its whole move list opened
+        for ply in ("?ply=1000", "?ply=1", "?ply=5"):
             page.goto(f"{server}/g/{game['id']}/replay{ply}")
             if not page.locator("details.move-list[open]").count():
                 page.click("details.move-list summary")

@@ -266,3 +266,4 @@ def test_column0_moves_are_the_moves_of_every_arrangement(rows, cols):
         assert got == expected, grid
         checked += len(members) > 1
     assert checked > 10
+

@@ -204,8 +204,8 @@ def _pages_in(app, language: str) -> dict[str, tuple[int, str]]:
         assert 'data-challenge="won"' in challenge  # another player's win leads the page
         get("replay-start", f"/g/{won['id']}/replay?ply=0")
         get("replay-move", f"/g/{won['id']}/replay?ply=3")
-        get("replay-won", f"/g/{won['id']}/replay")
-        get("replay-lost", f"/g/{lost['id']}/replay")
+        get("replay-won", f"/g/{won['id']}/replay?ply=1000")  # clamped to the last move: the end
+        get("replay-lost", f"/g/{lost['id']}/replay?ply=1000")
 
         get("error-404", "/no-such-page")
         get("error-bad-seed", "/play/pyramid/abc")

@@ -87,12 +87,12 @@ def test_unknown_game_is_a_clear_404(client):
 
 def test_language_follows_accept_language_and_the_switch_is_remembered(client):
     danish = client.get("/", headers={"Accept-Language": "da-DK,da;q=0.9"})
-    assert '<html lang="da" ' in danish.text and "Nyt spil" in danish.text
+    assert '<html lang="da" ' in danish.text and "Flere måder at spille" in danish.text
     token = re.search(r'name="csrf_token" value="(\w+)"', danish.text).group(1)
     switched = client.post("/prefs/language", data={"language": "sv", "next": "/", "csrf_token": token})
     assert switched.status_code == 303
     swedish = client.get("/", headers={"Accept-Language": "da"})
-    assert '<html lang="sv" ' in swedish.text and "Nytt spel" in swedish.text
+    assert '<html lang="sv" ' in swedish.text and "Fler sätt att spela" in swedish.text
 
 
 def test_error_pages_are_worded_in_the_requests_language(client):

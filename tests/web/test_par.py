@@ -98,7 +98,9 @@ def test_one_number_on_the_end_screen_replay_deal_page_and_api(client, other_cli
     assert api["verdict"]["moves"] == " ".join(best.moves)
 
 
-def test_the_api_gives_par_to_anyone_and_the_line_only_after_finishing(client):
+def test_the_api_gives_par_to_anyone_and_the_line_only_after_finishing(app, client):
+    with app.state.sessionmaker() as session:  # kept, as the daily preparation or a first player does
+        par_service.par_of(session, par_service.start_of_deal("pyramid-3", 21), player_id=None)
     api = client.get("/api/deals/pyramid-3/21").json()
     best = shortest_win(par_service.start_of_deal("pyramid-3", 21).position, budget_seconds=None)
     assert api["par"] == len(best.moves) and api["par_proven"] is True and api["verdict"] is None

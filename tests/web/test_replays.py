@@ -30,9 +30,11 @@ def test_each_ply_shows_the_position_after_that_many_moves(client, other_client)
         assert page.status_code == 200
         assert f'data-ply="{ply}" data-total="{len(WIN_LINE)}"' in page.text
         assert cards_shown(page.text) == expected_cards(ply)
-    last = other_client.get(f"/g/{game['id']}/replay").text  # no ply: the end
-    assert 'data-banner="won"' in last and f'data-ply="{len(WIN_LINE)}"' in last
+    last = other_client.get(f"/g/{game['id']}/replay?ply={len(WIN_LINE)}").text
+    assert 'data-banner="won"' in last
     assert re.search(r'data-replay-move="P0\+S"', last)
+    start = other_client.get(f"/g/{game['id']}/replay").text  # no ply: the deal, where a replay starts
+    assert 'data-ply="0"' in start and 'data-banner="won"' not in start
 
 
 def test_page_or_frame_and_clamped_plies(client):
@@ -66,7 +68,7 @@ def test_a_game_in_progress_replays_its_played_moves_only(client):
     client.post(f"/api/games/{game['id']}/undo", headers=auth)  # the redo tail is not part of the game
     assert client.get(f"/g/{game['id']}/replay").status_code == 403  # another player's game in play
     browse_as(client, client, auth)
-    html = client.get(f"/g/{game['id']}/replay").text
+    html = client.get(f"/g/{game['id']}/replay?ply=9").text
     assert 'data-ply="3" data-total="3"' in html
 
 

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, func, select
 
-from app.db.models import Game, PositionVerdict
+from app.db.models import DealVerdict, Game, PositionVerdict, utcnow
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services.assist import par, searches, solver_cache, winnable
 from app.services.play import games as game_service
 from app.services.play import moves
 from app.services.play.games import record_of
 from app.solver import SolveResult, solve
+from app.web.routes import games as games_route
 
 from .helpers import HX, board_state, csrf_of, stored_game
 from .play import WIN_LINE, WIN_SEED
@@ -156,9 +157,13 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     # a fixed random start: the search from it is then the same on every machine
     monkeypatch.setattr(game_service, "random_seed", lambda: 4000)
     lobby = client.get("/").text
+    assert 'data-winnable-only="on"' in lobby  # a newcomer's deals can be won, said in the lobby
+    response = client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "", "next": "/"})
+    assert response.status_code == 303  # turned off in one tap …
+    lobby = client.get("/").text
     assert 'data-winnable-only="off"' in lobby
     response = client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "on", "next": "/"})
-    assert response.status_code == 303
+    assert response.status_code == 303  # … and on again
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
     for preset in ("pyramid", "pyramid-classic"):
@@ -185,6 +190,21 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", seed)).position
     assert solve(position).winnable is True
     assert on_the_loop == [False]
+
+
+def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, monkeypatch):
+    monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
+    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
+    # nothing proven yet: dealt at random, and the deal's page says so
+    dealt = client.get("/play/gaps")
+    assert dealt.status_code == 303
+    assert 'data-deal-proven="no"' in client.get(dealt.headers["location"]).text
+    with client.app.state.sessionmaker() as session:  # a deal an earlier search proved
+        session.add(DealVerdict(preset="gaps", seed=77, winnable=True, moves="", nodes=1, solved_at=utcnow()))
+        session.commit()
+    dealt = client.get("/play/gaps")
+    assert dealt.headers["location"] == "/play/gaps/77"
+    assert 'data-deal-proven="yes"' in client.get(dealt.headers["location"]).text
 
 
 # ---------------------------------------------------------------- "still winnable?"

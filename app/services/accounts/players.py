@@ -19,10 +19,14 @@ THEMES = ("auto", "light", "dark")
 
 def visitor(player_id: str) -> Player:
     """A browser's player before it has done anything: not stored (a GET stores nothing, so a
-    link-preview bot makes no player); ``stored_visitor`` stores it with its first POST."""
+    link-preview bot makes no player); ``stored_visitor`` stores it with its first POST.
+
+    A newcomer is dealt only deals the solver proves winnable (one-pass Pyramid is won about one
+    time in eleven, and a first game lost by the deal teaches nothing); the page says so and
+    turns it off with one button. A program's player (the API) keeps plain random deals."""
     return Player(id=player_id, language=None, scoring="simple", zen=False, four_colour=False,
                   theme="auto", animations=True,
-                  winnable_only=False, winnable_indicator=False, session_generation=0, on_daily_table=True)
+                  winnable_only=True, winnable_indicator=False, session_generation=0, on_daily_table=True)
 
 
 def stored_visitor(session: Session, player_id: str) -> Player:
@@ -100,7 +104,8 @@ def update_preferences(
 
 def update_solver_preferences(session: Session, player: Player, *, winnable_only: bool | None = None,
                               winnable_indicator: bool | None = None) -> Player:
-    """Winnable-only new deals, and the "still winnable?" indicator (both off by default)."""
+    """Winnable-only new deals (on for a browser's new player), and the "still winnable?" indicator
+    (off by default: it is a spoiler)."""
     if winnable_only is not None:
         player.winnable_only = winnable_only
     if winnable_indicator is not None:

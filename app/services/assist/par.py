@@ -1,10 +1,10 @@
 """A deal's par: its shortest win, the one number every page, share text and statistic uses.
 
-In the Pyramid family par is the proven shortest win from the deal (``solver_cache.shortest``:
-A*, kept per deal in ``shortest_lines`` and shared by every instance); a search whose budget
-runs out leaves the shortest line it knows, said as "best known", never as par. Where the
-solver has no shortest-win search (Gaps), the best known line is the solver's winning line
-from the deal (``solver_cache.verdict``, kept in ``position_verdicts``), never proven.
+Par is the proven shortest win from the deal (``solver_cache.shortest``: A*, kept per deal in
+``shortest_lines`` and shared by every instance); a search whose budget runs out leaves the
+shortest line it knows, said as "best known", never as par, with the bound every win reaches
+where one is known. Gaps with redeals left is never proven (docs/par.md): its best known line is
+the shortest of the lines its search found, with no bound.
 
 ``known`` reads what is kept and never searches (the share text, statistics and the daily
 table use it); ``par_of`` searches when nothing is kept (the end screen's analysis, the deal

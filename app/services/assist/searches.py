@@ -254,7 +254,7 @@ def best_score_move(position: Position, max_nodes: int, *, player_id: str | None
 
 def shortest_win(position: Position, *, player_id: str | None, **budget):
     """``app.solver.shortest_win`` (a ShortestWin), in a solver process; None for a position the
-    solver has no shortest-win search for (Gaps: there a win is only as short as it is found)."""
+    solver has no shortest-win search for."""
     from app.solver import proves_shortest
     from app.solver import shortest_win as search
 

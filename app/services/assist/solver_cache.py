@@ -119,8 +119,7 @@ class Shortest:
 
 def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> Shortest | None:
     """The shortest win from the record's position: kept, or searched now within its budget and
-    kept (one search per deal, for every player). None where the solver has no such search
-    (Gaps: a win there is only as short as the line found)."""
+    kept (one search per deal, for every player). None where the solver has no such search."""
     key = key_of(record)
     row = session.get(ShortestLine, key)
     # a proof is a fact; an answer cut short by the clock depends on the machine's load then, and

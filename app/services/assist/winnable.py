@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import DealVerdict, Player, PositionVerdict, utcnow
@@ -86,9 +87,25 @@ def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str
 
 
 def new_seed(session: Session, player: Player, preset_slug: str) -> int:
-    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable."""
+    """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable.
+    When no candidate is proven in time (a Gaps deal, about one search in two; a busy or just
+    started server), a deal proven before is dealt (the verdicts kept: earlier new deals, the
+    daily deals, deal pages); only with none kept yet is the deal unproven."""
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
+        if found is None:
+            found = session.scalar(select(DealVerdict.seed)
+                                   .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True))
+                                   .order_by(func.random()).limit(1))
         if found is not None:
             return found
     return games.random_seed()
+
+
+def proven(session: Session, preset_slug: str, seed: int | None) -> bool:
+    """Whether the solver has proven this seeded deal winnable (a deal page's verdict, or the
+    search of a winnable-only new deal): what the page may promise a newcomer about it."""
+    if seed is None:
+        return False
+    verdict = session.get(DealVerdict, (preset_slug, seed))
+    return bool(verdict is not None and verdict.winnable)

@@ -176,12 +176,14 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     if mine:
         return see_other(request, f"/games/{mine[0].id}")
     replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
+    # before the first move, a player dealt winnable deals is told whether this one is proven
+    proven = {"deal_proven": winnable.proven(session, draft.preset, seed)} if player.winnable_only else {}
     if is_htmx(request):
-        return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": None})
+        return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": None} | proven)
     day = daily.day_of_daily(session, draft.preset, seed)
     meta = game_meta(request, session, draft, share_path(draft), daily_on=day)
     return render_game(request, draft, player, result, replacing=replacing,
-                       extra={"link_meta": meta} | _daily(request, session, player, day))
+                       extra={"link_meta": meta} | _daily(request, session, player, day) | proven)
 
 
 def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:

@@ -25,7 +25,7 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
     fragment = is_htmx(request) and request.headers.get("hx-history-restore-request") != "true"
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
-    frame = replays.frame(game, ply)
+    frame = replays.frame(game, 0 if ply is None else ply)  # a replay opens at the deal
     context = {
         "game": game,
         "frame": frame,

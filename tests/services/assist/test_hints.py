@@ -156,3 +156,28 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
                 session.commit()
                 hints += 1
             assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["gaps-danish"])
+def test_following_the_hints_on_a_gaps_deal_wins_in_its_best_known_line(sessions, preset):
+    """Gaps' par is a best-known line (its redeals leave it unproven): hints from the start follow
+    it, so the win takes exactly its moves, not those of the first line the solver met."""
+    seed = winnable_seeds(preset, 1)[0]
+    with sessions() as session:
+        player = Player()
+        session.add(player)
+        session.commit()
+        game = games.start_game(session, player, preset, seed=seed)
+        session.commit()
+        kept = par.par_of(session, par.start_of_game(game), player_id=None)
+        assert kept is not None and not kept.proven, (preset, seed)
+        hints = 0
+        while record_of(game).position.status == "playing":
+            hint = assist.hint(session, game, player)
+            session.commit()
+            assert hint.winning and hint.steps == kept.moves - hints, (preset, seed, hints, hint)
+            moves.play_move(session, game, player, hint.move)
+            session.commit()
+            hints += 1
+        assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)
