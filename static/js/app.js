@@ -918,14 +918,12 @@
   });
 })();
 
-// Offline (docs/architecture.md, "Offline"): the service worker, registered once the page has
-// loaded; a new version reloads the page into it (waiting moves are in sessionStorage, and the
-// new scripts send them). The rules in the page (engine.js) load only once offline play is on.
+// Offline: docs/architecture.md, "Offline"
 (function () {
   "use strict";
   var KEY = "tretten.offline", sw = navigator.serviceWorker;
   if (!sw) return;
-  // the page as the server last drew it, nothing waiting on it: what a reload offline finds
+  // the page as last drawn, nothing waiting: what a reload offline finds
   function keepPage() {
     var b = document.getElementById("board"), t = window.TrettenBoard;
     if (!sw.controller || !window.caches || (b && (b.getAttribute("data-pending") || "0") !== "0") || (t && t.waiting())) return;
@@ -934,7 +932,6 @@
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
   }
-  // when the page is idle: a tap's answer never waits for the copy
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
   document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
   var had = !!sw.controller;
@@ -960,7 +957,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.querySelector("[data-offline-toggle]");
     if (box) {
-      box.closest("[data-offline-setting]").hidden = false;  // it works only with this script
+      box.closest("[data-offline-setting]").hidden = false;
       box.checked = on();
       box.addEventListener("change", function () {
         turn(box.checked ? "on" : "off");

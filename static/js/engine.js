@@ -86,11 +86,24 @@
   };
   // the setting's words (templates/_settings.html): getting ready, ready, or failed; off when
   // the player turns it off again
+  // (/offline/words, in the page's language; offline, those kept last time)
   var shown = document.querySelector("[data-offline-state]");
+  var WORDS = "tretten.offline.words:" + document.documentElement.lang, said = {}, now = "off";
+  try { said = JSON.parse(localStorage.getItem(WORDS) || "{}"); } catch (e) { /* none kept */ }
   function state(key) {
+    now = key;
     if (!shown) return;
-    shown.textContent = JSON.parse(shown.getAttribute("data-words") || "{}")[key] || "";
+    shown.textContent = said[key] || "";
     shown.setAttribute("data-offline-state", key);
+  }
+  if (shown) {
+    fetch("/offline/words", { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (w) {
+        if (!w) return;
+        said = w;
+        try { localStorage.setItem(WORDS, JSON.stringify(w)); } catch (e) { /* private mode */ }
+        state(now);
+      }).catch(function () { /* offline: the kept words */ });
   }
   function start() {
     state("loading");

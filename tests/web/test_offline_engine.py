@@ -139,3 +139,9 @@ def test_a_stored_game_as_the_page_gets_it_is_the_game_the_server_plays(client, 
     with TestClient(app) as stranger:
         assert stranger.get(f"/offline/games/{game_id}").status_code == 403
     assert client.get("/offline/games/nosuchgame1").status_code == 404
+
+
+def test_the_settings_words_come_in_the_pages_language_only_when_asked(client):
+    danish = client.get("/offline/words", headers={"Accept-Language": "da"}).json()
+    assert danish["ready"].startswith("Klar:") and set(danish) == {"loading", "ready", "failed"}
+    assert "Getting offline play ready" not in client.get("/play/pyramid/3").text

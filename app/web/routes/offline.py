@@ -16,6 +16,8 @@ from functools import lru_cache
 from fastapi import APIRouter, Request
 from starlette.responses import JSONResponse, Response
 
+from app import i18n
+from app.i18n import N_
 from app.services.play import games
 from app.services.stats import leaderboard
 from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
@@ -23,6 +25,14 @@ from app.web.views.assets import PYODIDE_DIR, PYODIDE_FILES, STATIC_DIR, asset_u
 from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
 
 router = APIRouter(include_in_schema=False)
+
+# what the offline setting says of itself (static/js/engine.js): asked for only once it is on,
+# so a page's weight carries none of it
+STATES = {
+    "loading": N_("Getting offline play ready…"),
+    "ready": N_("Ready: your games go on without a connection, and are checked when it is back."),
+    "failed": N_("Offline play could not be made ready. It will be tried again next time."),
+}
 
 # what every page needs, precached when the service worker installs: the pages' own styles and
 # scripts (already in the browser's cache after the first page, so installing fetches little)
@@ -148,3 +158,11 @@ def game_record(game_id: GameIdDep, session: SessionDep, player: PlayerDep) -> R
     body = {"id": game.id, "preset": game.preset, "deal": {"text": game.deal}, "rules": game.rules,
             "moves": game.moves.split(), "cursor": game.cursor, "version": game.version}
     return JSONResponse(body, headers={"cache-control": "no-store"})
+
+
+@router.get("/offline/words")
+def words(request: Request, player: PlayerDep) -> Response:
+    """The offline setting's words in the page's language (the player's own, as pages have it)."""
+    i18n.set_language(getattr(request.state, "language", i18n.DEFAULT_LANGUAGE))
+    return JSONResponse({key: i18n.gettext(text) for key, text in STATES.items()},
+                        headers={"cache-control": "no-store"})
