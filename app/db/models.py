@@ -152,6 +152,9 @@ class Game(Base):
     # move, undo or redo came through the API, or the game was made there: a program's game,
     # never ranked among the daily table's clean wins (app.services.stats.leaderboard)
     played_via: Mapped[str] = mapped_column(String(8), default="page", server_default="page")
+    # a move made while the page had no network was stored (for good): the server's clock saw
+    # only the moves arriving together, so the game's time never counts (lifecycle.finish_time)
+    played_offline: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 

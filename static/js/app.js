@@ -804,6 +804,20 @@
   window.TrettenBoard = {
     waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
     debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later, failures: failures }; },
+    // the page plays on by itself offline (static/js/offline-play.js): it takes what waits here,
+    // the moves shown and the board they were made on; none while a request is on its way
+    handOver: function () {
+      var b = board();
+      if (posted || others || !b) return null;
+      var out = { base: base || { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") },
+        moves: queue.map(function (m) { return { mid: m.mid, fields: m.fields }; }), later: later };
+      clearTimeout(retryTimer);
+      retryTimer = null;
+      queue = []; later = []; base = null; known = true; stale = false; failures = 0;
+      save();
+      render();
+      return out;
+    },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
       var ready = names.some(function (name) {

@@ -40,7 +40,13 @@
     if (document.querySelector("script[data-engine]")) return;
     kept("/offline/files.json", KEY + ".files").then(function (f) {
       if (document.querySelector("script[data-engine]")) return;
+      // whole games offline (offline-play.js) first, so it hears the engine arrive
+      var play = document.createElement("script");
+      play.src = f.scripts.play;
+      play.async = false;
+      document.head.appendChild(play);
       var script = document.createElement("script");
+      script.async = false;
       script.src = f.scripts.engine;
       script.setAttribute("data-engine", "");
       document.head.appendChild(script);

@@ -31,11 +31,13 @@ class PlayedResult:
     undos: int
     hints: int
     auto_finished: bool
+    offline: bool = False   # played offline: its time is not known
 
 
 def _played(game: Game, name: str | None, result: Status) -> PlayedResult:
     return PlayedResult(game.id, name, result == Status.WON, result == Status.LOST and game.status == Status.PLAYING,
-                        game.cursor, game.seconds, game.undo_count, game.hint_count, game.auto_finished)
+                        game.cursor, game.seconds, game.undo_count, game.hint_count, game.auto_finished,
+                        game.played_offline)
 
 
 def origin_result(session: Session, preset: str, seed: int, game_id: str, viewer_id: str | None) -> PlayedResult | None:

@@ -130,7 +130,10 @@ def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
 
 
 def current_score(game: Game, record: GameRecord | None = None) -> int:
-    return score(record or record_of(game), game.scoring, elapsed_seconds(game))
+    """The game's score; a game played offline earns no time bonus (its time is not known:
+    lifecycle.finish_time), so a timed score counts its pairs only."""
+    scoring = "pairs" if game.scoring == "timed" and game.played_offline else game.scoring
+    return score(record or record_of(game), scoring, elapsed_seconds(game))
 
 
 # ---------------------------------------------------------------- starting

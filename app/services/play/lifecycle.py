@@ -189,8 +189,10 @@ def result_of(game: Game, now: datetime | None = None) -> Status | None:
 
 
 def finish_time(game: Game) -> int | None:
-    """Seconds from the first move to the end, for a finished game."""
-    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None:
+    """Seconds from the first move to the end, for a finished game; none for a game played
+    offline: the server saw its moves only when they arrived together, and the page's clock is
+    not trusted."""
+    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None or game.played_offline:
         return None
     started, finished = aware(game.started_at), aware(game.finished_at)
     assert started is not None and finished is not None

@@ -42,10 +42,12 @@ class RacedError(ConflictError):
 
 
 def store(session: Session, game: Game, record: GameRecord, action: str, *,
-          same_deal_kept: bool = False, mid: str | None = None) -> GameRecord:
+          same_deal_kept: bool = False, mid: str | None = None, offline: bool = False) -> GameRecord:
     """Write the record's state into the game row (ConflictError if the row moved on), and the
     id the page gave this change (``mid``; none from the API), so that the page's retry of it
-    is recognised (``lifecycle.repeated``).
+    is recognised (``lifecycle.repeated``). ``offline``: the page made this change with no
+    network (it comes now with the others made meanwhile): the game is played offline for good,
+    and its time never counts (``lifecycle.finish_time``).
 
     A game's first move makes it played, and replaces the player's unfinished game of the
     preset (counted as lost); with ``same_deal_kept`` a game of the same deal is not replaced,
@@ -58,6 +60,8 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
                                      seed=game.seed if same_deal_kept else None,
                                      deal=game.deal if same_deal_kept and game.seed is None else None)
         game.started_at = now
+    if offline:
+        game.played_offline = True
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status
@@ -135,17 +139,18 @@ def redo(session: Session, game: Game, player: Player | None, *, ply: int | None
     return _stepped(session, game, record_of(game), "redo", "").record
 
 
-def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str) -> ActionResult:
+def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str,
+             offline: bool = False) -> ActionResult:
     """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
     if action == "undo":
         if not record.can_undo:
             raise InputError("there is nothing to undo", "nothing_to_undo")
         game.undo_count += 1
-        after = store(session, game, record.undo(), "undo", mid=mid)
+        after = store(session, game, record.undo(), "undo", mid=mid, offline=offline)
         return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
     if not record.can_redo:
         raise InputError("there is nothing to redo", "nothing_to_redo")
-    after = store(session, game, record.redo(), "redo", mid=mid)
+    after = store(session, game, record.redo(), "redo", mid=mid, offline=offline)
     return ActionResult(after, announcement=_last_move(after))
 
 
@@ -200,12 +205,13 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
 
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
-            limits: games.Limits = games.Limits(), mid: str = "",
+            limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False,
             next_seed: Callable[[], int] = games.random_seed) -> ActionResult:
-    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the
-    page's id of the change: sent again after a lost answer, it is answered with the game as
-    stored. ``next_seed`` chooses a new deal's seed (the player's rule for new deals: a proven
-    winnable one, app.services.assist.winnable.new_seed, is the caller's to give)."""
+    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the page's
+    id of the change: sent again after a lost answer, it is answered with the game as stored;
+    ``offline``: the page made it with no network (``store``). ``next_seed`` chooses a new
+    deal's seed (the player's rule for new deals: a proven winnable one,
+    app.services.assist.winnable.new_seed, is the caller's to give)."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
@@ -223,18 +229,18 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
         games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
     if action in ("undo", "redo"):
-        return _stepped(session, game, record, action, mid)
+        return _stepped(session, game, record, action, mid, offline)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None
         return selection
-    after = store(session, game, played(record, [move], limits), "move", mid=mid)
+    after = store(session, game, played(record, [move], limits), "move", mid=mid, offline=offline)
     return ActionResult(after, announcement=_last_move(after))
 
 
 def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
                action: str, target: str = "", selected: str = "", confirm: bool = False,
-               limits: games.Limits = games.Limits(), mid: str = "") -> ActionResult:
+               limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False) -> ActionResult:
     """An action on a deal ready to play: a selection changes only the page; a move stores the
     game with that move, replacing the player's unfinished game of the preset (counted as
     lost); a game of the deal stored by a hint before its first move goes on instead, its hints
@@ -259,7 +265,7 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
     if in_play is not None:
         raise RacedError("this deal is already in play in another tab", "raced")
     game = games.game_to_start(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
-    store(session, game, after, "move", same_deal_kept=True, mid=mid)
+    store(session, game, after, "move", same_deal_kept=True, mid=mid, offline=offline)
     return ActionResult(after, announcement=_last_move(after), game=game)
 def _last_move(record: GameRecord) -> Announcement:
     """The move that led to the record's position, in words."""

@@ -10,9 +10,11 @@ no auto-finish anywhere in its history (a retry inherits its origin's), played a
 the pages (never a move through the API: a program's game), and no faster than a person plays
 (``FLOOR_SECONDS_PER_MOVE``, timed by the server from the first move to the last). Clean wins
 are ranked by moves, then seconds (equal moves and seconds share a rank); the other wins
-follow, unranked, with the reason. A player who chose not to appear (``Player.on_daily_table``)
-is left out for everyone else and still sees their own row. docs/par.md says what the table can
-and cannot prove.
+follow, unranked, with the reason. A game played offline (``Game.played_offline``) has no time:
+its moves reached the server together when the network came back, so it is ranked by its moves
+alone, after the timed wins of as many moves, and marked as played offline. A player who chose
+not to appear (``Player.on_daily_table``) is left out for everyone else and still sees their
+own row. docs/par.md says what the table can and cannot prove.
 
 No spoilers: a game of the day's deal (its moves, its replay) may be shown only to a viewer who
 has finished that deal, or once the day is over to a viewer with no game of it still open
@@ -62,6 +64,8 @@ def unranked(game: Game, *, first: bool) -> Unranked | None:
         return Unranked.AGAIN
     if game.played_via != games.PAGE:
         return Unranked.API
+    if game.played_offline:  # its moves came together on return: no time to judge (ranked by moves)
+        return None
     started, finished = aware(game.started_at), aware(game.finished_at)
     if started is None or finished is None or (
             (finished - started).total_seconds() < FLOOR_SECONDS_PER_MOVE * max(0, game.cursor - 1)):
@@ -92,6 +96,8 @@ class Entry:
     over_par: int | None        # moves over the deal's par (proven par only)
     game_id: str
     mine: bool = False
+    offline: bool = False       # played offline: no time, ranked by its moves
+
 
     @property
     def clean(self) -> bool:
@@ -99,7 +105,8 @@ class Entry:
 
     def to_json(self) -> dict:
         return {"rank": self.rank, "name": self.name, "moves": self.moves, "seconds": self.seconds,
-                "clean": self.clean, "unranked": self.why, "over_par": self.over_par, "you": self.mine}
+                "clean": self.clean, "unranked": self.why, "over_par": self.over_par, "you": self.mine,
+                "offline": self.offline}
 
 
 @dataclass
@@ -213,7 +220,8 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         if why is None:
             rank = 1 + sum(1 for other in ordered if not other[0][0] and other[0][1:3] < key[1:3])
         over = found.over(game.cursor) if found is not None and found.proven else None
-        entries.append(Entry(rank, name, game.cursor, game.seconds, why, over, game.id, game.player_id == viewer_id))
+        entries.append(Entry(rank, name, game.cursor, game.seconds, why, over, game.id, game.player_id == viewer_id,
+                             game.played_offline))
     shown = may_see_lines(session, preset_slug, row.seed, viewer_id, now=now)
     return Table(preset_slug, day, row.seed, found, entries, shown)
 

@@ -67,7 +67,7 @@ def _r(filtered: bool):
     (the statements below run with those parameters: ``_params``)."""
     columns = [
         Game.id, Game.preset, Game.scoring, Game.score, Game.cursor, Game.seconds, Game.undo_count,
-        Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on,
+        Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on, Game.played_offline,
         result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type)).label("result"),
     ]
     query = select(*columns).where(Game.player_id == bindparam("pid"), Game.started_at.is_not(None))
@@ -232,6 +232,7 @@ class HistoryRow:
     moves: int
     seconds: int | None
     daily_on: date | None  # a daily deal's day: the deal's name (its seed is 19 digits)
+    offline: bool = False  # played offline: no time
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,7 @@ def _history_statements(filtered: bool, by_result: bool):
     where = [r.c.result == bindparam("result")] if by_result else []
     count = select(func.count()).select_from(r).where(*where)
     rows = (select(r.c.id, r.c.started_at, r.c.preset, r.c.seed, r.c.result, r.c.scoring, r.c.score, r.c.cursor,
-                   r.c.seconds, r.c.daily_on)
+                   r.c.seconds, r.c.daily_on, r.c.played_offline)
             .where(*where).order_by(r.c.started_at.desc(), r.c.id.desc())
             .limit(bindparam("size")).offset(bindparam("skip")))
     return count, rows

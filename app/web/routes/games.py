@@ -42,6 +42,9 @@ class BoardForm(BaseModel):
     version: int | None = Field(None, ge=0)
     # the page's id of this change (static/js/app.js, "the queue"): a move sent again is answered once
     mid: str = Field("", max_length=32, pattern=r"^[A-Za-z0-9_-]*$")
+    # the page made this change with no network (static/js/app.js sends it when the network is
+    # back): the game is played offline, its time never counts (docs/lifecycle.md)
+    offline: bool = False
     csrf_token: str = Field("", max_length=128)
 
 
@@ -115,7 +118,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
                                ply=form.ply, version=form.version, confirm=confirmed, limits=limits,
-                               mid=form.mid, next_seed=next_seed)
+                               mid=form.mid, offline=form.offline, next_seed=next_seed)
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
                        selected=form.sel or None)
@@ -201,7 +204,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
         else:
             result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
                                       target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
-                                      mid=form.mid)
+                                      mid=form.mid, offline=form.offline)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
         in_play = games.game_of_deal(session, player, draft)
         if in_play is not None:

@@ -38,7 +38,7 @@ STATES = {
 # what every page needs, precached when the service worker installs: the pages' own styles and
 # scripts (already in the browser's cache after the first page, so installing fetches little)
 SHELL = ["css/theme.css", "css/app.css", "css/cards.css", "css/motion.css", "css/leaderboard.css",
-         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/offline.js", "js/engine.js",
+         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/offline.js", "js/offline-play.js", "js/engine.js",
          "js/engine-worker.js", "icons/icon.svg", "icons/favicon.ico"]
 WORKBOX = "/static/vendor/workbox/"
 
@@ -59,7 +59,8 @@ def offline_files() -> dict[str, object]:
     name = hashlib.sha256(json.dumps([art, engine, _pyodide_version()]).encode()).hexdigest()[:12]
     return {"cache": f"tretten-offline-{name}", "art": art, "engine": engine, "engine_url": engine_url(),
             "pyodide": "/static/vendor/pyodide/",
-            "scripts": {"engine": asset_url("js/engine.js"), "worker": asset_url("js/engine-worker.js")}}
+            "scripts": {"play": asset_url("js/offline-play.js"), "engine": asset_url("js/engine.js"),
+                        "worker": asset_url("js/engine-worker.js")}}
 
 
 @lru_cache(maxsize=1)

@@ -115,6 +115,8 @@ def _result(game: Game, translations) -> str:
     outcome %= {"num": moves}
     if game.seconds is not None:
         outcome += ", " + clock(game.seconds)
+    elif game.played_offline:
+        outcome += ", " + _("played offline (time not counted)")
     undos = (ngettext("%(num)d undo", "%(num)d undos", game.undo_count) % {"num": game.undo_count}
              if game.undo_count else _("no undos"))
     hints = (ngettext("%(num)d hint", "%(num)d hints", game.hint_count) % {"num": game.hint_count}

@@ -1,0 +1,396 @@
+// Whole games offline (issue 38; docs/lifecycle.md, "Offline and back"). With the rules in the
+// page (static/js/engine.js: the app's own engine, loaded once the player turned offline play on
+// or installed the app), a page that loses the network plays on by itself: each tap is asked of
+// the engine, its board laid in, and every change that moved the game (a move, undo, redo, a
+// Gaps redeal, the first move of a new deal whose seed the page picked) is queued, in order,
+// with its own id (`mid`) and the form's fields, in localStorage so that neither a reload nor a
+// closed tab loses it. When the network is back the queue is posted to the ordinary endpoints,
+// one change after another on the board of the answer before it, each with `offline=1`: the
+// server replays and judges every one, as if it were made now. A change it refuses stops the
+// rest; the page shows the server's board with the reason. Then the page is the server's board.
+// Nothing here decides a rule: the engine answers, the server judges. Hints and the solver need
+// the network, and say so.
+(function () {
+  "use strict";
+
+  var KEY = "tretten.offline.play", FORM = 1;
+  var RETRY_MS = [1000, 2000, 4000];
+  var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
+  var active = false;   // the page plays on by itself
+  var syncing = false, failures = 0, timer = null, confirming = false;
+
+  function board() { return document.getElementById("board"); }
+  function region() { return document.getElementById("sync-said"); }
+  function words(name) { var r = region(); return r ? r.getAttribute(name) || "" : ""; }
+  function engine() { return window.TrettenEngine || null; }
+  function newMid() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+  function newSeed() {  // any of the 2^64 seeds, as the server's share links take them
+    var w = new Uint32Array(2);
+    window.crypto.getRandomValues(w);
+    return (BigInt(w[0]) * 4294967296n + BigInt(w[1])).toString();
+  }
+  function load() {
+    try {
+      var kept = JSON.parse(localStorage.getItem(KEY) || "null");
+      return kept && kept.v === FORM ? kept : null;
+    } catch (e) { return null; }
+  }
+  function save() {
+    try {
+      if (state && (state.queue.length || active)) localStorage.setItem(KEY, JSON.stringify(state));
+      else localStorage.removeItem(KEY);
+    } catch (e) { /* storage refused: the queue lives as long as the page */ }
+  }
+
+  // the deal a board is of: a stored game by its id, a deal ready to play by its link (its first
+  // move goes there, and its answer names the game the rest goes to)
+  function dealOf(b) {
+    var id = b.getAttribute("data-game-id");
+    return id ? "g:" + id : "p:" + b.getAttribute("data-deal");
+  }
+  function fromBoard(b) {
+    var game = JSON.parse(b.getAttribute("data-engine-game") || "null");
+    if (!game) return null;
+    var deal = dealOf(b), at = {};
+    if (b.getAttribute("data-game-id")) at[deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
+    var ids = {};
+    if (b.getAttribute("data-game-id")) ids[deal] = b.getAttribute("data-game-id");
+    // a stored game is played under its own rules (a preset's may have changed since)
+    return { v: FORM, game: { preset: game.preset, deal: game.deal, rules: game.rules, moves: game.moves, cursor: game.cursor },
+      deal: deal, queue: [], ids: ids, at: at, page: window.location.pathname + window.location.search };
+  }
+
+  // ---------------------------------------------------------------- the page plays on
+
+  // The engine's board in place of the server's: the same macros drew it (app/web/views/offline_engine.py)
+  function lay(answer) {
+    var b = board(), parts = answer.board || {};
+    var table = b.querySelector(".table"), controls = table && table.querySelector(".controls");
+    if (!table) return;
+    b.querySelectorAll(".toast, .banner, .hint-note, #solver-status, .end-details, [data-cascade]").forEach(function (el) { el.remove(); });
+    Array.prototype.slice.call(table.children).forEach(function (el) { if (el !== controls) el.remove(); });
+    table.insertAdjacentHTML("afterbegin", parts.layout || "");
+    if (controls) {
+      var own = controls.querySelectorAll('[data-action]:not([data-action="undo"]):not([data-action="redo"]):not([data-action="hint"])');
+      own.forEach(function (el) { if (!el.closest(".assist")) el.remove(); });
+      var redo = controls.querySelector('[data-action="redo"]');
+      if (redo && parts.controls) redo.insertAdjacentHTML("afterend", parts.controls);
+      // a won game takes no undo or redo (app.services.play.lifecycle: a win is final), as the
+      // server's board of it shows
+      var open = answer.status !== "won";
+      var undo = controls.querySelector('[data-action="undo"]');
+      if (undo) undo.disabled = !open || !answer.can_undo;
+      if (redo) redo.disabled = !open || !answer.can_redo;
+    }
+    var stats = b.querySelector("dl.stats");
+    if (stats && parts.figures) {
+      var holder = document.createElement("dl");
+      holder.innerHTML = parts.figures;
+      Array.prototype.slice.call(holder.children).reverse().forEach(function (div) {
+        var dd = div.querySelector("[data-stat]"), old = dd && stats.querySelector('[data-stat="' + dd.getAttribute("data-stat") + '"]');
+        if (old) old.closest("div").replaceWith(div); else stats.insertBefore(div, stats.firstChild);
+      });
+    }
+    var ply = b.querySelector('[data-stat="ply"]');
+    if (ply) ply.textContent = answer.cursor;
+    var score = b.querySelector('[data-stat="score"]');
+    if (score) score.textContent = "–";  // counted by the server when the moves are back
+    var time = b.querySelector('[data-stat="time"]');  // the device's clock is not trusted
+    if (time && !time.querySelector("[data-offline-time]")) {
+      var said = document.createElement("span");
+      said.setAttribute("data-offline-time", "");
+      said.textContent = words("data-offline-time");
+      time.replaceChildren(said);
+    }
+    b.setAttribute("data-status", answer.status);
+    b.setAttribute("data-selected", answer.selected || "");
+    b.setAttribute("data-offline-play", "");
+    if (answer.status !== "playing") ended(b, answer);
+    b.querySelectorAll("[data-ahead]").forEach(function (el) { el.removeAttribute("data-ahead"); });
+  }
+  function ended(b, answer) {
+    var banner = document.createElement("div");
+    banner.className = "banner " + answer.status;
+    banner.setAttribute("role", "status");
+    banner.setAttribute("data-banner", answer.status);
+    var p = document.createElement("p"), strong = document.createElement("strong");
+    strong.textContent = words(answer.status === "won" ? "data-offline-won" : "data-offline-lost");
+    p.appendChild(strong);
+    banner.appendChild(p);
+    var actions = document.createElement("p");
+    actions.className = "banner-actions";
+    var next = document.createElement("button");
+    next.type = "button";
+    next.className = "button primary";
+    next.setAttribute("data-action", "new");
+    next.textContent = words("data-offline-new-deal");
+    actions.appendChild(next);
+    banner.appendChild(actions);
+    var table = b.querySelector(".table");
+    table.parentNode.insertBefore(banner, table);
+    if (answer.status === "won" && answer.board && answer.board.cascade) banner.insertAdjacentHTML("beforebegin", answer.board.cascade);
+  }
+  function toast(el, text) {
+    document.querySelectorAll("#board .toast").forEach(function (t) { t.remove(); });
+    if (!text) return;
+    var t = document.createElement("p");
+    t.className = "toast message near";
+    t.setAttribute("data-offline-note", "");
+    t.setAttribute("aria-hidden", "true");
+    t.textContent = text;
+    board().appendChild(t);
+    if (el && window.TrettenTable) window.TrettenTable.placeToast(t, el.getBoundingClientRect());
+    var announce = document.getElementById("announce");
+    if (announce) announce.textContent = text;
+  }
+  function status() {
+    var b = board(), line = b && b.querySelector("[data-sync]");
+    var n = state ? state.queue.length : 0;
+    b && b.setAttribute("data-pending", String(n));
+    var text = active ? words(n === 1 ? "data-offline-play-one" : "data-offline-play-many").replace("{n}", n) : "";
+    if (line) {
+      line.hidden = !text;
+      line.textContent = text;
+      line.classList.toggle("offline", !!text);
+    }
+    var r = region();
+    if (r && text && r.textContent !== text) r.textContent = text;
+  }
+
+  var asking = null;  // the engine is answering a tap: taps meanwhile wait their turn, in order
+  function ask(pressed, el) {
+    var e = engine();
+    if (!e || !state) return;
+    var run = function () {
+      if (!active || !state) return null;
+      var before = state.game, tap = typeof pressed === "function" ? pressed() : pressed;
+      if (!tap) return null;
+      var request = Object.assign({}, before, { sel: before.sel || "", language: document.documentElement.lang,
+        four_colour: document.body.classList.contains("deck-4") });
+      return e.apply(request, tap.engine).then(function (answer) {
+        var moved = answer.cursor !== before.cursor || answer.moves.join(" ") !== before.moves.join(" ");
+        state.game = { preset: before.preset, deal: before.deal, rules: before.rules, moves: answer.moves, cursor: answer.cursor,
+          sel: moved ? "" : answer.selected || "" };
+        if (moved) state.queue.push({ mid: newMid(), deal: state.deal, fields: tap.fields });
+        save();
+        lay(answer);
+        if (!moved && answer.note_words) toast(el, answer.note_words);
+        status();
+      }, function () { toast(el, words("data-unanswered")); });
+    };
+    inTurn(run);
+  }
+  function inTurn(work) { asking = (asking || Promise.resolve()).then(work, work); }
+
+  // what a press on the board means, as the server's form would post it (with the selection
+  // as it is once the taps before it are answered)
+  function tapOf(press) {
+    if (press.target) {
+      var sel = state.game.sel || "";
+      return { engine: { target: press.target }, fields: sel ? { target: press.target, sel: sel } : { target: press.target } };
+    }
+    var action = press.action;
+    if (action === "draw" || action === "recycle" || action === "undo" || action === "redo") {
+      return { engine: { action: action }, fields: { action: action } };
+    }
+    if (action === "redeal" || action === "confirm-redeal") {  // asked on the page, so the server need not ask again
+      return { engine: { action: "redeal" }, fields: { action: "confirm-redeal" } };
+    }
+    return null;
+  }
+
+  function newDeal(el) {
+    if (state.game.cursor > 0 && board().getAttribute("data-status") === "playing" && !confirming) {
+      confirming = true;  // as online: a game in play counts as lost once the next deal's first move is made
+      toast(el, words("data-offline-confirm-new"));
+      return;
+    }
+    confirming = false;
+    var preset = state.game.preset, seed = newSeed();
+    state.game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
+    state.deal = "p:/play/" + preset + "/" + seed;
+    save();
+    return engine().board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
+      lay(answer);
+      var seedShown = document.querySelector("#share [data-seed]");
+      if (seedShown) { seedShown.textContent = seed; seedShown.setAttribute("data-seed", seed); }
+      status();
+    });
+  }
+
+  // every press on the board passes here first while the page plays by itself (before app.js)
+  window.addEventListener("click", function (event) {
+    if (!active) return;
+    var el = event.target.closest && event.target.closest("#board button, #board a[data-action]");
+    if (!el || el.disabled) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var action = el.getAttribute("data-action");
+    if (action === "new" || action === "confirm-new") { inTurn(function () { return newDeal(el); }); return; }
+    confirming = false;
+    if (action === "hint" || action === "restart" || action === "replay") { toast(el, words("data-offline-network")); return; }
+    var press = el.name === "target" ? { target: el.value } : { action: action };
+    ask(function () { return tapOf(press); }, el);
+  }, true);
+  window.addEventListener("submit", function (event) {
+    if (active && event.target.closest && event.target.closest("#board")) event.preventDefault();
+  }, true);
+
+  // the page takes over what app.js's queue holds (shown, not yet answered) and plays on
+  function start() {
+    var e = engine(), b = board();
+    if (active || !e || !b || !b.getAttribute("data-engine-game") || b.classList.contains("spectating")) return;
+    var handed = window.TrettenBoard && window.TrettenBoard.handOver ? window.TrettenBoard.handOver() : { moves: [], later: [] };
+    if (!handed) return;  // a post is on its way: asked again when it fails
+    var fresh = fromBoard(b);
+    if (!fresh) return;
+    if (!state || !state.queue.length) state = fresh;
+    if (handed.base && state.at[state.deal]) state.at[state.deal] = handed.base;
+    // a card selected on the page (app.js selects with no request) stays selected
+    var selected = b.getAttribute("data-selected") || "";
+    if (!handed.moves.length && state === fresh) state.game.sel = selected;
+    active = true;
+    // the server's board first, then what app.js had shown on it and the taps it held, made
+    // again by the engine: all in turn, before any tap made from now on
+    inTurn(function () {
+      return e.board(Object.assign({}, state.game, { language: document.documentElement.lang }))
+        .then(function (answer) { lay(answer); status(); }, function () { active = false; });
+    });
+    handed.moves.forEach(function (m) {
+      var fields = m.fields || {};
+      var tap = fields.action ? { engine: { action: fields.action.replace("confirm-", "") }, fields: fields }
+        : { engine: { target: fields.target }, fields: fields };
+      ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
+    });
+    if (handed.moves.length && selected) inTurn(function () { state.game.sel = selected; });
+    (handed.later || []).forEach(function (kept) {
+      var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
+      if (press.target || press.action) ask(function () { return tapOf(press); }, null);
+    });
+    save();
+    status();
+  }
+
+  // ---------------------------------------------------------------- back online: the server judges
+
+  function token() {  // the board's form's, else the one every page gives htmx (base.html)
+    var input = document.querySelector('#board input[name="csrf_token"]') || document.querySelector('input[name="csrf_token"]');
+    if (input) return input.value;
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || ""; } catch (e) { return ""; }
+  }
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
+  function later() {
+    clearTimeout(timer);
+    failures += 1;
+    timer = setTimeout(sync, RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+  }
+  function sync() {
+    clearTimeout(timer);
+    if (syncing || !state) return;
+    if (!state.queue.length) { finish(null); return; }
+    if (navigator.onLine === false) return;
+    syncing = true;
+    var item = state.queue[0], id = state.ids[item.deal];
+    var url = id ? "/games/" + id + "/act" : item.deal.slice(2);
+    var body = new URLSearchParams();
+    Object.keys(item.fields).forEach(function (k) { body.set(k, item.fields[k]); });
+    body.set("mid", item.mid);
+    body.set("offline", "1");
+    body.set("csrf_token", token());
+    var at = state.at[item.deal];
+    if (id && at) { body.set("ply", at.ply); body.set("version", at.version); }
+    fetch(url, { method: "POST", body: body, credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (r) { return r.text().then(function (text) { return { r: r, text: text }; }); })
+      .then(function (got) {
+        syncing = false;
+        if (got.r.status >= 500 || got.r.status === 0) { later(); return; }
+        var b = parse(got.text).getElementById("board");
+        // no board (not the answer of a game: a login that changed, a page of another release):
+        // the queue stays, and is sent again when the network or the page comes back
+        if (!b) { status(); return; }
+        var mine = b.getAttribute("data-mid") === item.mid;
+        if (got.r.status >= 400 && !mine) { refused(got.text, b); return; }
+        failures = 0;
+        var gid = b && b.getAttribute("data-game-id");
+        if (gid) {
+          state.ids[item.deal] = gid;
+          state.at[item.deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
+        }
+        state.queue.shift();
+        save();
+        status();
+        if (state.queue.length) sync(); else finish(gid);
+      }, function () { syncing = false; later(); });
+  }
+  // the server's board in place: the page is the server's again
+  function finish() {
+    if (!state) return;
+    var id = state.ids[state.deal];
+    var url = id ? "/games/" + id : state.deal.slice(2);
+    active = false;
+    var done = state;
+    state = null;
+    save();
+    if (!window.htmx || !board()) return;
+    htmx.ajax("GET", url, { target: "#board", swap: "outerHTML", select: "#board" }).then(function () {
+      if (window.location.pathname !== url) history.replaceState(null, "", url);
+      var r = region();
+      if (r && done.queue.length === 0) r.textContent = r.getAttribute("data-saved");
+    }, function () { state = done; active = true; save(); later(); });
+  }
+  // a change refused: the rest was made on a game that is not the server's; its board, with the reason
+  function refused(html, b) {
+    active = false;
+    state = null;
+    save();
+    if (!b || !board()) return;
+    board().replaceWith(document.importNode(b, true));
+    if (window.htmx) htmx.process(board());
+    var gid = b.getAttribute("data-game-id");
+    if (gid) history.replaceState(null, "", "/games/" + gid);
+  }
+
+  function back() {
+    if (state && state.queue.length) { failures = 0; sync(); return; }
+    if (active) finish();
+  }
+  window.addEventListener("online", back);
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible" && navigator.onLine !== false) back(); });
+  window.addEventListener("offline", function () { start(); });
+  // a board request got no answer (app.js keeps it and says so): with the engine here, play on
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.status === 0 && (navigator.onLine === false || !active)) setTimeout(start, 0);
+  });
+  // the engine came (offline.js loads it once offline play is on): a page already offline plays on
+  document.addEventListener("tretten:engine", function () {
+    var e = engine();
+    if (e && (navigator.onLine === false || (state && state.queue.length))) e.ready().then(resume, function () {});
+  });
+  function resume() {
+    state = state || load();
+    if (navigator.onLine === false) { start(); return; }
+    if (state && state.queue.length) sync();
+  }
+  // loaded by offline.js once the page is shown and offline play is on (the document is parsed)
+  function begin() {
+    state = load();
+    if (navigator.onLine !== false) { if (state) sync(); return; }  // the moves made offline go first
+    // the engine may be here already (a page kept as last drawn carries its script)
+    if (engine()) engine().ready().then(resume, function () {});
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
+  else begin();
+
+  window.TrettenOfflinePlay = {
+    active: function () { return active; },
+    pending: function () { return state ? state.queue.length : 0; },
+    state: function () { return state; },
+    start: start,
+    sync: back
+  };
+})();

@@ -1,0 +1,103 @@
+"""Whole games offline, judged by the server on return (issue 38, "What it must show"): a phone
+visits once with offline play on (the service worker installed, the engine in the page), goes
+offline, reloads the game's page from the cache, plays the game on to its win (draws, an undo
+and its redo among the moves), starts a new deal and plays it, and comes back: within 10 s the
+server holds both games move for move, the page is the server's board, and nothing was refused."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.web.play import WIN_LINE, WIN_SEED
+
+from .conftest import shot
+from .test_answers import SNAPSHOT, equals_a_fresh_load, taps
+from .test_network import stored_moves
+
+PHONE = {"width": 390, "height": 844}
+ONLINE_FIRST = 2  # moves made before the network goes: the game is stored, its page kept
+BACK_WITHIN_S = 10
+
+
+def cursor(page) -> int:
+    return page.evaluate("() => TrettenOfflinePlay.state().game.cursor")
+
+
+def offline_move(page, move: str) -> None:
+    """One move in notation, tapped as a player taps it, answered by the engine in the page."""
+    expected = cursor(page) + 1
+    clicks = taps(move)
+    for n, selector in enumerate(clicks):
+        page.click(selector)
+        if n < len(clicks) - 1:  # a card selected: the engine has answered before the partner's tap
+            loc = move.split("+")[n]
+            page.wait_for_function(f"() => TrettenOfflinePlay.state().game.sel === {loc!r}")
+    page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {expected}")
+
+
+@pytest.mark.slow
+def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
+    page = new_page(**PHONE, service_workers="allow")
+    page.set_default_timeout(60_000)  # readiness on a busy machine: the worker's install, Pyodide's start
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")  # the setting "play offline"
+    page.reload()
+    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
+    page.evaluate("() => TrettenEngine.ready().then(() => true)")
+    for move in WIN_LINE[:ONLINE_FIRST]:
+        for selector in taps(move):
+            page.click(selector)
+    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{ONLINE_FIRST}'"
+                           " && !TrettenBoard.waiting()")
+    first_id = page.get_attribute("#board", "data-game-id")
+
+    page.context.set_offline(True)
+    page.reload()  # from the cache
+    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    assert page.get_attribute("#board", "data-game-id") == first_id
+
+    rest = WIN_LINE[ONLINE_FIRST:]
+    assert len(rest) >= 15 and "D" in rest
+    for n, move in enumerate(rest):
+        offline_move(page, move)
+        if n == 3:  # an undo and its redo, made offline too
+            page.click('#board [data-action="undo"]')
+            page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {ONLINE_FIRST + n}")
+            page.click('#board [data-action="redo"]')
+            page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {ONLINE_FIRST + n + 1}")
+    page.wait_for_selector('#board [data-banner="won"]')
+    assert page.evaluate("() => TrettenOfflinePlay.pending()") == len(rest) + 2
+    shot(page, "offline-return-won-offline")
+
+    page.click('#board [data-banner] [data-action="new"]')  # a new deal, its seed picked by the page
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.moves.length === 0 && !!document.querySelector('#board [data-card]')")
+    second = []
+    for _ in range(4):
+        legal = page.evaluate("() => TrettenEngine.legal(TrettenOfflinePlay.state().game)")
+        move = next((m for m in legal if m != "D" and m != "R"), legal[0])
+        offline_move(page, move)
+        second.append(move)
+    seed = page.evaluate("() => TrettenOfflinePlay.state().game.deal.seed")
+    shot(page, "offline-return-new-deal-offline")
+    assert page.locator("#board [data-sync]").inner_text().startswith("Playing offline")
+
+    page.context.set_offline(False)
+    began = time.monotonic()
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!!document.getElementById('board').dataset.gameId && !TrettenBoard.waiting()",
+                           timeout=BACK_WITHIN_S * 1000)
+    took = time.monotonic() - began
+    assert took < BACK_WITHIN_S
+    second_id = page.get_attribute("#board", "data-game-id")
+    assert second_id != first_id and page.url.endswith(f"/games/{second_id}")
+    assert page.locator("#board [data-error]").count() == 0  # nothing refused
+    assert stored_moves(page, server, first_id) == WIN_LINE
+    assert stored_moves(page, server, second_id) == second
+    assert page.evaluate(SNAPSHOT)["ply"] == str(len(second))
+    equals_a_fresh_load(page)  # the page is the server's board
+    first = page.context.request.get(f"{server}/games/{first_id}").text()
+    assert 'data-status="won"' in first and "played offline (time not counted)" in first
+    assert f'data-seed="{seed}"' in page.content()
+    shot(page, "offline-return-back")

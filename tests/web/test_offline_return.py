@@ -1,0 +1,193 @@
+"""Whole games played offline, judged by the server on return (issue 38, items 3 and 4).
+
+The page queues every change it made with no network (moves, undo, redo, a Gaps redeal, the
+first move of a new deal it picked the seed of) and, when the network is back, posts them in
+order to the ordinary endpoints, each with its id (``mid``) and ``offline=1``, each on the ply
+and version of the answer before it. The server replays and checks each as if it were made now;
+a game with any such move is played offline for good: its time is never counted (no seconds, a
+timed score without its time bonus), and the daily table ranks it by its moves and says so."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import update
+
+from app.db.models import DailyDeal, Game, Player
+from app.engine import GameRecord, deal_for_seed, get_preset, scoring
+from app.services.assist import par as par_service
+from app.services.play.games import record_of
+from app.services.stats import leaderboard
+
+from .helpers import HX, board_fields, board_state, csrf_of
+from .play import WIN_LINE, WIN_SEED, set_columns
+
+
+class Queue:
+    """The page's queue as it is sent on return: every change posted in order, on the board of
+    the answer before it, with its own id and the offline mark."""
+
+    def __init__(self, client, url: str):
+        self.client = client
+        page = client.get(url)
+        assert page.status_code == 200, page.text
+        self.url, self.html, self.n = url, page.text, 0
+        self.game_id: str | None = None
+
+    def send(self, *, offline: bool = True, again: bool = False, **fields):
+        if not again:
+            self.n += 1
+        data = {"csrf_token": csrf_of(self.html), "mid": f"offline-{self.n:04d}", **fields}
+        if offline:
+            data["offline"] = "1"
+        if self.game_id is None:  # a deal ready to play: its first move goes to the deal's link
+            answer = self.client.post(self.url, data=data, headers=HX)
+            assert answer.status_code == 200, answer.text
+            self.game_id = answer.headers["HX-Push-Url"].rsplit("/", 1)[1]
+        else:
+            state = board_state(self.html)
+            data |= {"ply": state["ply"], "version": state["version"]}
+            answer = self.client.post(f"/games/{self.game_id}/act", data=data, headers=HX)
+        if answer.status_code == 200 and not again:
+            self.html = answer.text
+        return answer
+
+    def move(self, notation: str, **kw):
+        return self.send(**board_fields(notation), **kw)
+
+
+def _new_record(preset: str, seed: int) -> GameRecord:
+    p = get_preset(preset)
+    return GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed))
+
+
+def _game(app, game_id: str) -> Game:
+    with app.state.sessionmaker() as session:
+        game = session.get(Game, game_id)
+        session.expunge(game)
+        return game
+
+
+def test_a_new_deal_played_to_its_win_offline_with_undo_and_redo_is_replayed_move_for_move(client, app):
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")  # the seed the page picked, offline
+    line = list(WIN_LINE)
+    for i, move in enumerate(line):
+        answer = queue.move(move)
+        assert answer.status_code == 200, answer.text
+        if i == 5:  # an undo and its redo, queued as actions in order
+            assert queue.send(action="undo").status_code == 200
+            assert board_state(queue.html)["ply"] == 5
+            assert queue.send(action="redo").status_code == 200
+        if i == 9:  # an answer lost on the way back: the same change again is answered, not applied twice
+            again = queue.move(move, again=True)
+            assert again.status_code == 200 and board_state(again.text) == board_state(queue.html)
+    game = _game(app, queue.game_id)
+    assert game.status == "won" and game.moves == " ".join(line) and game.cursor == len(line)
+    assert game.played_offline and game.seconds is None and game.undo_count == 1
+    assert board_state(queue.html)["status"] == "won"
+    # the end screen says why no time is shown, and the share text too
+    page = client.get(f"/games/{queue.game_id}").text
+    assert "played offline (time not counted)" in page
+    history = client.get("/stats").text  # the history's time column says why it has none
+    row = history.split(f'data-game-id="{queue.game_id}"')[1].split("</tr>")[0]
+    assert "data-offline" in row and "played offline" in row
+
+
+def test_a_timed_game_played_offline_earns_no_time_bonus(client, app):
+    page = client.get(f"/play/pyramid/{WIN_SEED}").text
+    assert client.post("/prefs", data={"csrf_token": csrf_of(page), "scoring": "timed"}).status_code in (200, 303)
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    queue.move(WIN_LINE[0])
+    assert 'data-offline-time' in queue.html and "played offline: not timed" in queue.html
+    assert "data-timer=" not in queue.html
+    for move in WIN_LINE[1:]:
+        assert queue.move(move).status_code == 200
+    game = _game(app, queue.game_id)
+    assert game.scoring == "timed" and game.status == "won"
+    assert game.score == scoring.score(record_of(game), "pairs")  # the pairs, without the time bonus
+    assert game.score < scoring.score(record_of(game), "timed", 3600)
+
+
+def test_a_game_played_online_keeps_its_time_and_one_offline_move_marks_it_for_good(client, app):
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE[:3]:
+        queue.move(move, offline=False)
+    assert not _game(app, queue.game_id).played_offline
+    queue.move(WIN_LINE[3])  # one made with no network
+    for move in WIN_LINE[4:]:
+        queue.move(move, offline=False)
+    game = _game(app, queue.game_id)
+    assert game.status == "won" and game.played_offline and game.seconds is None
+
+
+def test_an_online_win_is_timed_as_before(client, app):
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE:
+        queue.move(move, offline=False)
+    game = _game(app, queue.game_id)
+    assert game.status == "won" and not game.played_offline and game.seconds is not None
+
+
+def test_gaps_offline_with_a_redeal_is_replayed_and_checked(client, app):
+    queue = Queue(client, "/play/gaps/21")
+    for step in range(8):
+        if step == 4:  # a redeal made offline: the seeded shuffle is the same on the server
+            assert queue.send(action="confirm-redeal").status_code == 200
+            continue
+        position = (record_of(_game(app, queue.game_id)) if queue.game_id else _new_record("gaps", 21)).position
+        fill = next(m for m in position.legal_moves() if str(m) != "N")
+        card = next(f"{i // 13}.{i % 13}" for i, c in enumerate(position.grid) if c == fill.card)
+        assert queue.send(sel=card, target=f"{fill.row}.{fill.col}").status_code == 200
+    game = _game(app, queue.game_id)
+    assert game.cursor == 8 and " N " in f" {game.moves} " and game.played_offline
+
+
+def test_a_refused_change_in_the_queue_stores_nothing_and_the_rest_is_stale(client, app):
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE[:4]:
+        queue.move(move)
+    before = _game(app, queue.game_id)
+    refused = queue.send(target="P0")  # the apex, covered: not a move
+    assert refused.status_code == 200 and board_state(refused.text)["ply"] == 4  # a word, nothing stored
+    redo = queue.send(action="redo")  # nothing taken back: refused with the reason
+    assert redo.status_code == 422 and 'data-error="nothing_to_redo"' in redo.text
+    after = _game(app, queue.game_id)
+    assert (after.moves, after.cursor, after.version) == (before.moves, before.cursor, before.version)
+
+
+def _day_row(app, day, seed: int = WIN_SEED) -> None:
+    with app.state.sessionmaker() as session:
+        if session.get(DailyDeal, (day, "pyramid")) is None:
+            session.add(DailyDeal(day=day, preset="pyramid", seed=seed, candidate=0, proven=True))
+            session.commit()
+        par_service.par_of(session, par_service.start_of_deal("pyramid", seed), player_id=None)
+
+
+def test_a_daily_deal_won_offline_is_on_the_table_by_its_moves_marked_played_offline(client, other_client, app):
+    day = datetime(2021, 4, 2, tzinfo=UTC).date()
+    _day_row(app, day)
+    noon = datetime(2021, 4, 2, 12, tzinfo=UTC)
+    offline = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE:
+        offline.move(move)
+    online = Queue(other_client, f"/play/pyramid/{WIN_SEED}")
+    for move in WIN_LINE:
+        online.move(move, offline=False)
+    # both on that day; the offline game's moves all arrived within a second (faster than anyone
+    # plays: as they do when the network comes back)
+    set_columns(app, offline.game_id, started_at=noon, finished_at=noon + timedelta(seconds=1), daily_on=day)
+    set_columns(app, online.game_id, started_at=noon, finished_at=noon + timedelta(seconds=600), seconds=600,
+                daily_on=day)
+    with app.state.sessionmaker() as session:
+        for game_id, name in ((offline.game_id, "Offline"), (online.game_id, "Online")):
+            player_id = session.get(Game, game_id).player_id
+            session.execute(update(Player).where(Player.id == player_id).values(display_name=name))
+        session.commit()
+        table = leaderboard.table(session, "pyramid", day, None, choose=False)
+    rows = [(e.rank, e.name, e.moves, e.seconds, e.clean, e.offline) for e in table.entries]
+    # ranked by its moves; with equal moves the timed win first: an offline time never helps
+    assert rows == [(1, "Online", len(WIN_LINE), 600, True, False),
+                    (2, "Offline", len(WIN_LINE), None, True, True)]
+    assert table.entries[1].to_json()["offline"] is True
+    page = client.get(f"/daily/pyramid/table?day={day.isoformat()}").text
+    assert page.count("data-offline") == 1 and "played offline" in page
