@@ -925,6 +925,9 @@
   window.TrettenHadWorker = !!sw.controller;
   addEventListener("load", function () {
     sw.register("/sw.js").catch(function () {});
-    document.head.appendChild(document.createElement("script")).src = "/static/js/offline.js";
+    var script = document.createElement("script");
+    script.src = "/static/js/offline.js";
+    script.setAttribute("data-added", "");  // not in the page's copy for offline (offline.js)
+    document.head.appendChild(script);
   });
 })();

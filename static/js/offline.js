@@ -11,7 +11,11 @@
   function keepPage() {
     var b = document.getElementById("board"), t = window.TrettenBoard;
     if (!sw.controller || !window.caches || (b && (b.getAttribute("data-pending") || "0") !== "0") || (t && t.waiting())) return;
-    var html = "<!doctype html>\n" + document.documentElement.outerHTML;
+    // without the scripts added since it was loaded (offline.js, the engine's): a reload runs
+    // them in the same order as a first load does, after app.js
+    var root = document.documentElement.cloneNode(true);
+    root.querySelectorAll("script[data-added]").forEach(function (s) { s.remove(); });
+    var html = "<!doctype html>\n" + root.outerHTML;
     caches.open("tretten-pages").then(function (cache) {
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
@@ -44,11 +48,13 @@
       var play = document.createElement("script");
       play.src = f.scripts.play;
       play.async = false;
+      play.setAttribute("data-added", "");
       document.head.appendChild(play);
       var script = document.createElement("script");
       script.async = false;
       script.src = f.scripts.engine;
       script.setAttribute("data-engine", "");
+      script.setAttribute("data-added", "");
       document.head.appendChild(script);
     }).catch(function () { say("failed"); });
   }

@@ -38,8 +38,8 @@ STATES = {
 # what every page needs, precached when the service worker installs: the pages' own styles and
 # scripts (already in the browser's cache after the first page, so installing fetches little)
 SHELL = ["css/theme.css", "css/app.css", "css/cards.css", "css/motion.css", "css/leaderboard.css",
-         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/offline.js", "js/offline-play.js", "js/engine.js",
-         "js/engine-worker.js", "icons/icon.svg", "icons/favicon.ico"]
+         "vendor/htmx.min.js", "js/app.js", "js/motion.js", "js/table.js", "js/offline.js", "js/offline-play.js",
+         "js/engine.js", "js/engine-worker.js", "icons/icon.svg", "icons/favicon.ico"]
 WORKBOX = "/static/vendor/workbox/"
 
 
