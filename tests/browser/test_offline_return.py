@@ -132,6 +132,12 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
     game_id = page.get_attribute("#board", "data-game-id")
     assert page.evaluate("() => TrettenOfflinePlay.state().game.moves") == [first]
     offline_move(page, WIN_LINE[1])
+    # undone, the game's legal moves are those at its cursor, not after its redo tail
+    page.click('#board [data-action="undo"]')
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 1")
+    assert WIN_LINE[1] in page.evaluate("() => TrettenEngine.legal(TrettenOfflinePlay.state().game)")
+    page.click('#board [data-action="redo"]')
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2")
 
     page.context.set_offline(False)
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
