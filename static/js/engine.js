@@ -5,7 +5,7 @@
 // engine's bundle) in the cache the service worker serves them from (/offline/files.json).
 //
 //   TrettenEngine.ready()                 -> Promise of {python, pyodide}: the engine has started
-//   TrettenEngine.legal(game, moves)      -> Promise of the legal moves after `moves` (notation, sorted)
+//   TrettenEngine.legal(game, moves)      -> Promise of the legal moves after `moves` (else the game's moves to its cursor; notation, sorted)
 //   TrettenEngine.board(game)             -> Promise of the state after game.moves (see apply)
 //   TrettenEngine.apply(game, tap)        -> Promise of what one tap does:
 //       game = {preset, deal: {seed} | {text}, rules?, moves: [notation…], cursor?, sel?, language?, four_colour?}
@@ -77,7 +77,9 @@
   window.TrettenEngine = {
     ready: ready,
     legal: function (game, moves) {
-      return after("legal")({ preset: game.preset, deal: game.deal, rules: game.rules, moves: moves || game.moves || [] });
+      // a game's moves past its cursor are its redo tail, not played
+      var played = (game.moves || []).slice(0, game.cursor == null ? undefined : game.cursor);
+      return after("legal")({ preset: game.preset, deal: game.deal, rules: game.rules, moves: moves || played });
     },
     board: after("board"),
     apply: function (game, tap) { return after("apply")(Object.assign({}, game, { tap: tap })); },

@@ -361,10 +361,12 @@
   window.addEventListener("online", back);
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible" && navigator.onLine !== false) back(); });
   window.addEventListener("offline", function () { start(); });
-  // a board request got no answer (app.js keeps it and says so): with the engine here, play on
+  // a board request got no answer (app.js keeps it and says so): with the engine here, play on.
+  // So too when it did get one after the network went: the "offline" event came while the move
+  // was on its way (start waits for no post), and no failure will ask again
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail && event.detail.xhr;
-    if (xhr && xhr.status === 0 && (navigator.onLine === false || !active)) setTimeout(start, 0);
+    if (!active && ((xhr && xhr.status === 0) || navigator.onLine === false)) setTimeout(start, 0);
   });
   // the engine came (offline.js loads it once offline play is on): a page already offline plays on
   document.addEventListener("tretten:engine", function () {

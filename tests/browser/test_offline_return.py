@@ -101,3 +101,45 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
     assert 'data-status="won"' in first and "played offline (time not counted)" in first
     assert f'data-seed="{seed}"' in page.content()
     shot(page, "offline-return-back")
+
+
+@pytest.mark.slow
+def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page, server):
+    """The "offline" event comes while a move's post is on its way (offline play waits for no
+    post then), and the post is answered: the page plays on by itself all the same, without a
+    tap to fail first."""
+    page = new_page(**PHONE, service_workers="allow")
+    page.set_default_timeout(60_000)
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
+    page.reload()
+    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
+    page.evaluate("() => TrettenEngine.ready().then(() => true)")
+    first = WIN_LINE[0]
+
+    def answered_after_the_network_went(route):
+        response = route.fetch()  # the server has the move
+        page.context.set_offline(True)
+        page.wait_for_function("() => navigator.onLine === false")
+        route.fulfill(response=response)
+
+    page.route("**/play/pyramid/*", lambda route: answered_after_the_network_went(route)
+               if route.request.method == "POST" else route.continue_())
+    for selector in taps(first):
+        page.click(selector)
+    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    page.unroute("**/play/pyramid/*")
+    game_id = page.get_attribute("#board", "data-game-id")
+    assert page.evaluate("() => TrettenOfflinePlay.state().game.moves") == [first]
+    offline_move(page, WIN_LINE[1])
+    # undone, the game's legal moves are those at its cursor, not after its redo tail
+    page.click('#board [data-action="undo"]')
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 1")
+    assert WIN_LINE[1] in page.evaluate("() => TrettenEngine.legal(TrettenOfflinePlay.state().game)")
+    page.click('#board [data-action="redo"]')
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2")
+
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting()")
+    assert stored_moves(page, server, game_id) == WIN_LINE[:2]
