@@ -52,11 +52,27 @@
     var id = b.getAttribute("data-game-id");
     return id ? "g:" + id : "p:" + b.getAttribute("data-deal");
   }
+  // The server's last board, noted as it is laid: the page's kept copy (offline.js) is made when
+  // the page is idle, so a reload right after an answer may find the copy one board behind
+  function noteBoard() {
+    var b = board();
+    if (active || !b || !b.getAttribute("data-game-id") || !b.getAttribute("data-engine-game")) return;
+    try {
+      localStorage.setItem(KEY + ".last", JSON.stringify({ id: b.getAttribute("data-game-id"),
+        game: b.getAttribute("data-engine-game"), ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") }));
+    } catch (e) { /* private mode */ }
+  }
+  document.addEventListener("htmx:afterSettle", noteBoard);
   function fromBoard(b) {
-    var game = JSON.parse(b.getAttribute("data-engine-game") || "null");
+    var seen = { game: b.getAttribute("data-engine-game"), ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
+    try {
+      var last = JSON.parse(localStorage.getItem(KEY + ".last") || "null");
+      if (last && last.id === b.getAttribute("data-game-id") && Number(last.version) > Number(seen.version)) seen = last;
+    } catch (e) { /* private mode */ }
+    var game = JSON.parse(seen.game || "null");
     if (!game) return null;
     var deal = dealOf(b), at = {};
-    if (b.getAttribute("data-game-id")) at[deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
+    if (b.getAttribute("data-game-id")) at[deal] = { ply: seen.ply, version: seen.version };
     var ids = {};
     if (b.getAttribute("data-game-id")) ids[deal] = b.getAttribute("data-game-id");
     // a stored game is played under its own rules (a preset's may have changed since)
@@ -249,7 +265,8 @@
     var fresh = fromBoard(b);
     if (!fresh) return;
     if (!state || !state.queue.length) state = fresh;
-    if (handed.base && state.at[state.deal]) state.at[state.deal] = handed.base;
+    // the board app.js's waiting moves were made on (none waiting: the board noted last is newer)
+    if (handed.base && handed.moves.length && state.at[state.deal]) state.at[state.deal] = handed.base;
     // a card selected on the page (app.js selects with no request) stays selected
     var selected = b.getAttribute("data-selected") || "";
     if (!handed.moves.length && state === fresh) state.game.sel = selected;
@@ -381,7 +398,7 @@
   // loaded by offline.js once the page is shown and offline play is on (the document is parsed)
   function begin() {
     state = load();
-    if (navigator.onLine !== false) { if (state) sync(); return; }  // the moves made offline go first
+    if (navigator.onLine !== false) { noteBoard(); if (state) sync(); return; }  // the moves made offline go first
     // the engine may be here already (a page kept as last drawn carries its script)
     if (engine()) engine().ready().then(resume, function () {});
   }

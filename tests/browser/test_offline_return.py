@@ -85,8 +85,10 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
 
     page.context.set_offline(False)
     began = time.monotonic()
+    # all sent, and the server's board of the game last played laid in, at its address
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
-                           "!!document.getElementById('board').dataset.gameId && !TrettenBoard.waiting()",
+                           "!!document.getElementById('board').dataset.gameId && !TrettenBoard.waiting() && "
+                           "location.pathname === '/games/' + document.getElementById('board').dataset.gameId",
                            timeout=BACK_WITHIN_S * 1000)
     took = time.monotonic() - began
     assert took < BACK_WITHIN_S
