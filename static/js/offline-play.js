@@ -167,7 +167,7 @@
     var b = board(), line = b && b.querySelector("[data-sync]");
     var n = state ? state.queue.length : 0;
     b && b.setAttribute("data-pending", String(n));
-    var text = active ? words(n === 1 ? "data-offline-play-one" : "data-offline-play-many").replace("{n}", n) : "";
+    var text = active ? words(n === 0 ? "data-offline-play-none" : n === 1 ? "data-offline-play-one" : "data-offline-play-many").replace("{n}", n) : "";
     if (line) {
       line.hidden = !text;
       line.textContent = text;
