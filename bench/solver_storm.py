@@ -118,6 +118,14 @@ async def storm(bases: list[str], hinters: int, movers: int, seconds: float, pag
 
     async def run() -> None:
         playing = [asyncio.create_task(play(p)) for p in players]
+        # a server that has searched before (its solver process started: a second of CPU the
+        # first search after a restart pays, which is not the crowd's cost)
+        for index, base in enumerate(bases):
+            warm = Http(base)
+            warm_game, warm_csrf = await last_round(warm, 9_000 + index)
+            await warm.request("POST", f"/games/{warm_game}/hint", urlencode({"csrf_token": warm_csrf}).encode(),
+                               FORM_HEADERS)
+            await warm.close()
         for http in clients:  # set up long ago: the server has closed their idle connections
             await http.close()
         await asyncio.sleep(1.0)  # the movers under way

@@ -26,6 +26,7 @@ from app.web.http.middleware import (
     request_log,
 )
 from app.web.http.serve import leave_with_supervisor
+from app.web.http.solver_room import SolverRoom
 from app.web.views.assets import STATIC_DIR, CachedStaticFiles
 
 from .routes import (
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="tretten_flash",
                        max_age=None, same_site="lax", https_only=settings.secure_cookies)
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(SolverRoom)  # a hint the solver cannot take is refused before the router
     app.add_middleware(HeadAsGet)
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityMiddleware, max_body_bytes=settings.max_body_bytes)

@@ -484,3 +484,35 @@ def test_a_hint_when_the_solver_is_busy_says_so_with_retry_after(client, monkeyp
     plain = _post(client, f"/games/{game_id}/hint", html, htmx=False)
     assert plain.status_code == 429 and "The solver is busy" in plain.text and "retry-after" in plain.headers
     assert _game(client, game_id).hint_count == 0
+
+
+def test_a_hint_the_solver_cannot_take_is_refused_before_the_app_reads_anything(client, app, monkeypatch):
+    """A crowd asking at one moment: each refusal is answered before the router, the form, the
+    CSRF check and the database (app/web/http/solver_room.py), so the others' moves wait little."""
+    from sqlalchemy import event
+
+    from app.db.session import get_engine
+
+    game_id, html = _seeded(client, 987_655)
+    monkeypatch.setattr(searches, "_max_admitted", 0)  # every search slot taken
+    statements: list[str] = []
+    engine = get_engine(app.state.settings)
+
+    def note(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        response = _post(client, f"/games/{game_id}/hint", html)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert response.status_code == 429 and "The solver is busy" in response.text
+    assert statements == []
+    # with room, the same request goes on to the route (which reads the game)
+    monkeypatch.setattr(searches, "_max_admitted", 3)
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        answered = _post(client, f"/games/{game_id}/hint", html)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert answered.status_code == 200 and statements

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -75,14 +75,29 @@ def error_response(request: Request, status: int, key: str, english: str, reason
     return render(request, "error.html", {"status": status, "key": key, "params": said}, status_code=status)
 
 
+def service_error_response(request: Request, error: ServiceError) -> Response:
+    """A service's refusal: its status, its words, and when to try again if it passes with time."""
+    detail = error.params.get("detail")
+    params = {"detail": detail} if detail else {}
+    response = error_response(request, status_of(error), error.key, error.message, error.params.get("reason"), **params)
+    response.headers.update(headers_of(error))
+    return response
+
+
+def refused_early(request: Request, error: ServiceError) -> Response:
+    """A refusal found before the request did any work: for htmx, the page's board is left as
+    it is (no swap) and the reason said in the live region and a toast; otherwise the error page."""
+    if request.headers.get("hx-request") != "true":
+        return service_error_response(request, error)
+    response = render(request, "_refused.html", {"key": error.key}, status_code=status_of(error))
+    response.headers.update({"hx-reswap": "none", **headers_of(error)})  # out-of-band parts only
+    return response
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def on_service_error(request: Request, exc: ServiceError):
-        detail = exc.params.get("detail")
-        params = {"detail": detail} if detail else {}
-        response = error_response(request, status_of(exc), exc.key, exc.message, exc.params.get("reason"), **params)
-        response.headers.update(headers_of(exc))
-        return response
+        return service_error_response(request, exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException):
@@ -107,11 +122,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RefusedEarly)
     async def on_refused_early(request: Request, exc: RefusedEarly):
-        if request.headers.get("hx-request") != "true":
-            return await on_service_error(request, exc.error)
-        response = render(request, "_refused.html", {"key": exc.error.key}, status_code=status_of(exc.error))
-        response.headers.update({"hx-reswap": "none", **headers_of(exc.error)})  # out-of-band parts only
-        return response
+        return refused_early(request, exc.error)
 
     async def on_database_down(request: Request, exc: Exception):
         request_log.warning("database unavailable", extra={"fields": {"error": type(exc).__name__}})

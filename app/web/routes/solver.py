@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine import PRESETS
 from app.engine.announcements import Announcement
-from app.services.assist import analysis, assist, odds, searches
+from app.services.assist import analysis, assist, odds
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
 from app.services.play.games import record_of
@@ -27,12 +27,10 @@ from app.web.http.deps import (
     LimitsDep,
     PlayerDep,
     SessionDep,
-    SettingsDep,
     commit_now,
     in_solver_thread,
 )
 from app.web.http.errors import RefusedEarly
-from app.web.http.identity import cookie_identity
 from app.web.http.redirects import flash, see_other
 from app.web.http.refusals import refused
 from app.web.views import par_view
@@ -51,19 +49,7 @@ class SeenFields(BaseModel):
     csrf_token: str = Field("", max_length=128)
 
 
-async def solver_room(request: Request, settings: SettingsDep) -> None:
-    """Before any other work: a hint the solver could not take now is refused at once (the
-    database, the game and the board are not touched), so a crowd asking at the same moment
-    costs the other players little."""
-    identity = cookie_identity(request, settings)
-    if identity is not None:
-        try:
-            searches.check_room(identity[0])
-        except ServiceError as exc:
-            raise RefusedEarly(exc) from None
-
-
-@router.post("/games/{game_id}/hint", dependencies=[CsrfDep, Depends(solver_room)])
+@router.post("/games/{game_id}/hint", dependencies=[CsrfDep])  # refused first if the solver has no room: SolverRoom
 async def hint(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
                fields: Annotated[SeenFields, Form()]) -> Response:
     return await in_solver_thread(request, lambda: _hint(game_id, request, session, player, fields))
