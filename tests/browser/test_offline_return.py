@@ -145,3 +145,71 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
                            "!TrettenBoard.waiting()")
     assert stored_moves(page, server, game_id) == WIN_LINE[:2]
+
+
+def _offline_after(page, server, online: int) -> str:
+    """A phone with offline play on makes ``online`` moves, then the network goes: the page
+    plays on by itself. Returns the game's id."""
+    page.set_default_timeout(60_000)
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
+    page.reload()
+    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
+    page.evaluate("() => TrettenEngine.ready().then(() => true)")
+    for move in WIN_LINE[:online]:
+        for selector in taps(move):
+            page.click(selector)
+    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{online}' && !TrettenBoard.waiting()")
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    return page.get_attribute("#board", "data-game-id")
+
+
+@pytest.mark.slow
+def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(new_page, server):
+    """The server takes the changes up to the one it refuses (here a redo the page's queue should
+    never hold, put in the middle), drops the rest, and the page shows its board with the reason."""
+    page = new_page(**PHONE, service_workers="allow")
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    for move in WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 4]:
+        offline_move(page, move)
+    page.evaluate("() => TrettenOfflinePlay.state().queue.splice(2, 0, {mid: 'refused-redo', "
+                  "deal: TrettenOfflinePlay.state().deal, fields: {action: 'redo'}})")
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.context.set_offline(False)
+    page.wait_for_selector('#board [data-error="nothing_to_redo"]')
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0")
+    assert sent == [f"{server}/games/{game_id}/changes"]  # one request for the whole return
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 2]
+    assert page.get_attribute("#board", "data-ply") == str(ONLINE_FIRST + 2)
+    shot(page, "offline-return-refused-in-the-middle")
+
+
+@pytest.mark.slow
+def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(new_page, server):
+    """The server stored the changes but its answer never came (the network went again): the page
+    sends the same changes again, and the server answers from what it stored, none made twice."""
+    page = new_page(**PHONE, service_workers="allow")
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    rest = WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 6]
+    for move in rest:
+        offline_move(page, move)
+    answers = []
+
+    def lost_once(route):
+        response = route.fetch()  # the server judges and stores them
+        answers.append(response.headers.get("x-changes-taken"))
+        if len(answers) == 1:
+            route.abort("connectionreset")
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/games/*/changes", lost_once)
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === "
+                           f"'{ONLINE_FIRST + len(rest)}'")
+    assert answers == [str(len(rest)), str(len(rest))]
+    assert page.locator("#board [data-error]").count() == 0
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + len(rest)]
