@@ -175,6 +175,7 @@
       line.hidden = !text;
       line.textContent = text;
       line.classList.toggle("offline", !!text);
+      line.classList.toggle("playing-offline", !!text);  // a line of the page while it plays by itself
     }
     var r = region();
     if (r && text && r.textContent !== text) r.textContent = text;

@@ -81,7 +81,12 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
         second.append(move)
     seed = page.evaluate("() => TrettenOfflinePlay.state().game.deal.seed")
     shot(page, "offline-return-new-deal-offline")
-    assert page.locator("#board [data-sync]").inner_text().startswith("Playing offline")
+    waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
+    assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"
+    line, header, table = (page.locator(s).bounding_box() for s in ("#board [data-sync]", "header.site", "#board .table"))
+    # a line of the page: below the header, above the table, on the phone's screen
+    assert header["y"] + header["height"] <= line["y"] and line["y"] + line["height"] <= table["y"]
+    assert line["x"] >= 0 and line["x"] + line["width"] <= PHONE["width"]
 
     page.context.set_offline(False)
     began = time.monotonic()
