@@ -83,7 +83,8 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
     shot(page, "offline-return-new-deal-offline")
     waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
     assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"
-    line, header, table = (page.locator(s).bounding_box() for s in ("#board [data-sync]", "header.site", "#board .table"))
+    line, header, table = (page.locator(s).bounding_box()
+                           for s in ("#board [data-sync]", "header.site", "#board .table"))
     # a line of the page: below the header, above the table, on the phone's screen
     assert header["y"] + header["height"] <= line["y"] and line["y"] + line["height"] <= table["y"]
     assert line["x"] >= 0 and line["x"] + line["width"] <= PHONE["width"]
@@ -164,7 +165,8 @@ def _offline_after(page, server, online: int) -> str:
     for move in WIN_LINE[:online]:
         for selector in taps(move):
             page.click(selector)
-    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{online}' && !TrettenBoard.waiting()")
+    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{online}'"
+                           " && !TrettenBoard.waiting()")
     page.context.set_offline(True)
     page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
     return page.get_attribute("#board", "data-game-id")

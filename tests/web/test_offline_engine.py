@@ -103,6 +103,8 @@ def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
 def test_the_service_worker_and_its_files(client):
     sw = client.get("/sw.js")
     assert sw.status_code == 200 and sw.headers["content-type"].startswith("text/javascript")
+    # an update waits for the page's word (static/js/offline.js), never takes over by itself
+    assert "workbox.core.skipWaiting()" not in sw.text and '"SKIP_WAITING") self.skipWaiting()' in sw.text
     assert sw.headers["cache-control"] == "no-cache"
     workbox = re.search(r'importScripts\("([^"]+)"\)', sw.text).group(1)
     precached = [entry["url"] for entry in json.loads(re.search(r"precacheAndRoute\((\[.*?\])\)", sw.text).group(1))]
@@ -143,6 +145,8 @@ def test_a_stored_game_as_the_page_gets_it_is_the_game_the_server_plays(client, 
 
 def test_the_settings_words_come_in_the_pages_language_only_when_asked(client):
     danish = client.get("/offline/words", headers={"Accept-Language": "da"}).json()
-    assert danish["ready"].startswith("Klar:") and set(danish) == {"label", "loading", "ready", "failed"}
+    assert danish["ready"].startswith("Klar:") and set(danish) == {"label", "loading", "ready", "failed", "update",
+                                                                   "update_label"}
+    assert (danish["update"], danish["update_label"]) == ("Ny version", "Ny version: genindlæs")
     page = client.get("/play/pyramid/3").text
     assert "Getting offline play ready" not in page and "Play offline" not in page
