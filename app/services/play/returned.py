@@ -82,7 +82,7 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
             action, confirmed = _action(change.action, change.target)
             result = moves.perform(session, game, player, action, target=change.target, selected=change.sel,
                                    ply=game.cursor, version=game.version, confirm=confirmed, limits=limits,
-                                   mid=change.mid, offline=True)
+                                   mid=change.mid, offline=True, record=result.record)
         except ConflictError:
             raise
         except ServiceError as exc:
