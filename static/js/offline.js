@@ -27,11 +27,13 @@
   sw.addEventListener("controllerchange", function () {
     if (!had) { had = true; keepPage(); return; }  // the first worker: the page is as it was
     if (asked) { location.reload(); return; }      // the player tapped "New version: reload"
-    // let in by another tab, or as the page before this one was left: a page loaded since it
-    // was let in is of the new version already; any other runs the older scripts until reloaded
-    var left = 0;
-    try { left = Number(sessionStorage.getItem(UPDATE) || 0); sessionStorage.removeItem(UPDATE); } catch (e) { /* private mode */ }
-    if (Date.now() - left > LEFT_MS) offerUpdate(null);
+    // let in as the page before this one was left: this page, loaded since, is of the new
+    // version already. Let in by another tab: this page runs the older scripts until reloaded
+    if (letIn()) {
+      try { sessionStorage.removeItem(UPDATE); } catch (e) { /* private mode */ }
+      offers += 1;  // an offer on its way is void
+      document.querySelectorAll("[data-update]").forEach(function (el) { el.remove(); });
+    } else offerUpdate(null);
     keepPage();
   });
   if (sw.controller && !had) { had = true; keepPage(); }  // taken over before this script came
@@ -42,12 +44,16 @@
   // moves nothing on the table), or until the page is left (a link, a reload, the tab closed):
   // the next page is the new version's. Moves waiting are kept through the reload (the tab's
   // sessionStorage, offline play's localStorage) and sent by the new version.
-  var UPDATE = "tretten.update", LEFT_MS = 30000, asked = false, waiting = null;
+  var UPDATE = "tretten.update", LEFT_MS = 30000, asked = false, waiting = null, offers = 0;
+  function letIn() {  // the page before this one, in this tab, let the waiting worker in as it was left
+    try { return Date.now() - Number(sessionStorage.getItem(UPDATE) || 0) < LEFT_MS; } catch (e) { return false; }
+  }
   function offerUpdate(worker) {
     if (document.querySelector("[data-update]")) return;
+    var offer = offers;
     kept("/offline/words", KEY + ".words:" + document.documentElement.lang).then(function (w) {
       var nav = document.querySelector("header.site nav");
-      if (!nav || !w.update || document.querySelector("[data-update]")) return;
+      if (!nav || !w.update || offer !== offers || document.querySelector("[data-update]")) return;
       var button = document.createElement("button");
       button.type = "button";
       button.className = "update-ready";
@@ -68,9 +74,16 @@
     if (!reg) return;
     waiting = function () { return reg.waiting; };
     function watch(worker) {
-      worker.addEventListener("statechange", function () { if (worker.state === "installed" && sw.controller) offerUpdate(worker); });
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "installed" && sw.controller && !letIn()) offerUpdate(worker);
+      });
     }
-    if (reg.waiting && sw.controller) offerUpdate(reg.waiting);
+    // still waiting as this page loads: the page before let it in (it is on its way; asked again,
+    // this page being the new version's already), or it waits for the player
+    if (reg.waiting && sw.controller) {
+      if (letIn()) reg.waiting.postMessage({ type: "SKIP_WAITING" });
+      else offerUpdate(reg.waiting);
+    }
     if (reg.installing) watch(reg.installing);
     reg.addEventListener("updatefound", function () { if (reg.installing) watch(reg.installing); });
   }).catch(function () {});
