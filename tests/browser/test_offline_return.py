@@ -37,21 +37,32 @@ def offline_move(page, move: str) -> None:
     page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {expected}")
 
 
-@pytest.mark.slow
-def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
-    page = new_page(**PHONE, service_workers="allow")
+def offline_play_on(page, server) -> None:
+    """The deal's page with the setting "play offline" on: the service worker installed and the
+    engine in the page ready."""
     page.set_default_timeout(60_000)  # readiness on a busy machine: the worker's install, Pyodide's start
     page.goto(f"{server}/play/pyramid/{WIN_SEED}")
-    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")  # the setting "play offline"
+    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
     page.reload()
     page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
     page.evaluate("() => TrettenEngine.ready().then(() => true)")
-    for move in WIN_LINE[:ONLINE_FIRST]:
+
+
+def played_online(page, moves: int) -> str:
+    """The winning line's first ``moves`` made online and stored; the game's id."""
+    for move in WIN_LINE[:moves]:
         for selector in taps(move):
             page.click(selector)
-    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{ONLINE_FIRST}'"
+    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{moves}'"
                            " && !TrettenBoard.waiting()")
-    first_id = page.get_attribute("#board", "data-game-id")
+    return page.get_attribute("#board", "data-game-id")
+
+
+@pytest.mark.slow
+def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
+    page = new_page(**PHONE, service_workers="allow")
+    offline_play_on(page, server)
+    first_id = played_online(page, ONLINE_FIRST)
 
     page.context.set_offline(True)
     page.reload()  # from the cache
@@ -117,12 +128,7 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
     post then), and the post is answered: the page plays on by itself all the same, without a
     tap to fail first."""
     page = new_page(**PHONE, service_workers="allow")
-    page.set_default_timeout(60_000)
-    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
-    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
-    page.reload()
-    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
-    page.evaluate("() => TrettenEngine.ready().then(() => true)")
+    offline_play_on(page, server)
     first = WIN_LINE[0]
 
     def answered_after_the_network_went(route):
@@ -156,20 +162,11 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
 def _offline_after(page, server, online: int) -> str:
     """A phone with offline play on makes ``online`` moves, then the network goes: the page
     plays on by itself. Returns the game's id."""
-    page.set_default_timeout(60_000)
-    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
-    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
-    page.reload()
-    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
-    page.evaluate("() => TrettenEngine.ready().then(() => true)")
-    for move in WIN_LINE[:online]:
-        for selector in taps(move):
-            page.click(selector)
-    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{online}'"
-                           " && !TrettenBoard.waiting()")
+    offline_play_on(page, server)
+    game_id = played_online(page, online)
     page.context.set_offline(True)
     page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
-    return page.get_attribute("#board", "data-game-id")
+    return game_id
 
 
 @pytest.mark.slow
