@@ -89,7 +89,7 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
             return Judged(result, taken, exc)
         if game.version == before:  # a selection or a question: the page's engine moved, the server did not
             key = result.note if result.note in ("not_playable", "dead_gap", "in_place") else "illegal_move"
-            return Judged(moves.ActionResult(record_of(game)), taken, InputError("this change moves nothing here", key))
+            return Judged(moves.ActionResult(result.record), taken, InputError("this change moves nothing here", key))
         taken += 1
     return Judged(result, taken)
 
