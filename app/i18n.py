@@ -1,8 +1,12 @@
-"""Languages: gettext catalogs under app/locale (Babel), chosen per request.
+"""Languages: gettext catalogs under app/locale, chosen per request.
 
 The .po files are the source; .mo files are build output (gitignored). They are
 compiled by `pybabel compile -d app/locale` at install time, and `ensure_compiled()`
 rebuilds any that are missing or older than their .po so a fresh checkout still runs.
+
+The compiled catalogs are read by the standard library's gettext, and Babel is imported only
+to compile them: the page's offline engine ships this very module (app/web/views/offline_bundle.py)
+without Babel, which would weigh megabytes.
 """
 
 from __future__ import annotations
@@ -11,10 +15,6 @@ import gettext as _gettext
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("da", "sv", "en")
@@ -26,6 +26,9 @@ LANGUAGE: ContextVar[str] = ContextVar("tretten_language", default=DEFAULT_LANGU
 
 
 def ensure_compiled() -> None:
+    from babel.messages.mofile import write_mo  # only here: the offline engine runs without Babel
+    from babel.messages.pofile import read_po
+
     for po_path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"):
         mo_path = po_path.with_suffix(".mo")
         if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
@@ -39,7 +42,13 @@ def ensure_compiled() -> None:
 
 @lru_cache
 def translations_for(language: str) -> _gettext.NullTranslations:
-    return Translations.load(str(LOCALE_DIR), [language], domain="messages")
+    """The language's compiled catalog, read anew (gettext.translation would hand back a copy
+    of the one it read first, older than a catalog ensure_compiled has just rebuilt)."""
+    found = _gettext.find("messages", str(LOCALE_DIR), [language])
+    if found is None:
+        return _gettext.NullTranslations()
+    with open(found, "rb") as mo_file:
+        return _gettext.GNUTranslations(mo_file)
 
 
 def negotiate(accept_language: str | None) -> str:

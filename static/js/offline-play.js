@@ -4,10 +4,12 @@
 // the engine, its board laid in, and every change that moved the game (a move, undo, redo, a
 // Gaps redeal, the first move of a new deal whose seed the page picked) is queued, in order,
 // with its own id (`mid`) and the form's fields, in localStorage so that neither a reload nor a
-// closed tab loses it. When the network is back the queue is posted to the ordinary endpoints,
-// one change after another on the board of the answer before it, each with `offline=1`: the
-// server replays and judges every one, as if it were made now. A change it refuses stops the
-// rest; the page shows the server's board with the reason. Then the page is the server's board.
+// closed tab loses it. When the network is back a stored game's waiting changes are posted
+// together (`/games/{id}/changes`: one round trip, not one per change; a new deal's first move
+// goes alone to its link first), on the board the page last had: the server judges every one in
+// order, as if it were made now, marks the game played offline and says how many it took. A
+// change it refuses stops the rest; the page shows the server's board with the reason. Then the
+// page is the server's board.
 // Nothing here decides a rule: the engine answers, the server judges. Hints and the solver need
 // the network, and say so.
 (function () {
@@ -15,6 +17,7 @@
 
   var KEY = "tretten.offline.play", FORM = 1;
   var RETRY_MS = [1000, 2000, 4000];
+  var BATCH = 200;  // changes per request at most (app.services.play.returned.MAX_CHANGES)
   var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
   var active = false;   // the page plays on by itself
   var syncing = false, failures = 0, timer = null, confirming = false;
@@ -172,6 +175,7 @@
       line.hidden = !text;
       line.textContent = text;
       line.classList.toggle("offline", !!text);
+      line.classList.toggle("playing-offline", !!text);  // a line of the page while it plays by itself
     }
     var r = region();
     if (r && text && r.textContent !== text) r.textContent = text;
@@ -305,22 +309,33 @@
     failures += 1;
     timer = setTimeout(sync, RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
   }
+  // what goes in the next request: a stored game's waiting changes together (in order, each
+  // with its id; the server judges them one by one and says how many it took), or a new deal's
+  // first move alone to the deal's link (its answer names the game the rest goes to)
+  function nextSend() {
+    var first = state.queue[0], id = state.ids[first.deal], at = state.at[first.deal];
+    var body = new URLSearchParams();
+    body.set("csrf_token", token());
+    if (id && at) { body.set("ply", at.ply); body.set("version", at.version); }
+    if (!id) {
+      Object.keys(first.fields).forEach(function (k) { body.set(k, first.fields[k]); });
+      body.set("mid", first.mid);
+      body.set("offline", "1");
+      return { url: first.deal.slice(2), body: body, items: [first], batch: false };
+    }
+    var items = [];
+    for (var i = 0; i < state.queue.length && items.length < BATCH && state.queue[i].deal === first.deal; i++) items.push(state.queue[i]);
+    body.set("changes", JSON.stringify(items.map(function (item) { return Object.assign({ mid: item.mid }, item.fields); })));
+    return { url: "/games/" + id + "/changes", body: body, items: items, batch: true };
+  }
   function sync() {
     clearTimeout(timer);
     if (syncing || !state) return;
     if (!state.queue.length) { finish(null); return; }
     if (navigator.onLine === false) return;
     syncing = true;
-    var item = state.queue[0], id = state.ids[item.deal];
-    var url = id ? "/games/" + id + "/act" : item.deal.slice(2);
-    var body = new URLSearchParams();
-    Object.keys(item.fields).forEach(function (k) { body.set(k, item.fields[k]); });
-    body.set("mid", item.mid);
-    body.set("offline", "1");
-    body.set("csrf_token", token());
-    var at = state.at[item.deal];
-    if (id && at) { body.set("ply", at.ply); body.set("version", at.version); }
-    fetch(url, { method: "POST", body: body, credentials: "same-origin", headers: { "HX-Request": "true" } })
+    var send = nextSend(), deal = send.items[0].deal;
+    fetch(send.url, { method: "POST", body: send.body, credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then(function (r) { return r.text().then(function (text) { return { r: r, text: text }; }); })
       .then(function (got) {
         syncing = false;
@@ -329,16 +344,17 @@
         // no board (not the answer of a game: a login that changed, a page of another release):
         // the queue stays, and is sent again when the network or the page comes back
         if (!b) { status(); return; }
-        var mine = b.getAttribute("data-mid") === item.mid;
-        if (got.r.status >= 400 && !mine) { refused(got.text, b); return; }
+        var taken = send.batch ? Number(got.r.headers.get("X-Changes-Taken") || 0)
+          : (got.r.status < 400 || b.getAttribute("data-mid") === send.items[0].mid ? 1 : 0);
         failures = 0;
-        var gid = b && b.getAttribute("data-game-id");
-        if (gid) {
-          state.ids[item.deal] = gid;
-          state.at[item.deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
+        var gid = b.getAttribute("data-game-id");
+        if (gid && taken) {
+          state.ids[deal] = gid;
+          state.at[deal] = { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") };
         }
-        state.queue.shift();
+        state.queue.splice(0, taken);
         save();
+        if (taken < send.items.length) { refused(got.text, b); return; }
         status();
         if (state.queue.length) sync(); else finish(gid);
       }, function () { syncing = false; later(); });

@@ -1,7 +1,7 @@
 // Offline (docs/architecture.md, "Offline"), loaded by app.js once the page is shown (its address
 // has no hash: offline, the service worker answers it with the copy it keeps). A new version of
-// the app reloads the page into it: moves still waiting live in sessionStorage, and the new
-// scripts send them. The rules in the page (engine.js) load only once offline play is on (the
+// the app is let in at a calm moment (the player's tap on "New version: reload", or the page
+// left): moves still waiting live in sessionStorage, and the new scripts send them. The rules in the page (engine.js) load only once offline play is on (the
 // settings) or the app is installed.
 (function () {
   "use strict";
@@ -25,11 +25,74 @@
   document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
   var had = !!window.TrettenHadWorker;
   sw.addEventListener("controllerchange", function () {
-    if (had) { location.reload(); return; }
-    had = true;
+    if (!had) { had = true; keepPage(); return; }  // the first worker: the page is as it was
+    if (asked) { location.reload(); return; }      // the player tapped "New version: reload"
+    // let in as the page before this one was left: this page, loaded since, is of the new
+    // version already. Let in by another tab: this page runs the older scripts until reloaded
+    if (letIn()) {
+      try { sessionStorage.removeItem(UPDATE); } catch (e) { /* private mode */ }
+      offers += 1;  // an offer on its way is void
+      document.querySelectorAll("[data-update]").forEach(function (el) { el.remove(); });
+    } else offerUpdate(null);
     keepPage();
   });
   if (sw.controller && !had) { had = true; keepPage(); }  // taken over before this script came
+
+  // An update (a deploy changed /sw.js) is let in at a calm moment, the conventional Workbox
+  // way: the new worker waits (it never skips waiting by itself) until the player taps "New
+  // version: reload" (a small button at the end of the site's links, where it covers nothing and
+  // moves nothing on the table), or until the page is left (a link, a reload, the tab closed):
+  // the next page is the new version's. Moves waiting are kept through the reload (the tab's
+  // sessionStorage, offline play's localStorage) and sent by the new version.
+  var UPDATE = "tretten.update", LEFT_MS = 30000, asked = false, waiting = null, offers = 0;
+  function letIn() {  // the page before this one, in this tab, let the waiting worker in as it was left
+    try { return Date.now() - Number(sessionStorage.getItem(UPDATE) || 0) < LEFT_MS; } catch (e) { return false; }
+  }
+  function offerUpdate(worker) {
+    if (document.querySelector("[data-update]")) return;
+    var offer = offers;
+    kept("/offline/words", KEY + ".words:" + document.documentElement.lang).then(function (w) {
+      var nav = document.querySelector("header.site nav");
+      if (!nav || !w.update || offer !== offers || document.querySelector("[data-update]")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "update-ready";
+      button.setAttribute("data-update", "");
+      button.textContent = "↻ " + w.update;
+      button.setAttribute("aria-label", w.update_label || w.update);
+      button.title = w.update_label || w.update;
+      button.addEventListener("click", function () {
+        asked = true;
+        button.disabled = true;
+        if (worker && worker.state === "installed") worker.postMessage({ type: "SKIP_WAITING" });
+        else location.reload();  // the new version holds the page already: its scripts come with a reload
+      });
+      nav.appendChild(button);
+    }).catch(function () { /* no words, no button: the next page is the new version */ });
+  }
+  sw.getRegistration().then(function (reg) {
+    if (!reg) return;
+    waiting = function () { return reg.waiting; };
+    function watch(worker) {
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "installed" && sw.controller && !letIn()) offerUpdate(worker);
+      });
+    }
+    // still waiting as this page loads: the page before let it in (it is on its way; asked again,
+    // this page being the new version's already), or it waits for the player
+    if (reg.waiting && sw.controller) {
+      if (letIn()) reg.waiting.postMessage({ type: "SKIP_WAITING" });
+      else offerUpdate(reg.waiting);
+    }
+    if (reg.installing) watch(reg.installing);
+    reg.addEventListener("updatefound", function () { if (reg.installing) watch(reg.installing); });
+  }).catch(function () {});
+  addEventListener("pagehide", function () {
+    var worker = waiting && waiting();
+    if (!worker || asked) return;
+    try { sessionStorage.setItem(UPDATE, String(Date.now())); } catch (e) { /* private mode */ }
+    worker.postMessage({ type: "SKIP_WAITING" });
+  });
 
   var installed = matchMedia("(display-mode: standalone)").matches;
   function on() { try { return localStorage.getItem(KEY) === "on" || installed; } catch (e) { return installed; } }

@@ -1,8 +1,9 @@
 """Tretten installs and reloads offline (issue 38 item 1; docs/architecture.md, "Offline"): on a
 phone, Chromium finds nothing missing for installing the app (``Page.getInstallabilityErrors``,
 in a profile of its own: an incognito one is never installable), and a game's page reloads from
-the service worker's cache with the network off. An update of the app while moves wait reloads
-the page into the new version, which sends them."""
+the service worker's cache with the network off. An update of the app waits for the player's
+tap (or the page left) and never reloads a page under a finger; the new version sends the
+moves that waited."""
 
 from __future__ import annotations
 
@@ -77,7 +78,10 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         context.close()
 
 
-def test_an_update_while_moves_wait_reloads_into_the_new_version_which_sends_them(new_page, server):
+def test_an_update_waits_for_the_players_tap_and_the_new_version_sends_the_moves_waiting(new_page, server):
+    """A deploy while a game is in play: the new version is let in when the player says so
+    ("New version: reload", at the end of the site's links), never under their finger: until
+    then the page stays as it is and takes taps. The reloaded page sends the moves that waited."""
     page = new_page(**PHONE, service_workers="allow")
     errors = uncaught(page)  # the console's lines about the failed requests are expected
     build = {"n": 0}
@@ -100,15 +104,55 @@ def test_an_update_while_moves_wait_reloads_into_the_new_version_which_sends_the
     page.on("framenavigated", lambda frame: reloaded.update(yes=True) if frame == page.main_frame else None)
     page.route(ACT, lambda route: route.continue_() if reloaded["yes"] else route.abort("internetdisconnected"))
     page.evaluate("() => { window.oldVersion = true; }")
-    tap_all(page, OFFLINE_MOVES)
-    page.wait_for_function(f"() => document.getElementById('board').dataset.pending === '{len(OFFLINE_MOVES)}'")
-    assert stored_moves(page, server, game_id) == ["D"]
+    tap_all(page, OFFLINE_MOVES[:-1])
+    page.wait_for_function(f"() => document.getElementById('board').dataset.pending === '{len(OFFLINE_MOVES) - 1}'")
 
     build["n"] = 1
+    table = page.locator("#board .table").bounding_box()
     page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+    page.wait_for_selector("header.site nav [data-update]")  # the new version waits for the player
+    assert page.get_attribute("header.site [data-update]", "aria-label") == "New version: reload"
+    assert page.locator("#board .table").bounding_box() == table  # nothing moved on the phone's screen
+    tap_all(page, OFFLINE_MOVES[-1:])  # a tap meanwhile is taken, on the same page
+    page.wait_for_function(f"() => document.getElementById('board').dataset.pending === '{len(OFFLINE_MOVES)}'")
+    assert page.evaluate("() => window.oldVersion") is True and not reloaded["yes"]
+    assert page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => !!r.waiting)")
+    button, header = (page.locator(s).bounding_box() for s in ("header.site [data-update]", "header.site"))
+    assert button["y"] + button["height"] <= header["y"] + header["height"]
+    assert button["x"] + button["width"] <= PHONE["width"]
+    shot(page, "offline-update-ready-390")
+    assert stored_moves(page, server, game_id) == ["D"]
+
+    page.click("header.site [data-update]")
     page.wait_for_function("() => window.oldVersion === undefined && !!window.TrettenBoard")
     settled(page)
     assert reloaded["yes"] and stored_moves(page, server, game_id) == ["D", *OFFLINE_MOVES]
     assert pending(page) == 0 and ply(page) == 1 + len(OFFLINE_MOVES)
     assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tretten.'))") == []
+    assert page.locator("[data-update]").count() == 0  # the page is the new version
     assert not errors
+
+
+def test_an_update_is_let_in_when_the_page_is_left(new_page, server):
+    """Without the player's tap, the next page is the new version: leaving the page lets the
+    waiting worker in, and the page that loads asks nothing."""
+    page = new_page(**PHONE, service_workers="allow")
+    build = {"n": 0}
+
+    def service_worker(route):
+        answer = route.fetch()
+        route.fulfill(response=answer, body=answer.text() + f"\n// build {build['n']}\n")
+
+    page.context.route("**/sw.js", service_worker)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    controlled(page)
+    build["n"] = 1
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+    page.wait_for_selector("header.site nav [data-update]")
+    page.click("header.site nav a[href='/stats']")  # the player goes on to another page
+    page.wait_for_function("() => location.pathname === '/stats' && !!navigator.serviceWorker.controller")
+    # the worker that waited is the page's now (without the page left, it would wait on)
+    page.wait_for_function("() => navigator.serviceWorker.getRegistration().then(r => !r.waiting && !!r.active "
+                           "&& r.active === navigator.serviceWorker.controller)")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-update]").count() == 0  # and this page, of the new version, asks nothing

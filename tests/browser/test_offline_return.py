@@ -37,21 +37,32 @@ def offline_move(page, move: str) -> None:
     page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {expected}")
 
 
-@pytest.mark.slow
-def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
-    page = new_page(**PHONE, service_workers="allow")
+def offline_play_on(page, server) -> None:
+    """The deal's page with the setting "play offline" on: the service worker installed and the
+    engine in the page ready."""
     page.set_default_timeout(60_000)  # readiness on a busy machine: the worker's install, Pyodide's start
     page.goto(f"{server}/play/pyramid/{WIN_SEED}")
-    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")  # the setting "play offline"
+    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
     page.reload()
     page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
     page.evaluate("() => TrettenEngine.ready().then(() => true)")
-    for move in WIN_LINE[:ONLINE_FIRST]:
+
+
+def played_online(page, moves: int) -> str:
+    """The winning line's first ``moves`` made online and stored; the game's id."""
+    for move in WIN_LINE[:moves]:
         for selector in taps(move):
             page.click(selector)
-    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{ONLINE_FIRST}'"
+    page.wait_for_function(f"() => document.getElementById('board').dataset.ply === '{moves}'"
                            " && !TrettenBoard.waiting()")
-    first_id = page.get_attribute("#board", "data-game-id")
+    return page.get_attribute("#board", "data-game-id")
+
+
+@pytest.mark.slow
+def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
+    page = new_page(**PHONE, service_workers="allow")
+    offline_play_on(page, server)
+    first_id = played_online(page, ONLINE_FIRST)
 
     page.context.set_offline(True)
     page.reload()  # from the cache
@@ -81,7 +92,13 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
         second.append(move)
     seed = page.evaluate("() => TrettenOfflinePlay.state().game.deal.seed")
     shot(page, "offline-return-new-deal-offline")
-    assert page.locator("#board [data-sync]").inner_text().startswith("Playing offline")
+    waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
+    assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"
+    line, header, table = (page.locator(s).bounding_box()
+                           for s in ("#board [data-sync]", "header.site", "#board .table"))
+    # a line of the page: below the header, above the table, on the phone's screen
+    assert header["y"] + header["height"] <= line["y"] and line["y"] + line["height"] <= table["y"]
+    assert line["x"] >= 0 and line["x"] + line["width"] <= PHONE["width"]
 
     page.context.set_offline(False)
     began = time.monotonic()
@@ -111,12 +128,7 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
     post then), and the post is answered: the page plays on by itself all the same, without a
     tap to fail first."""
     page = new_page(**PHONE, service_workers="allow")
-    page.set_default_timeout(60_000)
-    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
-    page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
-    page.reload()
-    page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
-    page.evaluate("() => TrettenEngine.ready().then(() => true)")
+    offline_play_on(page, server)
     first = WIN_LINE[0]
 
     def answered_after_the_network_went(route):
@@ -145,3 +157,63 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page,
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
                            "!TrettenBoard.waiting()")
     assert stored_moves(page, server, game_id) == WIN_LINE[:2]
+
+
+def _offline_after(page, server, online: int) -> str:
+    """A phone with offline play on makes ``online`` moves, then the network goes: the page
+    plays on by itself. Returns the game's id."""
+    offline_play_on(page, server)
+    game_id = played_online(page, online)
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    return game_id
+
+
+@pytest.mark.slow
+def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(new_page, server):
+    """The server takes the changes up to the one it refuses (here a redo the page's queue should
+    never hold, put in the middle), drops the rest, and the page shows its board with the reason."""
+    page = new_page(**PHONE, service_workers="allow")
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    for move in WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 4]:
+        offline_move(page, move)
+    page.evaluate("() => TrettenOfflinePlay.state().queue.splice(2, 0, {mid: 'refused-redo', "
+                  "deal: TrettenOfflinePlay.state().deal, fields: {action: 'redo'}})")
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.context.set_offline(False)
+    page.wait_for_selector('#board [data-error="nothing_to_redo"]')
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0")
+    assert sent == [f"{server}/games/{game_id}/changes"]  # one request for the whole return
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 2]
+    assert page.get_attribute("#board", "data-ply") == str(ONLINE_FIRST + 2)
+    shot(page, "offline-return-refused-in-the-middle")
+
+
+@pytest.mark.slow
+def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(new_page, server):
+    """The server stored the changes but its answer never came (the network went again): the page
+    sends the same changes again, and the server answers from what it stored, none made twice."""
+    page = new_page(**PHONE, service_workers="allow")
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    rest = WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 6]
+    for move in rest:
+        offline_move(page, move)
+    answers = []
+
+    def lost_once(route):
+        response = route.fetch()  # the server judges and stores them
+        answers.append(response.headers.get("x-changes-taken"))
+        if len(answers) == 1:
+            route.abort("connectionreset")
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/games/*/changes", lost_once)
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === "
+                           f"'{ONLINE_FIRST + len(rest)}'")
+    assert answers == [str(len(rest)), str(len(rest))]
+    assert page.locator("#board [data-error]").count() == 0
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + len(rest)]

@@ -19,7 +19,7 @@ from app import i18n
 from app.engine import PRESETS
 from app.services.play import moves
 from app.settings import PROJECT_ROOT
-from app.web.views import offline_engine, offline_i18n
+from app.web.views import offline_engine
 from app.web.views.offline_bundle import engine_url, engine_zip
 
 from .helpers import first_move
@@ -70,16 +70,22 @@ def test_a_refused_tap_raises():
 
 
 @pytest.mark.parametrize("language", ["da", "sv"])
-def test_the_offline_catalogs_say_what_the_servers_say(language):
+def test_the_catalogs_read_without_babel_say_what_babel_reads(language):
+    """app.i18n reads the compiled catalogs with the standard library (the offline engine ships
+    it without Babel): every text, singular and plural, as Babel's own reader has it."""
+    from babel.support import Translations
+
     catalog = (PROJECT_ROOT / "app" / "locale" / language / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
     msgids = [json.loads(m) for m in re.findall(r'^msgid (".+")$', catalog, re.M)]
-    assert len(msgids) > 100
-    i18n.set_language(language)
-    offline_i18n.set_language(language)
-    try:
-        assert [offline_i18n.gettext(m) for m in msgids] == [i18n.gettext(m) for m in msgids]
-    finally:
-        i18n.set_language(i18n.DEFAULT_LANGUAGE)
+    plurals = [tuple(json.loads(m) for m in pair)
+               for pair in re.findall(r'^msgid (".+")\nmsgid_plural (".+")$', catalog, re.M)]
+    assert len(msgids) > 100 and len(plurals) > 5
+    babel = Translations.load(str(i18n.LOCALE_DIR), [language], domain="messages")
+    ours = i18n.translations_for(language)
+    assert [ours.gettext(m) for m in msgids] == [babel.gettext(m) for m in msgids]
+    assert ([ours.ngettext(one, many, n) for one, many in plurals for n in (1, 2, 5)]
+            == [babel.ngettext(one, many, n) for one, many in plurals for n in (1, 2, 5)])
+    assert ours.gettext(msgids[0]) != msgids[0] or language == "en"
 
 
 def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
@@ -90,6 +96,7 @@ def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
         names = set(archive.namelist())
     for path in (PROJECT_ROOT / "app" / "engine").glob("*.py"):
         assert (tmp_path / "app" / "engine" / path.name).read_bytes() == path.read_bytes()
+    assert (tmp_path / "app" / "i18n.py").read_bytes() == (PROJECT_ROOT / "app" / "i18n.py").read_bytes()
     assert not any(name.endswith(".so") for name in names)
     request = {"preset": "gaps-danish", "deal": {"seed": 11}, "language": "da", "tap": {"target": "0.0"}}
     script = ("import sys, json; sys.path.insert(0, sys.argv[1]); from app.web.views import offline_engine;"
@@ -103,6 +110,8 @@ def test_the_bundle_runs_alone_and_carries_the_engine_unchanged(tmp_path):
 def test_the_service_worker_and_its_files(client):
     sw = client.get("/sw.js")
     assert sw.status_code == 200 and sw.headers["content-type"].startswith("text/javascript")
+    # an update waits for the page's word (static/js/offline.js), never takes over by itself
+    assert "workbox.core.skipWaiting()" not in sw.text and '"SKIP_WAITING") self.skipWaiting()' in sw.text
     assert sw.headers["cache-control"] == "no-cache"
     workbox = re.search(r'importScripts\("([^"]+)"\)', sw.text).group(1)
     precached = [entry["url"] for entry in json.loads(re.search(r"precacheAndRoute\((\[.*?\])\)", sw.text).group(1))]
@@ -143,6 +152,8 @@ def test_a_stored_game_as_the_page_gets_it_is_the_game_the_server_plays(client, 
 
 def test_the_settings_words_come_in_the_pages_language_only_when_asked(client):
     danish = client.get("/offline/words", headers={"Accept-Language": "da"}).json()
-    assert danish["ready"].startswith("Klar:") and set(danish) == {"label", "loading", "ready", "failed"}
+    assert danish["ready"].startswith("Klar:") and set(danish) == {"label", "loading", "ready", "failed", "update",
+                                                                   "update_label"}
+    assert (danish["update"], danish["update_label"]) == ("Ny version", "Ny version: genindlæs")
     page = client.get("/play/pyramid/3").text
     assert "Getting offline play ready" not in page and "Play offline" not in page

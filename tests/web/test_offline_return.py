@@ -9,6 +9,7 @@ timed score without its time bonus), and the daily table ranks it by its moves a
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
@@ -16,6 +17,7 @@ from sqlalchemy import update
 from app.db.models import DailyDeal, Game, Player
 from app.engine import GameRecord, deal_for_seed, get_preset, scoring
 from app.services.assist import par as par_service
+from app.services.play import returned
 from app.services.play.games import record_of
 from app.services.stats import leaderboard
 
@@ -191,3 +193,111 @@ def test_a_daily_deal_won_offline_is_on_the_table_by_its_moves_marked_played_off
     assert table.entries[1].to_json()["offline"] is True
     page = client.get(f"/daily/pyramid/table?day={day.isoformat()}").text
     assert page.count("data-offline") == 1 and "played offline" in page
+
+
+# ---------------------------------------------------------------- the changes sent back together
+
+def _change(n: int, move: str | None = None, **fields) -> dict:
+    return {"mid": f"back-{n:04d}", **(board_fields(move) if move else {}), **fields}
+
+
+def _send_back(client, game_id: str, html: str, changes: list[dict]):
+    """The page's return: a game's waiting changes in one request, on the board it last had."""
+    state = board_state(html)
+    return client.post(f"/games/{game_id}/changes", headers=HX,
+                       data={"csrf_token": csrf_of(html), "ply": state["ply"], "version": state["version"],
+                             "changes": json.dumps(changes)})
+
+
+def _stored_first_move(client) -> tuple[str, str]:
+    """A game whose first move reached the server before the network went."""
+    queue = Queue(client, f"/play/pyramid/{WIN_SEED}")
+    queue.move(WIN_LINE[0], offline=False)
+    return queue.game_id, queue.html
+
+
+def test_a_whole_game_sent_back_in_one_request_is_judged_change_by_change_and_stored(client, app):
+    game_id, html = _stored_first_move(client)
+    before = _game(app, game_id)
+    rest = WIN_LINE[1:]
+    changes = [_change(n, move) for n, move in enumerate(rest)]
+    changes[5:5] = [_change(900, action="undo"), _change(901, action="redo")]  # taken back and made again
+    answer = _send_back(client, game_id, html, changes)
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["X-Changes-Taken"] == str(len(changes)) and "X-Changes-Refused" not in answer.headers
+    assert board_state(answer.text)["status"] == "won" and board_state(answer.text)["ply"] == len(WIN_LINE)
+    game = _game(app, game_id)
+    assert game.moves == " ".join(WIN_LINE) and game.status == "won" and game.undo_count == 1
+    assert game.played_offline and game.seconds is None
+    assert game.version == before.version + len(changes)  # each change its own conditional write
+    assert game.last_mid == changes[-1]["mid"]
+
+
+def test_a_change_refused_in_the_middle_keeps_the_ones_before_and_drops_the_rest(client, app):
+    game_id, html = _stored_first_move(client)
+    before = _game(app, game_id)
+    changes = [_change(1, WIN_LINE[1]), _change(2, WIN_LINE[2]),
+               _change(3, target="P0"),  # the apex, covered: the server moves nothing
+               _change(4, WIN_LINE[3]), _change(5, WIN_LINE[4])]
+    answer = _send_back(client, game_id, html, changes)
+    assert answer.status_code == 422
+    assert answer.headers["X-Changes-Taken"] == "2" and answer.headers["X-Changes-Refused"] == "not_playable"
+    assert 'data-error="not_playable"' in answer.text  # the board as stored says why
+    state = board_state(answer.text)
+    game = _game(app, game_id)
+    assert game.moves == " ".join(WIN_LINE[:3]) and game.cursor == 3 == state["ply"]
+    assert game.version == before.version + 2 == state["version"] and game.last_mid == "back-0002"
+
+    # the same changes again (the answer was lost): answered from what was stored, nothing made twice
+    again = _send_back(client, game_id, html, changes)
+    assert again.status_code == 422 and again.headers["X-Changes-Taken"] == "2"
+    after = _game(app, game_id)
+    assert (after.moves, after.version) == (game.moves, game.version)
+
+
+def test_an_illegal_undo_in_the_middle_is_refused_with_its_reason(client, app):
+    game_id, html = _stored_first_move(client)
+    changes = [_change(1, WIN_LINE[1]), _change(2, action="redo"), _change(3, WIN_LINE[2])]
+    answer = _send_back(client, game_id, html, changes)
+    assert answer.status_code == 422 and answer.headers["X-Changes-Refused"] == "nothing_to_redo"
+    assert answer.headers["X-Changes-Taken"] == "1"
+    assert _game(app, game_id).moves == " ".join(WIN_LINE[:2])
+
+
+def test_the_same_changes_sent_again_are_answered_as_stored_and_the_rest_judged(client, app):
+    game_id, html = _stored_first_move(client)
+    changes = [_change(n, move) for n, move in enumerate(WIN_LINE[1:6])]
+    first = _send_back(client, game_id, html, changes[:3])
+    assert first.status_code == 200 and first.headers["X-Changes-Taken"] == "3"
+    stored = _game(app, game_id)
+    # the answer was lost: the page sends all it holds again, from the board it had before
+    again = _send_back(client, game_id, html, changes)
+    assert again.status_code == 200 and again.headers["X-Changes-Taken"] == "5"
+    game = _game(app, game_id)
+    assert game.moves == " ".join(WIN_LINE[:6]) and game.version == stored.version + 2
+    # and once more, all of them in: nothing changes, nothing is refused as stale
+    repeat = _send_back(client, game_id, html, changes)
+    assert repeat.status_code == 200 and repeat.headers["X-Changes-Taken"] == "5"
+    assert board_state(repeat.text) == board_state(again.text) and _game(app, game_id).version == game.version
+
+
+def test_changes_made_on_a_board_that_moved_on_elsewhere_are_refused_whole(client, app):
+    game_id, html = _stored_first_move(client)
+    elsewhere = Queue(client, f"/games/{game_id}")  # another tab moves the game on
+    elsewhere.game_id, elsewhere.n = game_id, 50  # its own change ids
+    elsewhere.move(WIN_LINE[1], offline=False)
+    stored = _game(app, game_id)
+    assert stored.cursor == 2
+    answer = _send_back(client, game_id, html, [_change(1, WIN_LINE[1]), _change(2, WIN_LINE[2])])
+    assert answer.status_code == 409 and answer.headers["X-Changes-Taken"] == "0"
+    assert answer.headers["X-Changes-Refused"] == "stale" and 'data-error="stale"' in answer.text
+    game = _game(app, game_id)
+    assert (game.moves, game.version, game.played_offline) == (stored.moves, stored.version, False)
+
+
+def test_more_changes_than_one_request_takes_are_refused_and_nothing_is_stored(client, app):
+    game_id, html = _stored_first_move(client)
+    changes = [_change(n, action="undo" if n % 2 else "redo") for n in range(returned.MAX_CHANGES + 1)]
+    answer = _send_back(client, game_id, html, changes)
+    assert answer.status_code == 422 and answer.headers["X-Changes-Taken"] == "0"
+    assert _game(app, game_id).cursor == 1

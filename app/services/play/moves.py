@@ -206,12 +206,14 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
             selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
             limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False,
-            next_seed: Callable[[], int] = games.random_seed) -> ActionResult:
+            next_seed: Callable[[], int] = games.random_seed, record: GameRecord | None = None) -> ActionResult:
     """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the page's
     id of the change: sent again after a lost answer, it is answered with the game as stored;
     ``offline``: the page made it with no network (``store``). ``next_seed`` chooses a new
     deal's seed (the player's rule for new deals: a proven winnable one,
-    app.services.assist.winnable.new_seed, is the caller's to give)."""
+    app.services.assist.winnable.new_seed, is the caller's to give). ``record``: the game's
+    record as stored, when the caller has it (app.services.play.returned: the change before's),
+    so the game is not replayed again."""
     action = action or ("tap" if target else "")
     if action not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
@@ -219,7 +221,7 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
         lifecycle.check_owner(game, player)
     elif lifecycle.check(game, player, ply=ply, version=version, mid=mid):
         return ActionResult(record_of(game))
-    record = record_of(game)
+    record = record if record is not None else record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
     if action in ("new", "restart"):

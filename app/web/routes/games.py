@@ -6,7 +6,7 @@ from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, BackgroundTasks, Form, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, Json
 from starlette.responses import Response
 
 from app.engine import NotationError
@@ -14,11 +14,12 @@ from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
 from app.services.assist import ahead, assist, winnable
 from app.services.errors import ServiceError
-from app.services.play import daily, games, moves
+from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import leaderboard, stats
 from app.web.http.deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
+from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
@@ -135,6 +136,53 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
         return render_game(request, game, player, result, extra=streak_after(session, game))
     _flash_result(request, result)
     return see_other(request, f"/games/{game.id}")
+
+
+class ChangeIn(BaseModel):
+    """One change a page made with no network, as its board form would have posted it."""
+
+    mid: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]*$")
+    action: str = Field("", max_length=20)
+    target: str = Field("", max_length=8)
+    sel: str = Field("", max_length=8)
+
+
+class ChangesForm(BaseModel):
+    """A game's changes made offline, in order (static/js/offline-play.js), on the board the
+    page last had from the server (``ply``, ``version``)."""
+
+    changes: Json[list[ChangeIn]]  # at most returned.MAX_CHANGES; the body at most MAX_BODY_BYTES
+    ply: int | None = Field(None, ge=0)
+    version: int | None = Field(None, ge=0)
+    csrf_token: str = Field("", max_length=128)
+
+
+TAKEN_HEADER, REFUSED_HEADER = "X-Changes-Taken", "X-Changes-Refused"
+
+
+@router.post("/games/{game_id}/changes", dependencies=[CsrfDep])
+def act_offline(game_id: GameIdDep, form: Annotated[ChangesForm, Form()], request: Request, session: SessionDep,
+                player: PlayerDep, limits: LimitsDep) -> Response:
+    """The changes a page made with no network, judged one by one in this request's one unit
+    of work (app.services.play.returned): the board as stored, with how many of them the game
+    holds (``X-Changes-Taken``) and, when one was refused, its reason (``X-Changes-Refused``,
+    the board's ``data-error``) and the refusal's status; the rest were dropped."""
+    game = games.get_game_row(session, game_id)
+    changes = [returned.Change(c.mid, c.action, c.target, c.sel) for c in form.changes]
+    held = returned.already_taken(game, changes)  # stored by an earlier request: a rollback keeps them
+    try:
+        judged = returned.judge(session, game, player, changes, ply=form.ply, version=form.version, limits=limits)
+    except ServiceError as exc:
+        return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
+                       headers={TAKEN_HEADER: str(held), REFUSED_HEADER: exc.key})
+    commit_now(session)
+    headers = {TAKEN_HEADER: str(judged.taken)}
+    if judged.refused is not None:
+        error = judged.refused
+        headers |= headers_of(error) | {REFUSED_HEADER: error.key}
+        return render_game(request, game, player, moves.ActionResult(judged.result.record, error=error.key),
+                           status_code=status_of(error), headers=headers)
+    return render_game(request, game, player, judged.result, extra=streak_after(session, game), headers=headers)
 
 
 # ---------------------------------------------------------------- deals ready to play (share links)

@@ -33,6 +33,9 @@ STATES = {
     "loading": N_("Getting offline play ready…"),
     "ready": N_("Ready: your games go on without a connection, and are checked when it is back."),
     "failed": N_("Offline play could not be made ready. It will be tried again next time."),
+    # a new version waits for the player's tap (offline.js): a short label, the whole sentence said
+    "update": N_("New version"),
+    "update_label": N_("New version: reload"),
 }
 
 # what every page needs, precached when the service worker installs: the pages' own styles and
@@ -73,7 +76,11 @@ def _service_worker(shell: tuple[str, ...], files: str) -> str:
 importScripts("{asset_url('vendor/workbox/workbox-sw.js')}");
 workbox.setConfig({{modulePathPrefix: "{WORKBOX}", debug: false}});
 workbox.core.setCacheNameDetails({{prefix: "tretten"}});
-workbox.core.skipWaiting();
+// an update waits for a calm moment, which the page names (static/js/offline.js): the player
+// taps "New version: reload", or leaves the page. Never under a player's finger
+self.addEventListener("message", (event) => {{
+  if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();
+}});
 workbox.core.clientsClaim();
 const OFFLINE = {files};
 workbox.precaching.precacheAndRoute({precache});

@@ -35,7 +35,7 @@ def _files() -> list[tuple[str, bytes]]:
 
     files: list[tuple[str, bytes]] = [
         ("app/__init__.py", b""),
-        ("app/i18n.py", (VIEWS / "offline_i18n.py").read_bytes()),
+        ("app/i18n.py", (APP / "i18n.py").read_bytes()),  # its catalogs read without Babel
         ("app/cli.py", (APP / "cli.py").read_bytes()),
         ("app/web/__init__.py", b""),
         ("app/web/views/__init__.py", b""),
@@ -45,7 +45,7 @@ def _files() -> list[tuple[str, bytes]]:
     ]
     files += [(f"app/engine/{p.name}", p.read_bytes()) for p in sorted((APP / "engine").glob("*.py"))]
     files += [(f"app/web/views/{name}", (VIEWS / name).read_bytes()) for name in WEB_MODULES]
-    files += [(p.relative_to(APP).as_posix(), p.read_bytes())
+    files += [(p.relative_to(PROJECT_ROOT).as_posix(), p.read_bytes())  # app/locale, beside app/i18n.py
               for p in sorted((APP / "locale").glob("*/LC_MESSAGES/messages.mo"))]
     files += [(p.relative_to(PROJECT_ROOT).as_posix(), p.read_bytes())
               for p in sorted([*TEMPLATES.glob("_*.html"), *TEMPLATES.glob("boards/*.html")])]
