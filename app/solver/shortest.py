@@ -90,7 +90,16 @@ from .pyramid_problem import (
 )
 from .result import Budget, BudgetExceeded
 
+try:  # the compiled A* (``setup.py`` builds it; without it the search runs in Python)
+    from . import _core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _core = None
+
 PAR_POSITIONS = 300_000  # positions a par search may look at by default (all its phases together)
+# The compiled A* (``_core``) expands this many positions for one of the budget: about the
+# ratio of its speed to Python's, so that its phase costs the CPU a Python phase would
+CORE_POSITIONS = 20
+CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
@@ -98,6 +107,7 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
+CORE_EARLY_BEAM_WIDTH = 16_384  # the same in the compiled core (``_core``), whose beams are cheaper
 TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
@@ -239,7 +249,11 @@ class _Par:
                 search.relaxed_cap = RELAXED_PER_POSITION * total
             first = first or search
             if self.problem.pyramids > 1:
-                self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
+                if search.compiled():  # wide beams are cheap there, and A* gets every position left
+                    self._best_known(search, FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH)
+                    keep_back = 0
+                else:
+                    self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
                 search.budget, search.nodes = self._allowance(cap, keep_back), 0
             line, lower = search.run(None if self.best is None else len(self.best))
             self.spent += search.nodes
@@ -888,7 +902,17 @@ class ShortestSearch:
             self.budget.check(self.nodes)
 
     # --- A* --------------------------------------------------------------------------------
+    def compiled(self) -> bool:
+        """Whether ``run`` hands A* to the compiled core (``_core``): the reach bound's games
+        (limited passes, the pyramids the goal, no overlap), when the core is built."""
+        return _core is not None and self.reach_bound and not self.problem.overlap \
+            and len(self.partitions) == 1 and self.n <= CORE_MAX_SEQUENCE
+
     def run(self, upper: int | None = None) -> tuple[list | None, int]:
+        """A* (module docstring): ``(line, lower)``, a shortest line below ``upper`` or
+        ``None``, and a bound every win reaches."""
+        if self.compiled():
+            return self._run_compiled(upper)
         start = self.start()
         lower = 0
         heap: list = []
@@ -927,12 +951,42 @@ class ShortestSearch:
             # every shortest line still has a position waiting, with a bound no larger
             return None, min([lower] + ([heap[0][0]] if heap else []))
 
+    def _compiled(self, upper: int | None, width: int = 0) -> tuple[list | None, int, str]:
+        """``run`` (or with ``width``, ``beam``) in the compiled core: the same moves, bound and
+        pruning (``_core.c`` says how it follows this class); ``CORE_POSITIONS`` of its positions
+        count one of the budget. Answers the line, the bound and how it ended."""
+        pr, budget = self.problem, self.budget
+        nodes = 1 << 62 if budget is None or budget.max_nodes is None else budget.max_nodes * CORE_POSITIONS
+        cap = self.relaxed_cap
+        relaxed = RELAXED_PER_POSITION * nodes if cap is None else cap * CORE_POSITIONS
+        seconds = 0.0
+        if budget is not None and budget.deadline is not None:
+            seconds = max(budget.deadline - budget.clock(), 1e-6)
+        assert _core is not None
+        line, lower, expanded, outcome = _core.search(
+            self.vals, self.covers, self.under, self.layout_partners, pr.sequence, pr.removed, pr.pointer,
+            pr.pass_number, pr.passes, -1 if upper is None else upper, min(nodes, 1 << 62),
+            min(relaxed, 1 << 62), seconds, width)
+        self.nodes += -(-expanded // CORE_POSITIONS)
+        if line is not None:  # the draw and the recycle are known by identity (``move_text``)
+            line = [DRAW if m == DRAW else RECYCLE if m == RECYCLE else m for m in line]
+        return line, lower, outcome
+
+    def _run_compiled(self, upper: int | None) -> tuple[list | None, int]:
+        line, lower, outcome = self._compiled(upper)
+        self.exhausted = outcome == "exhausted"
+        if self.exhausted and upper is None:
+            lower = INF
+        return line, lower
+
     # --- the best-known line -------------------------------------------------------------------
     def beam(self, width: int, upper: int | None = None) -> list | None:
         """A line shorter than ``upper`` found by a beam search: level by level, the ``width``
         positions of the least bound (then the most cards gone) among the new ones. It drops
         positions, so it proves nothing; ``None`` when it finds no such line or the budget runs
         out."""
+        if self.compiled():
+            return self._compiled(upper, width)[0]
         start = self.start()
         h = self.bound(start)
         if h >= INF:
