@@ -26,7 +26,9 @@
 #define MOVE_DRAW 0xFFFEu
 #define MOVE_RECYCLE 0xFFFDu
 #define MAX_SEQ 50
-#define MAX_GROUP 16  /* cards of one value group in the layout, and in the sequence (two decks: 16) */
+#define MAX_GROUP 32  /* cards of one relaxed game in the layout and the sequence together */
+#define MAX_GAMES 24
+#define MAX_PARTITIONS 8
 #define MAX_GMOVES (MAX_GROUP * MAX_GROUP / 4 + 3 * MAX_GROUP + 8)
 #define MAX_F 256
 
@@ -120,8 +122,10 @@ typedef struct {
     uint64_t layout_partners[64];
     uint64_t seq_of_value[14];
     uint64_t layout_kings, seq_kings;
-    int ngroups;
-    Group groups[6];
+    int ngroups;                /* the relaxed games (value groups alone or together) */
+    Group groups[MAX_GAMES];
+    int nparts;                 /* the bound's partitions of the groups, each a list of games */
+    int part_len[MAX_PARTITIONS], part[MAX_PARTITIONS][6];
     long relaxed, relaxed_cap;
     int aborted;
 } Core;
@@ -139,7 +143,8 @@ static inline int next_from(uint32_t mask, int from, int ns) {
 /* The relaxed moves from a position: (child, cost, sequence index touched: -1 none, n recycle). */
 typedef struct {
     uint32_t lrm, lam;
-    int lp, pas, cost, touch;
+    uint8_t lp, pas, cost;
+    int8_t touch;
 } GMove;
 
 static int group_moves(const Core *c, const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, GMove *out) {
@@ -262,8 +267,8 @@ static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *l
 
 /* ``ShortestSearch._reach_bound``. */
 static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas) {
-    uint32_t lrm[6], lam[6];
-    int lp[6], deep = -1;
+    uint32_t lrm[MAX_GAMES], lam[MAX_GAMES];
+    int lp[MAX_GAMES], len[MAX_GAMES], deep = -1;
     for (int i = 0; i < c->ngroups; i++) {
         Group *g = &c->groups[i];
         int32_t r;
@@ -272,10 +277,15 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas) {
         if (r > deep) deep = r;
     }
     if (deep >= INF || c->aborted) return INF;
-    int total = 0;
     for (int i = 0; i < c->ngroups; i++) {
-        total += group_reaching(c, &c->groups[i], lrm[i], lam[i], lp[i], pas, deep);
-        if (total >= INF) return INF;
+        len[i] = group_reaching(c, &c->groups[i], lrm[i], lam[i], lp[i], pas, deep);
+        if (len[i] >= INF) return INF;
+    }
+    int total = 0;  /* the largest sum over the partitions */
+    for (int k = 0; k < c->nparts; k++) {
+        int sum = 0;
+        for (int j = 0; j < c->part_len[k]; j++) sum += len[c->part[k][j]];
+        if (sum > total) total = sum;
     }
     int kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
     if (deep >= p) {
@@ -401,7 +411,7 @@ typedef struct {
 typedef struct {
     Node *nodes;
     size_t len, cap;
-    uint32_t *index;  /* hash of positions -> node number + 1 (0: empty) */
+    uint64_t *index;  /* hash of positions: (hash's high half << 32 | node number + 1), 0: empty */
     size_t mask;
     Stack buckets[MAX_F][MAX_F];  /* open positions by f, then g */
     int top_g[MAX_F];
@@ -409,25 +419,44 @@ typedef struct {
 
 static inline uint64_t node_hash(uint64_t pm, uint64_t st) { return mix(pm * 0x9E3779B97F4A7C15ULL ^ st); }
 
-static uint32_t *find_slot(Search *s, uint64_t pm, uint64_t st) {
-    size_t i = node_hash(pm, st) & s->mask;
+/* The slot of a position: its own, or the empty one where it would go. The hash's high half kept
+ * in the slot spares most probes a visit to the node. */
+static uint64_t *find_slot(Search *s, uint64_t pm, uint64_t st) {
+    uint64_t h = node_hash(pm, st), tag = h & 0xFFFFFFFF00000000ULL;
+    size_t i = h & s->mask;
     for (;;) {
-        uint32_t v = s->index[i];
+        uint64_t v = s->index[i];
         if (!v) return &s->index[i];
-        Node *nd = &s->nodes[v - 1];
-        if (nd->pm == pm && nd->st == st) return &s->index[i];
+        if ((v & 0xFFFFFFFF00000000ULL) == tag) {
+            Node *nd = &s->nodes[(uint32_t)v - 1];
+            if (nd->pm == pm && nd->st == st) return &s->index[i];
+        }
         i = (i + 1) & s->mask;
     }
 }
 
+static inline uint32_t slot_node(uint64_t v) { return (uint32_t)v - 1; }
+
+static inline uint64_t slot_of(uint64_t pm, uint64_t st, uint32_t node) {
+    return (node_hash(pm, st) & 0xFFFFFFFF00000000ULL) | (uint64_t)(node + 1);
+}
+
+/* The table's first size: room for the positions of ``max_nodes`` expansions (about four each),
+ * at most 2^21 slots (a larger table only spreads its first positions over more pages). */
+static size_t index_size(long max_nodes) {
+    size_t want = max_nodes < (1L << 20) ? 8 * (size_t)max_nodes : (size_t)1 << 23, size = 1 << 12;
+    while (size < want && size < ((size_t)1 << 21)) size <<= 1;
+    return size;
+}
+
 static int grow_index(Search *s) {
     size_t cap = 2 * (s->mask + 1);
-    uint32_t *index = calloc(cap, sizeof(uint32_t));
+    uint64_t *index = calloc(cap, sizeof(uint64_t));
     if (!index) return -1;
     for (size_t i = 0; i <= s->mask; i++) {
-        uint32_t v = s->index[i];
+        uint64_t v = s->index[i];
         if (!v) continue;
-        Node *nd = &s->nodes[v - 1];
+        Node *nd = &s->nodes[slot_node(v)];
         size_t j = node_hash(nd->pm, nd->st) & (cap - 1);
         while (index[j]) j = (j + 1) & (cap - 1);
         index[j] = v;
@@ -502,15 +531,15 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lon
     }
     res.lower = h < INF ? h : INF;
     if (h >= INF || h >= upper) return res;
-    s->mask = (1 << 20) - 1;
-    s->index = calloc(s->mask + 1, sizeof(uint32_t));
+    s->mask = index_size(max_nodes) - 1;
+    s->index = calloc(s->mask + 1, sizeof(uint64_t));
     if (!s->index) {
         res.outcome = NO_MEMORY;
         return res;
     }
     for (int f = 0; f < MAX_F; f++) s->top_g[f] = -1;
     uint32_t start = add_node(s, pm0, st0, UINT32_MAX, 0, 0, h);
-    *find_slot(s, pm0, st0) = start + 1;
+    *find_slot(s, pm0, st0) = slot_of(pm0, st0, start);
     push(s, h, 0, start);
     int f = h;
     Child kids[128];
@@ -534,12 +563,14 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lon
             return res;
         }
         int k = successors(c, nd.pm, nd.st, kids);
+        for (int i = 0; i < k; i++)  /* the table is far larger than the caches: ask for every slot at once */
+            __builtin_prefetch(&s->index[node_hash(kids[i].pm, kids[i].st) & s->mask]);
         for (int i = 0; i < k; i++) {
             uint64_t cpm = kids[i].pm, cst = kids[i].st;
-            uint32_t *slot = find_slot(s, cpm, cst);
+            uint64_t *slot = find_slot(s, cpm, cst);
             int hc;
             if (*slot) {
-                Node *seen = &s->nodes[*slot - 1];
+                Node *seen = &s->nodes[slot_node(*slot)];
                 if (seen->g <= g + 1) continue;
                 hc = seen->h;
             } else {
@@ -552,7 +583,7 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lon
             if (hc >= INF || g + 1 + hc >= upper || g + 1 + hc >= MAX_F) continue;
             uint32_t node;
             if (*slot) {
-                node = *slot - 1;
+                node = slot_node(*slot);
                 s->nodes[node].g = (uint8_t)(g + 1);
                 s->nodes[node].parent = here;
                 s->nodes[node].move = kids[i].move;
@@ -562,7 +593,7 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lon
                     res.outcome = NO_MEMORY;
                     return res;
                 }
-                *slot = node + 1;
+                *slot = slot_of(cpm, cst, node);
                 if (2 * s->len > s->mask + 1 && grow_index(s)) {
                     res.outcome = NO_MEMORY;
                     return res;
@@ -597,13 +628,13 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lo
         return res;
     }
     if (h >= INF) return res;
-    s->mask = (1 << 20) - 1;
-    s->index = calloc(s->mask + 1, sizeof(uint32_t));
+    s->mask = index_size(max_nodes) - 1;
+    s->index = calloc(s->mask + 1, sizeof(uint64_t));
     uint64_t *level = malloc(sizeof(uint64_t)), *scored = NULL;
     size_t nlevel = 1, nscored = 0, capscored = 0;
     if (!s->index || !level) goto no_memory;
     uint32_t start = add_node(s, pm0, st0, UINT32_MAX, 0, 0, h);
-    *find_slot(s, pm0, st0) = start + 1;
+    *find_slot(s, pm0, st0) = slot_of(pm0, st0, start);
     level[0] = start;
     Child kids[128];
     for (int depth = 1; nlevel && depth < upper; depth++) {
@@ -616,13 +647,14 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lo
             }
             Node nd = s->nodes[here];
             int k = successors(c, nd.pm, nd.st, kids);
+            for (int j = 0; j < k; j++) __builtin_prefetch(&s->index[node_hash(kids[j].pm, kids[j].st) & s->mask]);
             for (int j = 0; j < k; j++) {
                 uint64_t cpm = kids[j].pm, cst = kids[j].st;
-                uint32_t *slot = find_slot(s, cpm, cst);
+                uint64_t *slot = find_slot(s, cpm, cst);
                 if (*slot) continue;
                 uint32_t node = add_node(s, cpm, cst, here, kids[j].move, depth > 255 ? 255 : depth, 0);
                 if (node == UINT32_MAX) goto no_memory;
-                *slot = node + 1;
+                *slot = slot_of(cpm, cst, node);
                 if (2 * s->len > s->mask + 1 && grow_index(s)) goto no_memory;
                 if ((cpm & c->full) == c->full) {
                     res.outcome = FOUND;
@@ -705,39 +737,70 @@ static int read_masks(PyObject *seq, uint64_t *out, int max, const char *what) {
     return (int)len;
 }
 
-static int setup_groups(Core *c, const uint64_t *under) {
-    c->ngroups = 0;
-    for (int gv = 1; gv <= 6; gv++) {
-        Group *g = &c->groups[c->ngroups];
-        memset(g, 0, sizeof(Group));
-        uint64_t lm = 0;
-        for (int i = 0; i < c->L; i++)
-            if (c->vals[i] == gv || c->vals[i] == 13 - gv) {
-                if (g->nl == MAX_GROUP) return -1;
-                g->lay[g->nl] = i;
-                g->lval[g->nl++] = c->vals[i];
-                lm |= 1ULL << i;
-            }
-        for (int k = 0; k < c->n; k++)
-            if (c->seq[k] == gv || c->seq[k] == 13 - gv) {
-                if (g->ns == MAX_GROUP) return -1;
-                g->sidx[g->ns] = k;
-                g->sval[g->ns++] = c->seq[k];
-            }
-        if (!g->nl && !g->ns) continue;
-        for (int x = 0; x < g->nl; x++) {
-            uint32_t m = 0;
-            for (int y = 0; y < g->nl; y++)
-                if (under[g->lay[x]] >> g->lay[y] & 1) m |= 1u << y;
-            g->cov[x] = m;
+/* The relaxed game on the cards whose value has its bit in ``values``: its number, made once;
+ * -1 when it has more than ``MAX_GROUP`` cards, -2 when memory runs out. */
+static int game_of(Core *c, const uint64_t *under, int values, int *made_values) {
+    for (int i = 0; i < c->ngroups; i++)
+        if (made_values[i] == values) return i;
+    if (c->ngroups == MAX_GAMES) return -1;
+    Group *g = &c->groups[c->ngroups];
+    memset(g, 0, sizeof(Group));
+    for (int i = 0; i < c->L; i++)
+        if (values >> c->vals[i] & 1) {
+            if (g->nl == MAX_GROUP) return -1;
+            g->lay[g->nl] = i;
+            g->lval[g->nl++] = c->vals[i];
         }
-        g->full = g->nl == 32 ? UINT32_MAX : (1u << g->nl) - 1;
-        g->shift_p = g->nl + g->ns;
-        g->shift_pas = g->shift_p + 6;
-        g->shift_deep = g->shift_pas + 8;
-        if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12)) return -2;
-        c->ngroups++;
+    for (int k = 0; k < c->n; k++)
+        if (values >> c->seq[k] & 1) {
+            if (g->ns == MAX_GROUP) return -1;
+            g->sidx[g->ns] = k;
+            g->sval[g->ns++] = c->seq[k];
+        }
+    if (g->nl + g->ns > 32) return -1;  /* a position's key keeps both masks in 32 bits */
+    for (int x = 0; x < g->nl; x++) {
+        uint32_t m = 0;
+        for (int y = 0; y < g->nl; y++)
+            if (under[g->lay[x]] >> g->lay[y] & 1) m |= 1u << y;
+        g->cov[x] = m;
     }
+    g->full = g->nl == 32 ? UINT32_MAX : (1u << g->nl) - 1;
+    g->shift_p = g->nl + g->ns;
+    g->shift_pas = g->shift_p + 6;
+    g->shift_deep = g->shift_pas + 8;
+    made_values[c->ngroups] = values;
+    c->ngroups++;  /* counted before the memos, so that ``free_core`` frees what was made */
+    if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12)) return -2;
+    return c->ngroups - 1;
+}
+
+/* The bound's partitions (a list of partitions, each a list of tuples of value groups 1-6). */
+static int setup_groups(Core *c, const uint64_t *under, PyObject *partitions) {
+    int made_values[MAX_GAMES];
+    c->ngroups = 0;
+    Py_ssize_t np = PyList_Size(partitions);
+    if (np < 1 || np > MAX_PARTITIONS) return -1;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        PyObject *blocks = PyList_GetItem(partitions, k);
+        Py_ssize_t nb = blocks && PyList_Check(blocks) ? PyList_Size(blocks) : -1;
+        if (nb < 0 || nb > 6) return -1;
+        c->part_len[k] = 0;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            PyObject *block = PyList_GetItem(blocks, j);
+            Py_ssize_t ng = block && PyTuple_Check(block) ? PyTuple_Size(block) : -1;
+            if (ng < 1) return -1;
+            int values = 0;
+            for (Py_ssize_t i = 0; i < ng; i++) {
+                long gv = PyLong_AsLong(PyTuple_GetItem(block, i));
+                if (gv < 1 || gv > 6) return -1;
+                values |= 1 << gv | 1 << (13 - gv);
+            }
+            int game = game_of(c, under, values, made_values);
+            if (game < 0) return game;
+            c->part[k][c->part_len[k]++] = game;
+        }
+    }
+    c->nparts = (int)np;
     return 0;
 }
 
@@ -750,8 +813,8 @@ static PyObject *move_tuple(uint16_t move) {
 }
 
 PyDoc_STRVAR(search_doc,
-"search(values, covers, under, layout_partners, sequence, removed, pointer, pass_number, passes,\n"
-"      upper, max_nodes, relaxed_cap, seconds, width) -> (line, lower, expanded, outcome)\n\n"
+"search(values, covers, under, layout_partners, sequence, partitions, removed, pointer, pass_number,\n"
+"       passes, upper, max_nodes, relaxed_cap, seconds, width) -> (line, lower, expanded, outcome)\n\n"
 "A* below ``upper`` moves from one position (``ShortestSearch.run`` with the reach bound), or\n"
 "with ``width`` > 0 a beam of that width (``ShortestSearch.beam``: its line is not proven).\n"
 "``line``: the moves of a shortest win (tuples of locations, ('D',), ('R',)) or None;\n"
@@ -760,13 +823,14 @@ PyDoc_STRVAR(search_doc,
 "``seconds`` ran out; 0: no clock) or 'memory'.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *values, *covers, *under, *partners, *sequence;
+    PyObject *values, *covers, *under, *partners, *sequence, *partitions;
     unsigned long long removed;
     int pointer, pass_number, passes, upper;
     long max_nodes, relaxed_cap, width;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOOOOKiiiilldl", &values, &covers, &under, &partners, &sequence, &removed,
-                          &pointer, &pass_number, &passes, &upper, &max_nodes, &relaxed_cap, &seconds, &width))
+    if (!PyArg_ParseTuple(args, "OOOOOO!Kiiiilldl", &values, &covers, &under, &partners, &sequence, &PyList_Type,
+                          &partitions, &removed, &pointer, &pass_number, &passes, &upper, &max_nodes, &relaxed_cap,
+                          &seconds, &width))
         return NULL;
     Core *c = calloc(1, sizeof(Core));
     Search *s = calloc(1, sizeof(Search));
@@ -796,10 +860,12 @@ static PyObject *search(PyObject *self, PyObject *args) {
         if (c->seq[k] == KING) c->seq_kings |= 1ULL << k;
     }
     c->relaxed_cap = relaxed_cap;
-    int made = setup_groups(c, under_m);
+    int made = setup_groups(c, under_m, partitions);
     if (made) {
+        if (PyErr_Occurred()) goto done;
         if (made == -2) PyErr_NoMemory();
-        else PyErr_SetString(PyExc_ValueError, "a value group has more than 16 cards in the layout or the sequence");
+        else PyErr_SetString(PyExc_ValueError, "partitions: lists of tuples of value groups 1-6, a game of at most "
+                                               "32 cards");
         goto done;
     }
     uint64_t am = c->n ? (c->n == 64 ? UINT64_MAX : (1ULL << c->n) - 1) : 0;

@@ -98,7 +98,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 PAR_POSITIONS = 300_000  # positions a par search may look at by default (all its phases together)
 # The compiled A* (``_core``) expands this many positions for one of the budget: about the
 # ratio of its speed to Python's, so that its phase costs the CPU a Python phase would
-CORE_POSITIONS = 20
+CORE_POSITIONS = 25
 CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
@@ -107,7 +107,7 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
-CORE_EARLY_BEAM_WIDTH = 16_384  # the same in the compiled core (``_core``), whose beams are cheaper
+CORE_EARLY_BEAM_WIDTH = 65_536  # the same in the compiled core (``_core``), whose beams are cheaper
 TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
@@ -903,10 +903,12 @@ class ShortestSearch:
 
     # --- A* --------------------------------------------------------------------------------
     def compiled(self) -> bool:
-        """Whether ``run`` hands A* to the compiled core (``_core``): the reach bound's games
-        (limited passes, the pyramids the goal, no overlap), when the core is built."""
+        """Whether ``run`` and ``beam`` hand the search to the compiled core (``_core``): the
+        reach bound's games (limited passes, the pyramids the goal, no overlap) whose relaxed
+        games have at most 32 cards each, when the core is built."""
         return _core is not None and self.reach_bound and not self.problem.overlap \
-            and len(self.partitions) == 1 and self.n <= CORE_MAX_SEQUENCE
+            and self.n <= CORE_MAX_SEQUENCE and all(game.lm.bit_count() + game.sm.bit_count() <= 32
+                                                    for game in self.games)
 
     def run(self, upper: int | None = None) -> tuple[list | None, int]:
         """A* (module docstring): ``(line, lower)``, a shortest line below ``upper`` or
@@ -964,7 +966,8 @@ class ShortestSearch:
             seconds = max(budget.deadline - budget.clock(), 1e-6)
         assert _core is not None
         line, lower, expanded, outcome = _core.search(
-            self.vals, self.covers, self.under, self.layout_partners, pr.sequence, pr.removed, pr.pointer,
+            self.vals, self.covers, self.under, self.layout_partners, pr.sequence,
+            [[game.groups for game in games] for games in self.partitions], pr.removed, pr.pointer,
             pr.pass_number, pr.passes, -1 if upper is None else upper, min(nodes, 1 << 62),
             min(relaxed, 1 << 62), seconds, width)
         self.nodes += -(-expanded // CORE_POSITIONS)
