@@ -64,6 +64,12 @@ costs a move no relaxed game counts, and each game's line must take or draw its 
 to ``deep`` (``_GroupGame.reaching``, at least its shortest win); when ``deep`` is ``n`` the
 real win recycles, a move of its own. One pyramid's deals are proven sooner without it: it
 cuts positions, but each costs far more.
+
+A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beams in the
+compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
+specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
+``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams go
+up to ``CORE_EARLY_BEAM_WIDTH`` wide before A*, and A* gets every position left.
 """
 
 from __future__ import annotations
@@ -381,67 +387,25 @@ class _GroupGame:
 
     def _stock(self, key: int) -> int:
         """The shortest relaxed win from ``key`` (a game with a stock): every move costs one,
-        but a recycle. The hottest loop of the par search: the packing is written out."""
+        but a recycle."""
         search = self.search
-        P, A, S = search.P, search.A, search.S
-        pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
-        n, vals, seq = self.n, search.vals, search.problem.sequence
-        if pm == self.lm and (not search.goal_all or not am):
+        if key & search.full == self.lm and (not search.goal_all or not key >> search.A & search.seq_mask):
             return 0
         self._tick()
-        passes = self.passes
-        limited = passes is not None
-        taken = (pas if limited else 1) << S  # the pass after a stock or waste card went
-        ex, pairs = self._shape(pm)
-        children = []
-        for bits in pairs:
-            children.append(key | bits)
-        below = am & ((1 << p) - 1)
-        waste = below.bit_length() - 1 if below else -1
-        if p < n:
-            after = am & ~(1 << p)
-            x = after >> (p + 1)
-            rest = (p + (x & -x).bit_length() if x else n) << P | after << A | taken
-            partner = 13 - seq[p]
-            for y in ex:
-                if vals[y] == partner:
-                    children.append(pm | 1 << y | rest)
-            x = am >> (p + 1)
-            children.append(pm | (p + (x & -x).bit_length() if x else n) << P | am << A | pas << S)
-        if waste >= 0:
-            after = am & ~(1 << waste)
-            rest = p << P | after << A | taken
-            partner = 13 - seq[waste]
-            for y in ex:
-                if vals[y] == partner:
-                    children.append(pm | 1 << y | rest)
-            if p < n and seq[p] == partner:
-                both = after & ~(1 << p)
-                x = both >> (p + 1)
-                children.append(pm | (p + (x & -x).bit_length() if x else n) << P | both << A | taken)
         memo, distance = self.memo, self.distance
         best = INF
-        for child in children:
+        for child, cost, _touch in self._moves(key):
             got = memo.get(child)
             if got is None:
                 got = distance(child)
-            if got < best:
-                best = got
-        if best < INF:
-            best += 1
-        if p == n and (pas < passes if passes is not None else pas):  # a recycle, free
-            x = am & -am
-            child = pm | ((x.bit_length() - 1) if x else n) << P | am << A | (pas + 1 if limited else 0) << S
-            got = memo.get(child)
-            if got is None:
-                got = distance(child)
-            best = min(best, got)
+            if cost + got < best:
+                best = cost + got
         return best
 
     def _moves(self, key: int) -> list[tuple[int, int, int]]:
         """The relaxed moves from ``key`` (a game with a stock) as (child, cost, the sequence
-        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The same
-        moves as ``_stock`` makes, for the searches that need to know what each touches."""
+        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The hottest
+        loop of the par search: the packing is written out."""
         search = self.search
         P, A, S = search.P, search.A, search.S
         pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
