@@ -521,19 +521,28 @@ typedef struct {
     uint32_t won;
 } Result;
 
-static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, long max_nodes, double seconds) {
-    Result res = {EXHAUSTED, 0, 0, 0};
-    double deadline = seconds > 0 ? now() + seconds : 0;
-    int h = bound(c, pm0, st0 & ((1ULL << MAX_SEQ) - 1), (int)(st0 >> MAX_SEQ & PMASK), (int)(st0 >> (MAX_SEQ + 6)));
-    if (c->aborted) {
-        res.outcome = c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET;
-        return res;
-    }
-    res.lower = h < INF ? h : INF;
-    if (h >= INF || h >= upper) return res;
+/* The bound of a packed position (``bound``). */
+static inline int bound_at(Core *c, uint64_t pm, uint64_t st) {
+    return bound(c, pm, st & ((1ULL << MAX_SEQ) - 1), (int)(st >> MAX_SEQ & PMASK), (int)(st >> (MAX_SEQ + 6)));
+}
+
+/* How a search the relaxed games stopped ended. */
+static inline int stopped(const Core *c) { return c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET; }
+
+/* The search's table of positions, sized for ``max_nodes`` expansions. */
+static int open_index(Search *s, long max_nodes) {
     s->mask = index_size(max_nodes) - 1;
     s->index = calloc(s->mask + 1, sizeof(uint64_t));
-    if (!s->index) {
+    return s->index ? 0 : -1;
+}
+
+/* A* from a position whose bound is ``h`` (``ShortestSearch.run``). */
+static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upper, long max_nodes,
+                  double seconds) {
+    Result res = {EXHAUSTED, h, 0, 0};
+    double deadline = seconds > 0 ? now() + seconds : 0;
+    if (h >= INF || h >= upper) return res;
+    if (open_index(s, max_nodes)) {
         res.outcome = NO_MEMORY;
         return res;
     }
@@ -574,9 +583,9 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lon
                 if (seen->g <= g + 1) continue;
                 hc = seen->h;
             } else {
-                hc = bound(c, cpm, cst & ((1ULL << MAX_SEQ) - 1), (int)(cst >> MAX_SEQ & PMASK), (int)(cst >> (MAX_SEQ + 6)));
+                hc = bound_at(c, cpm, cst);
                 if (c->aborted) {
-                    res.outcome = c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET;
+                    res.outcome = stopped(c);
                     return res;
                 }
             }
@@ -618,21 +627,14 @@ static int by_rank(const void *a, const void *b) {
 /* Level by level, the ``width`` new positions of the least bound (then the most cards gone, then
  * the first made) are expanded; the first won position ends it. It drops positions, so it proves
  * nothing: FOUND or EXHAUSTED (no line below ``upper``) or OUT_OF_BUDGET. */
-static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, long max_nodes, double seconds,
-                   long width) {
-    Result res = {EXHAUSTED, 0, 0, 0};
+static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upper, long max_nodes,
+                   double seconds, long width) {
+    Result res = {EXHAUSTED, h, 0, 0};
     double deadline = seconds > 0 ? now() + seconds : 0;
-    int h = bound(c, pm0, st0 & ((1ULL << MAX_SEQ) - 1), (int)(st0 >> MAX_SEQ & PMASK), (int)(st0 >> (MAX_SEQ + 6)));
-    if (c->aborted) {
-        res.outcome = c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET;
-        return res;
-    }
     if (h >= INF) return res;
-    s->mask = index_size(max_nodes) - 1;
-    s->index = calloc(s->mask + 1, sizeof(uint64_t));
     uint64_t *level = malloc(sizeof(uint64_t)), *scored = NULL;
     size_t nlevel = 1, nscored = 0, capscored = 0;
-    if (!s->index || !level) goto no_memory;
+    if (open_index(s, max_nodes) || !level) goto no_memory;
     uint32_t start = add_node(s, pm0, st0, UINT32_MAX, 0, 0, h);
     *find_slot(s, pm0, st0) = slot_of(pm0, st0, start);
     level[0] = start;
@@ -661,10 +663,9 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int upper, lo
                     res.won = node;
                     goto out;
                 }
-                int hc = bound(c, cpm, cst & ((1ULL << MAX_SEQ) - 1), (int)(cst >> MAX_SEQ & PMASK),
-                               (int)(cst >> (MAX_SEQ + 6)));
+                int hc = bound_at(c, cpm, cst);
                 if (c->aborted) {
-                    res.outcome = c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET;
+                    res.outcome = stopped(c);
                     goto out;
                 }
                 if (hc >= INF || depth + hc >= upper) continue;
@@ -696,27 +697,6 @@ no_memory:
 
 /* --- Python ------------------------------------------------------------------------------------ */
 
-static int read_ints(PyObject *seq, int *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > max) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: at most %d", what, max);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        out[i] = (int)v;
-    }
-    Py_DECREF(fast);
-    return (int)len;
-}
-
 static int read_masks(PyObject *seq, uint64_t *out, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
@@ -735,6 +715,14 @@ static int read_masks(PyObject *seq, uint64_t *out, int max, const char *what) {
     }
     Py_DECREF(fast);
     return (int)len;
+}
+
+/* Small non-negative numbers (card values) from a Python sequence: its length, or -1. */
+static int read_ints(PyObject *seq, int *out, int max, const char *what) {
+    uint64_t wide[64];
+    int len = read_masks(seq, wide, max < 64 ? max : 64, what);
+    for (int i = 0; i < len; i++) out[i] = (int)wide[i];
+    return len;
 }
 
 /* The relaxed game on the cards whose value has its bit in ``values``: its number, made once;
@@ -871,10 +859,15 @@ static PyObject *search(PyObject *self, PyObject *args) {
     uint64_t am = c->n ? (c->n == 64 ? UINT64_MAX : (1ULL << c->n) - 1) : 0;
     uint64_t st0 = st_pack(am, first_seq(am, pointer, c->n), pass_number);
     if (upper > MAX_F - 1 || upper < 0) upper = MAX_F - 1;
-    Result res;
+    Result res = {EXHAUSTED, 0, 0, 0};
     Py_BEGIN_ALLOW_THREADS
-    res = width > 0 ? beam(c, s, removed, st0, upper, max_nodes, seconds, width)
-                    : run(c, s, removed, st0, upper, max_nodes, seconds);
+    int h = bound_at(c, removed, st0);
+    if (c->aborted)
+        res.outcome = stopped(c);
+    else if (width > 0)
+        res = beam(c, s, removed, st0, h, upper, max_nodes, seconds, width);
+    else
+        res = run(c, s, removed, st0, h, upper, max_nodes, seconds);
     Py_END_ALLOW_THREADS
     if (res.outcome == NO_MEMORY) {
         PyErr_NoMemory();
