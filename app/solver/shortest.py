@@ -106,6 +106,9 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 # ratio of its speed to Python's, so that its phase costs the CPU a Python phase would
 CORE_POSITIONS = 25
 CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
+# positions one call of the core may expand whatever the budget: it keeps every position it makes
+# (about 50 bytes per expansion; 7.5 million, the par budget's, peak at about 380 MB)
+CORE_MAX_POSITIONS = 16_000_000
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
@@ -922,7 +925,9 @@ class ShortestSearch:
         pruning (``_core.c`` says how it follows this class); ``CORE_POSITIONS`` of its positions
         count one of the budget. Answers the line, the bound and how it ended."""
         pr, budget = self.problem, self.budget
-        nodes = 1 << 62 if budget is None or budget.max_nodes is None else budget.max_nodes * CORE_POSITIONS
+        nodes = CORE_MAX_POSITIONS
+        if budget is not None and budget.max_nodes is not None:
+            nodes = min(nodes, budget.max_nodes * CORE_POSITIONS)
         cap = self.relaxed_cap
         relaxed = RELAXED_PER_POSITION * nodes if cap is None else cap * CORE_POSITIONS
         seconds = 0.0
@@ -932,8 +937,7 @@ class ShortestSearch:
         line, lower, expanded, outcome = _core.search(
             self.vals, self.covers, self.under, self.layout_partners, pr.sequence,
             [[game.groups for game in games] for games in self.partitions], pr.removed, pr.pointer,
-            pr.pass_number, pr.passes, -1 if upper is None else upper, min(nodes, 1 << 62),
-            min(relaxed, 1 << 62), seconds, width)
+            pr.pass_number, pr.passes, -1 if upper is None else upper, nodes, min(relaxed, 1 << 62), seconds, width)
         self.nodes += -(-expanded // CORE_POSITIONS)
         if line is not None:  # the draw and the recycle are known by identity (``move_text``)
             line = [DRAW if m == DRAW else RECYCLE if m == RECYCLE else m for m in line]
