@@ -12,9 +12,12 @@ RUN python -m venv /venv
 # the locked runtime dependencies first (their layer outlives changes to the code), then the app alone
 COPY requirements.txt ./
 RUN /venv/bin/pip install --no-cache-dir -r requirements.txt
-COPY pyproject.toml README.md ./
+# a C compiler for the solver's compiled core (app/solver/_core.c; without it the search runs in Python)
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
+COPY pyproject.toml setup.py README.md ./
 COPY app ./app
-RUN /venv/bin/pip install --no-cache-dir --no-deps -e . && /venv/bin/pybabel compile -d app/locale
+RUN /venv/bin/pip install --no-cache-dir --no-deps -e . && /venv/bin/pybabel compile -d app/locale \
+    && /venv/bin/python -c "import app.solver._core"
 
 # Stage 3: the runtime image, as a non-root user.
 FROM python:3.11-slim-bookworm

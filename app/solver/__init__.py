@@ -1,10 +1,11 @@
 """Tretten's solver: exact for the Pyramid family, budgeted for Gaps.
 
-Pure Python, standard library only, no I/O. ``solve(position)`` takes an engine position
-(``app.engine``) and answers a ``SolveResult`` whose winning moves are canonical notation and
-cleaned (``lines``); ``shortest_win`` searches a position's shortest win (``par``);
-``line_from`` keeps a hint on one line; ``best_score_move`` is the fallback when no win is
-known.
+Pure Python, standard library only, no I/O; the shortest-win search hands Double Pyramid's A* and
+beams to a compiled core (``_core.c``, optional: ``shortest.ShortestSearch.compiled``).
+``solve(position)`` takes an engine position (``app.engine``) and answers a ``SolveResult`` whose
+winning moves are canonical notation and cleaned (``lines``); ``shortest_win`` searches a
+position's shortest win (``par``); ``line_from`` keeps a hint on one line; ``best_score_move`` is
+the fallback when no win is known.
 """
 
 from .best_score import best_score_move

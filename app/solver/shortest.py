@@ -64,6 +64,12 @@ costs a move no relaxed game counts, and each game's line must take or draw its 
 to ``deep`` (``_GroupGame.reaching``, at least its shortest win); when ``deep`` is ``n`` the
 real win recycles, a move of its own. One pyramid's deals are proven sooner without it: it
 cuts positions, but each costs far more.
+
+A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beams in the
+compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
+specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
+``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams go
+up to ``CORE_EARLY_BEAM_WIDTH`` wide before A*, and A* gets every position left.
 """
 
 from __future__ import annotations
@@ -90,7 +96,19 @@ from .pyramid_problem import (
 )
 from .result import Budget, BudgetExceeded
 
+try:  # the compiled A* (``setup.py`` builds it; without it the search runs in Python)
+    from . import _core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _core = None
+
 PAR_POSITIONS = 300_000  # positions a par search may look at by default (all its phases together)
+# The compiled A* (``_core``) expands this many positions for one of the budget: about the
+# ratio of its speed to Python's, so that its phase costs the CPU a Python phase would
+CORE_POSITIONS = 25
+CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
+# positions one call of the core may expand whatever the budget: it keeps every position it makes
+# (about 50 bytes per expansion; 7.5 million, the par budget's, peak at about 380 MB)
+CORE_MAX_POSITIONS = 16_000_000
 INF = 1 << 30
 QUICK_SHARE = 6  # one part in six of the positions goes to A* with the cheap bound first ...
 BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if A* proves nothing
@@ -98,6 +116,7 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
+CORE_EARLY_BEAM_WIDTH = 65_536  # the same in the compiled core (``_core``), whose beams are cheaper
 TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
@@ -239,7 +258,11 @@ class _Par:
                 search.relaxed_cap = RELAXED_PER_POSITION * total
             first = first or search
             if self.problem.pyramids > 1:
-                self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
+                if search.compiled():  # wide beams are cheap there, and A* gets every position left
+                    self._best_known(search, FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH)
+                    keep_back = 0
+                else:
+                    self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
                 search.budget, search.nodes = self._allowance(cap, keep_back), 0
             line, lower = search.run(None if self.best is None else len(self.best))
             self.spent += search.nodes
@@ -367,67 +390,25 @@ class _GroupGame:
 
     def _stock(self, key: int) -> int:
         """The shortest relaxed win from ``key`` (a game with a stock): every move costs one,
-        but a recycle. The hottest loop of the par search: the packing is written out."""
+        but a recycle."""
         search = self.search
-        P, A, S = search.P, search.A, search.S
-        pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
-        n, vals, seq = self.n, search.vals, search.problem.sequence
-        if pm == self.lm and (not search.goal_all or not am):
+        if key & search.full == self.lm and (not search.goal_all or not key >> search.A & search.seq_mask):
             return 0
         self._tick()
-        passes = self.passes
-        limited = passes is not None
-        taken = (pas if limited else 1) << S  # the pass after a stock or waste card went
-        ex, pairs = self._shape(pm)
-        children = []
-        for bits in pairs:
-            children.append(key | bits)
-        below = am & ((1 << p) - 1)
-        waste = below.bit_length() - 1 if below else -1
-        if p < n:
-            after = am & ~(1 << p)
-            x = after >> (p + 1)
-            rest = (p + (x & -x).bit_length() if x else n) << P | after << A | taken
-            partner = 13 - seq[p]
-            for y in ex:
-                if vals[y] == partner:
-                    children.append(pm | 1 << y | rest)
-            x = am >> (p + 1)
-            children.append(pm | (p + (x & -x).bit_length() if x else n) << P | am << A | pas << S)
-        if waste >= 0:
-            after = am & ~(1 << waste)
-            rest = p << P | after << A | taken
-            partner = 13 - seq[waste]
-            for y in ex:
-                if vals[y] == partner:
-                    children.append(pm | 1 << y | rest)
-            if p < n and seq[p] == partner:
-                both = after & ~(1 << p)
-                x = both >> (p + 1)
-                children.append(pm | (p + (x & -x).bit_length() if x else n) << P | both << A | taken)
         memo, distance = self.memo, self.distance
         best = INF
-        for child in children:
+        for child, cost, _touch in self._moves(key):
             got = memo.get(child)
             if got is None:
                 got = distance(child)
-            if got < best:
-                best = got
-        if best < INF:
-            best += 1
-        if p == n and (pas < passes if passes is not None else pas):  # a recycle, free
-            x = am & -am
-            child = pm | ((x.bit_length() - 1) if x else n) << P | am << A | (pas + 1 if limited else 0) << S
-            got = memo.get(child)
-            if got is None:
-                got = distance(child)
-            best = min(best, got)
+            if cost + got < best:
+                best = cost + got
         return best
 
     def _moves(self, key: int) -> list[tuple[int, int, int]]:
         """The relaxed moves from ``key`` (a game with a stock) as (child, cost, the sequence
-        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The same
-        moves as ``_stock`` makes, for the searches that need to know what each touches."""
+        index of the stock card it takes or draws: -1 for none, ``n`` for a recycle). The hottest
+        loop of the par search: the packing is written out."""
         search = self.search
         P, A, S = search.P, search.A, search.S
         pm, p, am, pas = key & search.full, key >> P & 63, key >> A & search.seq_mask, key >> S
@@ -888,7 +869,19 @@ class ShortestSearch:
             self.budget.check(self.nodes)
 
     # --- A* --------------------------------------------------------------------------------
+    def compiled(self) -> bool:
+        """Whether ``run`` and ``beam`` hand the search to the compiled core (``_core``): the
+        reach bound's games (limited passes, the pyramids the goal, no overlap) whose relaxed
+        games have at most 32 cards each, when the core is built."""
+        return _core is not None and self.reach_bound and not self.problem.overlap \
+            and self.n <= CORE_MAX_SEQUENCE and all(game.lm.bit_count() + game.sm.bit_count() <= 32
+                                                    for game in self.games)
+
     def run(self, upper: int | None = None) -> tuple[list | None, int]:
+        """A* (module docstring): ``(line, lower)``, a shortest line below ``upper`` or
+        ``None``, and a bound every win reaches."""
+        if self.compiled():
+            return self._run_compiled(upper)
         start = self.start()
         lower = 0
         heap: list = []
@@ -927,12 +920,44 @@ class ShortestSearch:
             # every shortest line still has a position waiting, with a bound no larger
             return None, min([lower] + ([heap[0][0]] if heap else []))
 
+    def _compiled(self, upper: int | None, width: int = 0) -> tuple[list | None, int, str]:
+        """``run`` (or with ``width``, ``beam``) in the compiled core: the same moves, bound and
+        pruning (``_core.c`` says how it follows this class); ``CORE_POSITIONS`` of its positions
+        count one of the budget. Answers the line, the bound and how it ended."""
+        pr, budget = self.problem, self.budget
+        nodes = CORE_MAX_POSITIONS
+        if budget is not None and budget.max_nodes is not None:
+            nodes = min(nodes, budget.max_nodes * CORE_POSITIONS)
+        cap = self.relaxed_cap
+        relaxed = RELAXED_PER_POSITION * nodes if cap is None else cap * CORE_POSITIONS
+        seconds = 0.0
+        if budget is not None and budget.deadline is not None:
+            seconds = max(budget.deadline - budget.clock(), 1e-6)
+        assert _core is not None
+        line, lower, expanded, outcome = _core.search(
+            self.vals, self.covers, self.under, self.layout_partners, pr.sequence,
+            [[game.groups for game in games] for games in self.partitions], pr.removed, pr.pointer,
+            pr.pass_number, pr.passes, -1 if upper is None else upper, nodes, min(relaxed, 1 << 62), seconds, width)
+        self.nodes += -(-expanded // CORE_POSITIONS)
+        if line is not None:  # the draw and the recycle are known by identity (``move_text``)
+            line = [DRAW if m == DRAW else RECYCLE if m == RECYCLE else m for m in line]
+        return line, lower, outcome
+
+    def _run_compiled(self, upper: int | None) -> tuple[list | None, int]:
+        line, lower, outcome = self._compiled(upper)
+        self.exhausted = outcome == "exhausted"
+        if self.exhausted and upper is None:
+            lower = INF
+        return line, lower
+
     # --- the best-known line -------------------------------------------------------------------
     def beam(self, width: int, upper: int | None = None) -> list | None:
         """A line shorter than ``upper`` found by a beam search: level by level, the ``width``
         positions of the least bound (then the most cards gone) among the new ones. It drops
         positions, so it proves nothing; ``None`` when it finds no such line or the budget runs
         out."""
+        if self.compiled():
+            return self._compiled(upper, width)[0]
         start = self.start()
         h = self.bound(start)
         if h >= INF:

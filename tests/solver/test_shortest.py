@@ -10,7 +10,7 @@ import pytest
 
 from app.engine import deal_for_seed, get_game, get_preset
 from app.solver import clean_line, shortest, solve
-from app.solver.pyramid_problem import PyramidProblem
+from app.solver.pyramid_problem import PyramidProblem, problem_of
 from app.solver.shortest import ShortestSearch, ShortestWin, proves_shortest, shortest_win
 
 from . import reduced, reference
@@ -258,3 +258,63 @@ def test_a_double_pyramid_par_is_proven_within_the_par_budget():
     assert found.proven and len(found.moves) == found.lower_bound == 46
     assert _wins(start, found.moves)
 
+
+
+def test_the_compiled_core_is_built():
+    """README's set-up builds the compiled A* (``setup.py``); without it Double Pyramid is
+    searched in Python on the same budget, far less deep."""
+    assert shortest._core is not None
+    problem = problem_of(_start("double-pyramid", 4))
+    assert ShortestSearch(problem).compiled()
+    assert not ShortestSearch(problem_of(_start("pyramid-3", 4))).compiled()  # no reach bound
+    assert not ShortestSearch(problem_of(_start("relaxed", 4)), reach_always=True).compiled()  # unlimited
+
+
+def _python_and_compiled(monkeypatch, problem, upper=None):
+    compiled = ShortestSearch(problem, reach_always=True)
+    assert compiled.compiled()
+    line, lower = compiled.run(upper)
+    with monkeypatch.context() as patch:
+        patch.setattr(shortest, "_core", None)
+        python = ShortestSearch(problem, reach_always=True)
+        expected, expected_lower = python.run(upper)
+    assert (None if line is None else len(line)) == (None if expected is None else len(expected))
+    assert compiled.exhausted == python.exhausted
+    if line is not None:
+        assert lower == expected_lower == len(line)
+    return line
+
+
+@pytest.mark.parametrize("preset,seeds", [("pyramid", 30), pytest.param("pyramid-3", 12, marks=pytest.mark.slow)])
+def test_the_compiled_core_finds_the_pythons_shortest_wins_on_one_pyramid_deals(monkeypatch, preset, seeds):
+    """The compiled A* and its specification, the Python search with the same (reach) bound,
+    prove the same shortest win on full deals of every one-pyramid preset it plays."""
+    won = 0
+    for seed in range(seeds):
+        problem = problem_of(_start(preset, seed))
+        line = _python_and_compiled(monkeypatch, problem)
+        if line is not None:
+            won += 1
+            moves = tuple(problem.move_text(m) for m in line)
+            assert _wins(_start(preset, seed), moves)
+    assert won >= 2
+
+
+def test_the_compiled_core_finds_the_pythons_shortest_wins_late_in_double_pyramid(monkeypatch):
+    """Double Pyramid from positions along a known win, a dozen moves or more from its end (where
+    the Python search still ends): the same shortest win, and below a ceiling the same proof that
+    none is shorter."""
+    checked = 0
+    for seed in (4, 7):
+        start = _start("double-pyramid", seed)
+        moves = shortest_win(start).moves
+        for back in (10, 14):
+            here = start
+            for move in moves[:-back]:
+                here = here.apply(move)
+            problem = problem_of(here)
+            line = _python_and_compiled(monkeypatch, problem)
+            assert line is not None and len(line) <= back
+            _python_and_compiled(monkeypatch, problem, upper=len(line))  # nothing shorter
+            checked += 1
+    assert checked == 4

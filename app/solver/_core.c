@@ -1,0 +1,925 @@
+/* app.solver._core: the A* of ``app.solver.shortest.ShortestSearch.run`` with the reach bound,
+ * compiled, for the Pyramid family's stock games whose goal is the pyramids and whose passes are
+ * limited (pyramid, pyramid-3, double-pyramid). One entry point, ``search``; the Python search
+ * (``ShortestSearch``) is its specification: the same moves (an open king first, the forced pair
+ * of a card with one partner left, every removal, draw and recycle), the same admissible bound
+ * (kings + stock kings up to the deepest reach + a recycle + each value group's relaxed shortest
+ * win that reaches that deep), the same pruning below ``upper``. Only the order of positions of
+ * equal f and g may differ, so a line it answers may be another line of the same length. The
+ * line is replayed by the engine on the Python side before anyone sees it.
+ *
+ * A position is the removed layout mask (up to 64 cards), and one word with the mask of the
+ * sequence cards left (up to 50), the stock pointer (6 bits) and the pass (8 bits). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KING 13
+#define INF (1 << 20)
+#define STOCK 100
+#define WASTE 101
+#define NONE 255
+#define MOVE_DRAW 0xFFFEu
+#define MOVE_RECYCLE 0xFFFDu
+#define MAX_SEQ 50
+#define MAX_GROUP 32  /* cards of one relaxed game in the layout and the sequence together */
+#define MAX_GAMES 24
+#define MAX_PARTITIONS 8
+#define MAX_GMOVES (MAX_GROUP * MAX_GROUP / 4 + 3 * MAX_GROUP + 8)
+#define MAX_F 256
+
+/* --- hash tables ------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    int32_t a, b;
+} Entry;
+
+typedef struct {
+    Entry *slots;
+    size_t mask, count;
+} Memo;
+
+#define EMPTY UINT64_MAX
+
+static int memo_init(Memo *m, size_t cap) {
+    m->slots = malloc(cap * sizeof(Entry));
+    if (!m->slots) return -1;
+    for (size_t i = 0; i < cap; i++) m->slots[i].key = EMPTY;
+    m->mask = cap - 1;
+    m->count = 0;
+    return 0;
+}
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static Entry *memo_find(const Memo *m, uint64_t key) {
+    size_t i = mix(key) & m->mask;
+    for (;;) {
+        Entry *e = &m->slots[i];
+        if (e->key == key) return e;
+        if (e->key == EMPTY) return NULL;
+        i = (i + 1) & m->mask;
+    }
+}
+
+static int memo_put(Memo *m, uint64_t key, int32_t a, int32_t b) {
+    if (2 * (m->count + 1) > m->mask + 1) {
+        Memo bigger;
+        if (memo_init(&bigger, 2 * (m->mask + 1))) return -1;
+        for (size_t i = 0; i <= m->mask; i++)
+            if (m->slots[i].key != EMPTY) {
+                Entry *s = &m->slots[i];
+                size_t j = mix(s->key) & bigger.mask;
+                while (bigger.slots[j].key != EMPTY) j = (j + 1) & bigger.mask;
+                bigger.slots[j] = *s;
+            }
+        bigger.count = m->count;
+        free(m->slots);
+        *m = bigger;
+    }
+    size_t i = mix(key) & m->mask;
+    while (m->slots[i].key != EMPTY && m->slots[i].key != key) i = (i + 1) & m->mask;
+    if (m->slots[i].key == EMPTY) m->count++;
+    m->slots[i].key = key;
+    m->slots[i].a = a;
+    m->slots[i].b = b;
+    return 0;
+}
+
+/* --- the relaxed game of one value group (``_GroupGame``) -------------------------------- */
+
+typedef struct {
+    int nl, ns;                 /* the group's layout cards, its sequence cards */
+    int lay[MAX_GROUP];         /* layout index of each local layout card */
+    int lval[MAX_GROUP];
+    uint32_t cov[MAX_GROUP];    /* the group's cards over each (transitively), local bits */
+    uint32_t full;              /* every local layout card */
+    int sidx[MAX_GROUP];        /* sequence index of each local sequence card */
+    int sval[MAX_GROUP];
+    int shift_p, shift_pas, shift_deep;
+    Memo dist;                  /* key -> (shortest win, reach) */
+    Memo reached;               /* key | deep -> shortest win that reaches deep */
+} Group;
+
+typedef struct {
+    int L, n, passes;
+    int vals[64];
+    uint64_t covers[64];
+    uint64_t full;
+    int seq[MAX_SEQ];
+    uint64_t layout_partners[64];
+    uint64_t seq_of_value[14];
+    uint64_t layout_kings, seq_kings;
+    int ngroups;                /* the relaxed games (value groups alone or together) */
+    Group groups[MAX_GAMES];
+    int nparts;                 /* the bound's partitions of the groups, each a list of games */
+    int part_len[MAX_PARTITIONS], part[MAX_PARTITIONS][6];
+    long relaxed, relaxed_cap;
+    int aborted;
+} Core;
+
+static inline uint64_t gkey(const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas) {
+    return (uint64_t)lrm | (uint64_t)lam << g->nl | (uint64_t)lp << g->shift_p | (uint64_t)pas << g->shift_pas;
+}
+
+static inline int next_from(uint32_t mask, int from, int ns) {
+    /* the first local sequence card at or after ``from`` still there (``ns``: none) */
+    uint32_t x = from >= 32 ? 0 : mask >> from;
+    return x ? from + __builtin_ctz(x) : ns;
+}
+
+/* The relaxed moves from a position: (child, cost, sequence index touched: -1 none, n recycle). */
+typedef struct {
+    uint32_t lrm, lam;
+    uint8_t lp, pas, cost;
+    int8_t touch;
+} GMove;
+
+static int group_moves(const Core *c, const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, GMove *out) {
+    int k = 0, ex[MAX_GROUP], ne = 0;
+    for (int x = 0; x < g->nl; x++)
+        if (!(lrm >> x & 1) && !(g->cov[x] & ~lrm)) ex[ne++] = x;
+    for (int a = 0; a < ne; a++)
+        for (int b = a + 1; b < ne; b++)
+            if (g->lval[ex[a]] + g->lval[ex[b]] == 13)
+                out[k++] = (GMove){lrm | 1u << ex[a] | 1u << ex[b], lam, lp, pas, 1, -1};
+    int ns = g->ns;
+    uint32_t below = lp >= 32 ? lam : lam & ((1u << lp) - 1);
+    int w = below ? 31 - __builtin_clz(below) : -1;
+    if (lp < ns) {
+        int sv = g->sval[lp], at = g->sidx[lp];
+        uint32_t after = lam & ~(1u << lp);
+        int nxt = next_from(after, lp + 1, ns);
+        for (int a = 0; a < ne; a++)
+            if (g->lval[ex[a]] + sv == 13) out[k++] = (GMove){lrm | 1u << ex[a], after, nxt, pas, 1, at};
+        out[k++] = (GMove){lrm, lam, next_from(lam, lp + 1, ns), pas, 1, at};
+    }
+    if (w >= 0) {
+        int wv = g->sval[w];
+        uint32_t after = lam & ~(1u << w);
+        for (int a = 0; a < ne; a++)
+            if (g->lval[ex[a]] + wv == 13) out[k++] = (GMove){lrm | 1u << ex[a], after, lp, pas, 1, -1};
+        if (lp < ns && g->sval[lp] + wv == 13) {
+            uint32_t both = after & ~(1u << lp);
+            out[k++] = (GMove){lrm, both, next_from(both, lp + 1, ns), pas, 1, g->sidx[lp]};
+        }
+    }
+    if (lp == ns && pas < c->passes)
+        out[k++] = (GMove){lrm, lam, next_from(lam, 0, ns), pas + 1, 0, c->n};
+    return k;
+}
+
+static void tick(Core *c) {
+    if (++c->relaxed > c->relaxed_cap) c->aborted = 1;
+}
+
+/* The shortest relaxed win and its reach (the least, over the relaxed wins, of the deepest
+ * sequence index one takes or draws a card from: -1 none, n every win recycles, INF none wins). */
+static int32_t group_distance(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, int32_t *reach) {
+    uint64_t key = gkey(g, lrm, lam, lp, pas);
+    Entry *e = memo_find(&g->dist, key);
+    if (e) {
+        *reach = e->b;
+        return e->a;
+    }
+    int32_t best = INF, deepest = INF;
+    if (lrm == g->full) {
+        best = 0;
+        deepest = -1;
+    } else if (!c->aborted) {
+        tick(c);
+        GMove moves[MAX_GMOVES];
+        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
+        for (int i = 0; i < k; i++) {
+            int32_t r, d = group_distance(c, g, moves[i].lrm, moves[i].lam, moves[i].lp, moves[i].pas, &r);
+            if (d < INF) {
+                if (moves[i].cost + d < best) best = moves[i].cost + d;
+                int32_t t = moves[i].touch > r ? moves[i].touch : r;
+                if (t < deepest) deepest = t;
+            }
+        }
+    }
+    if (c->aborted) return *reach = INF;  /* nothing is kept: the search stops */
+    if (memo_put(&g->dist, key, best, deepest)) {
+        c->aborted = 2;
+        return *reach = INF;
+    }
+    *reach = deepest;
+    return best;
+}
+
+static inline int global_p(const Core *c, const Group *g, int lp) { return lp < g->ns ? g->sidx[lp] : c->n; }
+
+/* The shortest relaxed win that takes or draws every group card of the sequence up to ``deep``
+ * (``_GroupGame.reaching``). */
+static int32_t group_reaching(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, int deep) {
+    int32_t r;
+    if (global_p(c, g, lp) > deep) return group_distance(c, g, lrm, lam, lp, pas, &r);
+    uint64_t key = gkey(g, lrm, lam, lp, pas) | (uint64_t)(deep + 1) << g->shift_deep;
+    Entry *e = memo_find(&g->reached, key);
+    if (e) return e->a;
+    int32_t best = INF;
+    if (!c->aborted) {
+        tick(c);
+        GMove moves[MAX_GMOVES];
+        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
+        for (int i = 0; i < k; i++) {
+            GMove *m = &moves[i];
+            int32_t d = (m->touch == c->n || global_p(c, g, m->lp) > deep)
+                            ? group_distance(c, g, m->lrm, m->lam, m->lp, m->pas, &r)
+                            : group_reaching(c, g, m->lrm, m->lam, m->lp, m->pas, deep);
+            if (d < INF && m->cost + d < best) best = m->cost + d;
+        }
+    }
+    if (c->aborted) return INF;
+    if (memo_put(&g->reached, key, best, 0)) {
+        c->aborted = 2;
+        return INF;
+    }
+    return best;
+}
+
+static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *lrm, uint32_t *lam, int *lp) {
+    uint32_t r = 0, s = 0;
+    for (int x = 0; x < g->nl; x++) r |= (uint32_t)(pm >> g->lay[x] & 1) << x;
+    int first = g->ns;
+    for (int k = g->ns - 1; k >= 0; k--)
+        if (am >> g->sidx[k] & 1) {
+            s |= 1u << k;
+            if (g->sidx[k] >= p) first = k;
+        }
+    *lrm = r;
+    *lam = s;
+    *lp = first;
+}
+
+/* ``ShortestSearch._reach_bound``. */
+static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas) {
+    uint32_t lrm[MAX_GAMES], lam[MAX_GAMES];
+    int lp[MAX_GAMES], len[MAX_GAMES], deep = -1;
+    for (int i = 0; i < c->ngroups; i++) {
+        Group *g = &c->groups[i];
+        int32_t r;
+        project(g, pm, am, p, &lrm[i], &lam[i], &lp[i]);
+        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &r);
+        if (r > deep) deep = r;
+    }
+    if (deep >= INF || c->aborted) return INF;
+    for (int i = 0; i < c->ngroups; i++) {
+        len[i] = group_reaching(c, &c->groups[i], lrm[i], lam[i], lp[i], pas, deep);
+        if (len[i] >= INF) return INF;
+    }
+    int total = 0;  /* the largest sum over the partitions */
+    for (int k = 0; k < c->nparts; k++) {
+        int sum = 0;
+        for (int j = 0; j < c->part_len[k]; j++) sum += len[c->part[k][j]];
+        if (sum > total) total = sum;
+    }
+    int kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
+    if (deep >= p) {
+        uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
+        kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
+    }
+    return kings + (deep == c->n) + total;
+}
+
+/* --- the real game ---------------------------------------------------------------------------- */
+
+#define PMASK 63ULL
+
+static inline uint64_t st_pack(uint64_t am, int p, int pas) {
+    return am | (uint64_t)p << MAX_SEQ | (uint64_t)pas << (MAX_SEQ + 6);
+}
+
+static inline int first_seq(uint64_t am, int q, int n) {
+    uint64_t x = q >= 64 ? 0 : am >> q;
+    return x ? q + __builtin_ctzll(x) : n;
+}
+
+typedef struct {
+    uint64_t pm, st;
+    uint16_t move;
+} Child;
+
+static inline uint16_t mv(int a, int b) { return (uint16_t)(a | b << 8); }
+
+/* ``ShortestSearch.successors`` (with ``forced``): the children of a position; -1 for none
+ * (an open card has no partner left: no win). */
+static int successors(const Core *c, uint64_t pm, uint64_t st, Child *out) {
+    uint64_t am = st & ((1ULL << MAX_SEQ) - 1);
+    int p = (int)(st >> MAX_SEQ & PMASK), pas = (int)(st >> (MAX_SEQ + 6));
+    int n = c->n, ex[64], ne = 0, k = 0;
+    for (int i = 0; i < c->L; i++)
+        if (!(pm >> i & 1) && !(c->covers[i] & ~pm)) {
+            if (c->vals[i] == KING) {
+                out[0] = (Child){pm | 1ULL << i, st, mv(i, NONE)};
+                return 1;
+            }
+            ex[ne++] = i;
+        }
+    uint64_t below = am & ((1ULL << p) - 1);
+    int waste = below ? 63 - __builtin_clzll(below) : -1;
+    /* forced: an open card whose one partner left is available now */
+    for (int a = 0; a < ne; a++) {
+        int x = ex[a], u = 13 - c->vals[x];
+        uint64_t layout = c->layout_partners[x] & ~pm;
+        uint64_t stock = am & c->seq_of_value[u];
+        int count = __builtin_popcountll(layout) + __builtin_popcountll(stock);
+        if (count > 1) continue;
+        if (!count) return -1;
+        if (layout) {
+            int y = 63 - __builtin_clzll(layout);
+            if (!(c->covers[y] & ~pm)) {  /* y is open (and not removed: a partner left) */
+                out[0] = (Child){pm | 1ULL << x | 1ULL << y, st, mv(x < y ? x : y, x < y ? y : x)};
+                return 1;
+            }
+        } else {
+            int s = 63 - __builtin_clzll(stock);
+            if (s == p) {
+                uint64_t after = am & ~(1ULL << p);
+                out[0] = (Child){pm | 1ULL << x, st_pack(after, first_seq(after, p + 1, n), pas), mv(x, STOCK)};
+                return 1;
+            }
+            if (below && s == waste) {
+                out[0] = (Child){pm | 1ULL << x, st_pack(am & ~(1ULL << s), p, pas), mv(x, WASTE)};
+                return 1;
+            }
+        }
+    }
+    for (int a = 0; a < ne; a++)
+        for (int b = a + 1; b < ne; b++)
+            if (c->vals[ex[a]] + c->vals[ex[b]] == 13)
+                out[k++] = (Child){pm | 1ULL << ex[a] | 1ULL << ex[b], st, mv(ex[a], ex[b])};
+    if (p < n) {
+        int sv = c->seq[p];
+        uint64_t after = am & ~(1ULL << p);
+        if (sv == KING) {
+            out[k++] = (Child){pm, st_pack(after, first_seq(after, p + 1, n), pas), mv(STOCK, NONE)};
+        } else {
+            uint64_t rest = st_pack(after, first_seq(after, p + 1, n), pas);
+            for (int a = 0; a < ne; a++)
+                if (c->vals[ex[a]] + sv == 13) out[k++] = (Child){pm | 1ULL << ex[a], rest, mv(ex[a], STOCK)};
+            if (waste >= 0 && c->seq[waste] + sv == 13) {
+                uint64_t both = after & ~(1ULL << waste);
+                out[k++] = (Child){pm, st_pack(both, first_seq(both, p + 1, n), pas), mv(STOCK, WASTE)};
+            }
+            out[k++] = (Child){pm, st_pack(am, first_seq(am, p + 1, n), pas), MOVE_DRAW};
+        }
+    }
+    if (waste >= 0) {
+        int wv = c->seq[waste];
+        uint64_t after = am & ~(1ULL << waste);
+        if (wv == KING) {
+            out[k++] = (Child){pm, st_pack(after, p, pas), mv(WASTE, NONE)};
+        } else {
+            for (int a = 0; a < ne; a++)
+                if (c->vals[ex[a]] + wv == 13)
+                    out[k++] = (Child){pm | 1ULL << ex[a], st_pack(after, p, pas), mv(ex[a], WASTE)};
+        }
+        if (p == n && pas < c->passes)
+            out[k++] = (Child){pm, st_pack(am, first_seq(am, 0, n), pas + 1), MOVE_RECYCLE};
+    }
+    return k;
+}
+
+/* --- A* ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t pm, st;
+    uint32_t parent;
+    uint16_t move;
+    uint8_t g, h;
+} Node;
+
+typedef struct {
+    uint32_t *items;
+    size_t len, cap;
+} Stack;
+
+typedef struct {
+    Node *nodes;
+    size_t len, cap;
+    uint64_t *index;  /* hash of positions: (hash's high half << 32 | node number + 1), 0: empty */
+    size_t mask;
+    Stack buckets[MAX_F][MAX_F];  /* open positions by f, then g */
+    int top_g[MAX_F];
+} Search;
+
+static inline uint64_t node_hash(uint64_t pm, uint64_t st) { return mix(pm * 0x9E3779B97F4A7C15ULL ^ st); }
+
+/* The slot of a position: its own, or the empty one where it would go. The hash's high half kept
+ * in the slot spares most probes a visit to the node. */
+static uint64_t *find_slot(Search *s, uint64_t pm, uint64_t st) {
+    uint64_t h = node_hash(pm, st), tag = h & 0xFFFFFFFF00000000ULL;
+    size_t i = h & s->mask;
+    for (;;) {
+        uint64_t v = s->index[i];
+        if (!v) return &s->index[i];
+        if ((v & 0xFFFFFFFF00000000ULL) == tag) {
+            Node *nd = &s->nodes[(uint32_t)v - 1];
+            if (nd->pm == pm && nd->st == st) return &s->index[i];
+        }
+        i = (i + 1) & s->mask;
+    }
+}
+
+static inline uint32_t slot_node(uint64_t v) { return (uint32_t)v - 1; }
+
+static inline uint64_t slot_of(uint64_t pm, uint64_t st, uint32_t node) {
+    return (node_hash(pm, st) & 0xFFFFFFFF00000000ULL) | (uint64_t)(node + 1);
+}
+
+/* The table's first size: room for the positions of ``max_nodes`` expansions (about four each),
+ * at most 2^21 slots (a larger table only spreads its first positions over more pages). */
+static size_t index_size(long max_nodes) {
+    size_t want = max_nodes < (1L << 20) ? 8 * (size_t)max_nodes : (size_t)1 << 23, size = 1 << 12;
+    while (size < want && size < ((size_t)1 << 21)) size <<= 1;
+    return size;
+}
+
+static int grow_index(Search *s) {
+    size_t cap = 2 * (s->mask + 1);
+    uint64_t *index = calloc(cap, sizeof(uint64_t));
+    if (!index) return -1;
+    for (size_t i = 0; i <= s->mask; i++) {
+        uint64_t v = s->index[i];
+        if (!v) continue;
+        Node *nd = &s->nodes[slot_node(v)];
+        size_t j = node_hash(nd->pm, nd->st) & (cap - 1);
+        while (index[j]) j = (j + 1) & (cap - 1);
+        index[j] = v;
+    }
+    free(s->index);
+    s->index = index;
+    s->mask = cap - 1;
+    return 0;
+}
+
+static int push(Search *s, int f, int g, uint32_t node) {
+    Stack *b = &s->buckets[f][g];
+    if (b->len == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        uint32_t *items = realloc(b->items, cap * sizeof(uint32_t));
+        if (!items) return -1;
+        b->items = items;
+        b->cap = cap;
+    }
+    b->items[b->len++] = node;
+    if (g > s->top_g[f]) s->top_g[f] = g;
+    return 0;
+}
+
+static uint32_t add_node(Search *s, uint64_t pm, uint64_t st, uint32_t parent, uint16_t move, int g, int h) {
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1 << 16;
+        Node *nodes = realloc(s->nodes, cap * sizeof(Node));
+        if (!nodes) return UINT32_MAX;
+        s->nodes = nodes;
+        s->cap = cap;
+    }
+    s->nodes[s->len] = (Node){pm, st, parent, move, (uint8_t)g, (uint8_t)h};
+    return (uint32_t)s->len++;
+}
+
+static void free_core(Core *c) {
+    for (int i = 0; i < c->ngroups; i++) {
+        free(c->groups[i].dist.slots);
+        free(c->groups[i].reached.slots);
+    }
+}
+
+static void free_search(Search *s) {
+    free(s->nodes);
+    free(s->index);
+    for (int f = 0; f < MAX_F; f++)
+        for (int g = 0; g < MAX_F; g++) free(s->buckets[f][g].items);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+enum { FOUND, EXHAUSTED, OUT_OF_BUDGET, NO_MEMORY };
+
+typedef struct {
+    int outcome, lower;
+    long expanded;
+    uint32_t won;
+} Result;
+
+/* The bound of a packed position (``bound``). */
+static inline int bound_at(Core *c, uint64_t pm, uint64_t st) {
+    return bound(c, pm, st & ((1ULL << MAX_SEQ) - 1), (int)(st >> MAX_SEQ & PMASK), (int)(st >> (MAX_SEQ + 6)));
+}
+
+/* How a search the relaxed games stopped ended. */
+static inline int stopped(const Core *c) { return c->aborted == 2 ? NO_MEMORY : OUT_OF_BUDGET; }
+
+/* The search's table of positions, sized for ``max_nodes`` expansions. */
+static int open_index(Search *s, long max_nodes) {
+    s->mask = index_size(max_nodes) - 1;
+    s->index = calloc(s->mask + 1, sizeof(uint64_t));
+    return s->index ? 0 : -1;
+}
+
+/* A* from a position whose bound is ``h`` (``ShortestSearch.run``). */
+static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upper, long max_nodes,
+                  double seconds) {
+    Result res = {EXHAUSTED, h, 0, 0};
+    double deadline = seconds > 0 ? now() + seconds : 0;
+    if (h >= INF || h >= upper) return res;
+    if (open_index(s, max_nodes)) {
+        res.outcome = NO_MEMORY;
+        return res;
+    }
+    for (int f = 0; f < MAX_F; f++) s->top_g[f] = -1;
+    uint32_t start = add_node(s, pm0, st0, UINT32_MAX, 0, 0, h);
+    *find_slot(s, pm0, st0) = slot_of(pm0, st0, start);
+    push(s, h, 0, start);
+    int f = h;
+    Child kids[128];
+    for (;;) {
+        while (f < MAX_F && s->top_g[f] < 0) f++;
+        if (f >= MAX_F) return res;  /* every position below upper expanded */
+        int g = s->top_g[f];
+        Stack *b = &s->buckets[f][g];
+        uint32_t here = b->items[--b->len];
+        while (s->top_g[f] >= 0 && !s->buckets[f][s->top_g[f]].len) s->top_g[f]--;
+        Node nd = s->nodes[here];
+        if (nd.g != g) continue;  /* reached again by a shorter line since */
+        res.lower = f;
+        if ((nd.pm & c->full) == c->full) {
+            res.outcome = FOUND;
+            res.won = here;
+            return res;
+        }
+        if (++res.expanded >= max_nodes || (deadline && !(res.expanded & 4095) && now() >= deadline)) {
+            res.outcome = OUT_OF_BUDGET;
+            return res;
+        }
+        int k = successors(c, nd.pm, nd.st, kids);
+        for (int i = 0; i < k; i++)  /* the table is far larger than the caches: ask for every slot at once */
+            __builtin_prefetch(&s->index[node_hash(kids[i].pm, kids[i].st) & s->mask]);
+        for (int i = 0; i < k; i++) {
+            uint64_t cpm = kids[i].pm, cst = kids[i].st;
+            uint64_t *slot = find_slot(s, cpm, cst);
+            int hc;
+            if (*slot) {
+                Node *seen = &s->nodes[slot_node(*slot)];
+                if (seen->g <= g + 1) continue;
+                hc = seen->h;
+            } else {
+                hc = bound_at(c, cpm, cst);
+                if (c->aborted) {
+                    res.outcome = stopped(c);
+                    return res;
+                }
+            }
+            if (hc >= INF || g + 1 + hc >= upper || g + 1 + hc >= MAX_F) continue;
+            uint32_t node;
+            if (*slot) {
+                node = slot_node(*slot);
+                s->nodes[node].g = (uint8_t)(g + 1);
+                s->nodes[node].parent = here;
+                s->nodes[node].move = kids[i].move;
+            } else {
+                node = add_node(s, cpm, cst, here, kids[i].move, g + 1, hc);
+                if (node == UINT32_MAX) {
+                    res.outcome = NO_MEMORY;
+                    return res;
+                }
+                *slot = slot_of(cpm, cst, node);
+                if (2 * s->len > s->mask + 1 && grow_index(s)) {
+                    res.outcome = NO_MEMORY;
+                    return res;
+                }
+            }
+            if (push(s, g + 1 + hc, g + 1, node)) {
+                res.outcome = NO_MEMORY;
+                return res;
+            }
+            if (g + 1 + hc < f) f = g + 1 + hc;  /* an inconsistent bound: look there first */
+        }
+    }
+}
+
+/* --- the beam (``ShortestSearch.beam``) ------------------------------------------------------ */
+
+static int by_rank(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Level by level, the ``width`` new positions of the least bound (then the most cards gone, then
+ * the first made) are expanded; the first won position ends it. It drops positions, so it proves
+ * nothing: FOUND or EXHAUSTED (no line below ``upper``) or OUT_OF_BUDGET. */
+static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upper, long max_nodes,
+                   double seconds, long width) {
+    Result res = {EXHAUSTED, h, 0, 0};
+    double deadline = seconds > 0 ? now() + seconds : 0;
+    if (h >= INF) return res;
+    uint64_t *level = malloc(sizeof(uint64_t)), *scored = NULL;
+    size_t nlevel = 1, nscored = 0, capscored = 0;
+    if (open_index(s, max_nodes) || !level) goto no_memory;
+    uint32_t start = add_node(s, pm0, st0, UINT32_MAX, 0, 0, h);
+    *find_slot(s, pm0, st0) = slot_of(pm0, st0, start);
+    level[0] = start;
+    Child kids[128];
+    for (int depth = 1; nlevel && depth < upper; depth++) {
+        nscored = 0;
+        for (size_t i = 0; i < nlevel; i++) {
+            uint32_t here = (uint32_t)(level[i] & 0xFFFFFFFFu);
+            if (++res.expanded >= max_nodes || (deadline && !(res.expanded & 4095) && now() >= deadline)) {
+                res.outcome = OUT_OF_BUDGET;
+                goto out;
+            }
+            Node nd = s->nodes[here];
+            int k = successors(c, nd.pm, nd.st, kids);
+            for (int j = 0; j < k; j++) __builtin_prefetch(&s->index[node_hash(kids[j].pm, kids[j].st) & s->mask]);
+            for (int j = 0; j < k; j++) {
+                uint64_t cpm = kids[j].pm, cst = kids[j].st;
+                uint64_t *slot = find_slot(s, cpm, cst);
+                if (*slot) continue;
+                uint32_t node = add_node(s, cpm, cst, here, kids[j].move, depth > 255 ? 255 : depth, 0);
+                if (node == UINT32_MAX) goto no_memory;
+                *slot = slot_of(cpm, cst, node);
+                if (2 * s->len > s->mask + 1 && grow_index(s)) goto no_memory;
+                if ((cpm & c->full) == c->full) {
+                    res.outcome = FOUND;
+                    res.won = node;
+                    goto out;
+                }
+                int hc = bound_at(c, cpm, cst);
+                if (c->aborted) {
+                    res.outcome = stopped(c);
+                    goto out;
+                }
+                if (hc >= INF || depth + hc >= upper) continue;
+                if (nscored == capscored) {
+                    capscored = capscored ? 2 * capscored : 1024;
+                    uint64_t *more = realloc(scored, capscored * sizeof(uint64_t));
+                    if (!more) goto no_memory;
+                    scored = more;
+                }
+                int gone = __builtin_popcountll(cpm & c->full);
+                scored[nscored++] = (uint64_t)hc << 40 | (uint64_t)(64 - gone) << 32 | node;
+            }
+        }
+        qsort(scored, nscored, sizeof(uint64_t), by_rank);
+        nlevel = nscored < (size_t)width ? nscored : (size_t)width;
+        uint64_t *next = realloc(level, (nlevel ? nlevel : 1) * sizeof(uint64_t));
+        if (!next) goto no_memory;
+        level = next;
+        memcpy(level, scored, nlevel * sizeof(uint64_t));
+    }
+out:
+    free(level);
+    free(scored);
+    return res;
+no_memory:
+    res.outcome = NO_MEMORY;
+    goto out;
+}
+
+/* --- Python ------------------------------------------------------------------------------------ */
+
+static int read_masks(PyObject *seq, uint64_t *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d", what, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return (int)len;
+}
+
+/* Small non-negative numbers (card values) from a Python sequence: its length, or -1. */
+static int read_ints(PyObject *seq, int *out, int max, const char *what) {
+    uint64_t wide[64];
+    int len = read_masks(seq, wide, max < 64 ? max : 64, what);
+    for (int i = 0; i < len; i++) out[i] = (int)wide[i];
+    return len;
+}
+
+/* The relaxed game on the cards whose value has its bit in ``values``: its number, made once;
+ * -1 when it has more than ``MAX_GROUP`` cards, -2 when memory runs out. */
+static int game_of(Core *c, const uint64_t *under, int values, int *made_values) {
+    for (int i = 0; i < c->ngroups; i++)
+        if (made_values[i] == values) return i;
+    if (c->ngroups == MAX_GAMES) return -1;
+    Group *g = &c->groups[c->ngroups];
+    memset(g, 0, sizeof(Group));
+    for (int i = 0; i < c->L; i++)
+        if (values >> c->vals[i] & 1) {
+            if (g->nl == MAX_GROUP) return -1;
+            g->lay[g->nl] = i;
+            g->lval[g->nl++] = c->vals[i];
+        }
+    for (int k = 0; k < c->n; k++)
+        if (values >> c->seq[k] & 1) {
+            if (g->ns == MAX_GROUP) return -1;
+            g->sidx[g->ns] = k;
+            g->sval[g->ns++] = c->seq[k];
+        }
+    if (g->nl + g->ns > 32) return -1;  /* a position's key keeps both masks in 32 bits */
+    for (int x = 0; x < g->nl; x++) {
+        uint32_t m = 0;
+        for (int y = 0; y < g->nl; y++)
+            if (under[g->lay[x]] >> g->lay[y] & 1) m |= 1u << y;
+        g->cov[x] = m;
+    }
+    g->full = g->nl == 32 ? UINT32_MAX : (1u << g->nl) - 1;
+    g->shift_p = g->nl + g->ns;
+    g->shift_pas = g->shift_p + 6;
+    g->shift_deep = g->shift_pas + 8;
+    made_values[c->ngroups] = values;
+    c->ngroups++;  /* counted before the memos, so that ``free_core`` frees what was made */
+    if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12)) return -2;
+    return c->ngroups - 1;
+}
+
+/* The bound's partitions (a list of partitions, each a list of tuples of value groups 1-6). */
+static int setup_groups(Core *c, const uint64_t *under, PyObject *partitions) {
+    int made_values[MAX_GAMES];
+    c->ngroups = 0;
+    Py_ssize_t np = PyList_Size(partitions);
+    if (np < 1 || np > MAX_PARTITIONS) return -1;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        PyObject *blocks = PyList_GetItem(partitions, k);
+        Py_ssize_t nb = blocks && PyList_Check(blocks) ? PyList_Size(blocks) : -1;
+        if (nb < 0 || nb > 6) return -1;
+        c->part_len[k] = 0;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            PyObject *block = PyList_GetItem(blocks, j);
+            Py_ssize_t ng = block && PyTuple_Check(block) ? PyTuple_Size(block) : -1;
+            if (ng < 1) return -1;
+            int values = 0;
+            for (Py_ssize_t i = 0; i < ng; i++) {
+                long gv = PyLong_AsLong(PyTuple_GetItem(block, i));
+                if (gv < 1 || gv > 6) return -1;
+                values |= 1 << gv | 1 << (13 - gv);
+            }
+            int game = game_of(c, under, values, made_values);
+            if (game < 0) return game;
+            c->part[k][c->part_len[k]++] = game;
+        }
+    }
+    c->nparts = (int)np;
+    return 0;
+}
+
+static PyObject *move_tuple(uint16_t move) {
+    if (move == MOVE_DRAW) return Py_BuildValue("(s)", "D");
+    if (move == MOVE_RECYCLE) return Py_BuildValue("(s)", "R");
+    int a = move & 0xFF, b = move >> 8;
+    if (b == NONE) return Py_BuildValue("(i)", a);
+    return Py_BuildValue("(ii)", a, b);
+}
+
+PyDoc_STRVAR(search_doc,
+"search(values, covers, under, layout_partners, sequence, partitions, removed, pointer, pass_number,\n"
+"       passes, upper, max_nodes, relaxed_cap, seconds, width) -> (line, lower, expanded, outcome)\n\n"
+"A* below ``upper`` moves from one position (``ShortestSearch.run`` with the reach bound), or\n"
+"with ``width`` > 0 a beam of that width (``ShortestSearch.beam``: its line is not proven).\n"
+"``line``: the moves of a shortest win (tuples of locations, ('D',), ('R',)) or None;\n"
+"``lower``: a bound every win reaches; ``outcome``: 'found', 'exhausted' (no win shorter than\n"
+"``upper``), 'budget' (``max_nodes`` expansions, ``relaxed_cap`` relaxed positions or\n"
+"``seconds`` ran out; 0: no clock) or 'memory'.");
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    PyObject *values, *covers, *under, *partners, *sequence, *partitions;
+    unsigned long long removed;
+    int pointer, pass_number, passes, upper;
+    long max_nodes, relaxed_cap, width;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOOOOO!Kiiiilldl", &values, &covers, &under, &partners, &sequence, &PyList_Type,
+                          &partitions, &removed, &pointer, &pass_number, &passes, &upper, &max_nodes, &relaxed_cap,
+                          &seconds, &width))
+        return NULL;
+    Core *c = calloc(1, sizeof(Core));
+    Search *s = calloc(1, sizeof(Search));
+    uint64_t under_m[64];
+    if (!c || !s) {
+        free(c);
+        free(s);
+        return PyErr_NoMemory();
+    }
+    PyObject *answer = NULL;
+    c->L = read_ints(values, c->vals, 64, "values");
+    if (c->L < 0 || read_masks(covers, c->covers, 64, "covers") != c->L || read_masks(under, under_m, 64, "under") != c->L
+        || read_masks(partners, c->layout_partners, 64, "layout_partners") != c->L)
+        goto done;
+    c->n = read_ints(sequence, c->seq, MAX_SEQ, "sequence");
+    if (c->n < 0) goto done;
+    if (passes < 1 || passes > 255 || pass_number > passes || pointer > c->n) {
+        PyErr_SetString(PyExc_ValueError, "passes out of range");
+        goto done;
+    }
+    c->passes = passes;
+    c->full = c->L == 64 ? UINT64_MAX : (1ULL << c->L) - 1;
+    for (int i = 0; i < c->L; i++)
+        if (c->vals[i] == KING) c->layout_kings |= 1ULL << i;
+    for (int k = 0; k < c->n; k++) {
+        c->seq_of_value[c->seq[k]] |= 1ULL << k;
+        if (c->seq[k] == KING) c->seq_kings |= 1ULL << k;
+    }
+    c->relaxed_cap = relaxed_cap;
+    int made = setup_groups(c, under_m, partitions);
+    if (made) {
+        if (PyErr_Occurred()) goto done;
+        if (made == -2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "partitions: lists of tuples of value groups 1-6, a game of at most "
+                                               "32 cards");
+        goto done;
+    }
+    uint64_t am = c->n ? (c->n == 64 ? UINT64_MAX : (1ULL << c->n) - 1) : 0;
+    uint64_t st0 = st_pack(am, first_seq(am, pointer, c->n), pass_number);
+    if (upper > MAX_F - 1 || upper < 0) upper = MAX_F - 1;
+    Result res = {EXHAUSTED, 0, 0, 0};
+    Py_BEGIN_ALLOW_THREADS
+    int h = bound_at(c, removed, st0);
+    if (c->aborted)
+        res.outcome = stopped(c);
+    else if (width > 0)
+        res = beam(c, s, removed, st0, h, upper, max_nodes, seconds, width);
+    else
+        res = run(c, s, removed, st0, h, upper, max_nodes, seconds);
+    Py_END_ALLOW_THREADS
+    if (res.outcome == NO_MEMORY) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *line = Py_None;
+    Py_INCREF(line);
+    if (res.outcome == FOUND) {
+        Py_DECREF(line);
+        line = PyList_New(0);
+        if (!line) goto done;
+        for (uint32_t at = res.won; s->nodes[at].parent != UINT32_MAX; at = s->nodes[at].parent) {
+            PyObject *m = move_tuple(s->nodes[at].move);
+            if (!m || PyList_Append(line, m)) {
+                Py_XDECREF(m);
+                Py_DECREF(line);
+                goto done;
+            }
+            Py_DECREF(m);
+        }
+        if (PyList_Reverse(line)) {
+            Py_DECREF(line);
+            goto done;
+        }
+    }
+    int lower = res.lower;
+    if (res.outcome == OUT_OF_BUDGET && width <= 0) {
+        for (int f = 0; f < MAX_F; f++)
+            if (s->top_g[f] >= 0) {
+                if (f < lower) lower = f;
+                break;
+            }
+    }
+    if (res.outcome == EXHAUSTED) lower = upper;
+    static const char *names[] = {"found", "exhausted", "budget", "memory"};
+    answer = Py_BuildValue("(Nils)", line, lower, res.expanded, names[res.outcome]);
+done:
+    free_core(c);
+    free_search(s);
+    free(c);
+    free(s);
+    return answer;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS, search_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The compiled A* of the Pyramid family's shortest win (app/solver/_core.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
