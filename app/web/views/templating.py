@@ -151,6 +151,10 @@ def absolute(request: Request, path: str) -> str:
 COURT_FIGURES = {name: asset_url(f"cards/{name}.svg") for name in
                  [rank + suit for rank in "JQK" for suit in "CDHS"]
                  + [rank + suit + "-4" for rank in "JQK" for suit in "CD"]}
+# the same figures as views of one sheet of all twelve (courts.svg#KH), for a board that shows
+# every court card (Gaps): one request, and 8 KB less as sent than twelve files
+COURT_SHEET = {name: asset_url("cards/courts-4.svg" if name.endswith("-4") else "cards/courts.svg") + "#" + name[:2]
+               for name in COURT_FIGURES}
 
 
 environment = Environment(
@@ -168,6 +172,7 @@ environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by
 environment.globals.update(
     asset_url=asset_url,
     COURT_FIGURES=COURT_FIGURES,
+    COURT_SHEET=COURT_SHEET,
     message=message,
     card_name=card_name,
     card_symbol=card_symbol,
