@@ -124,9 +124,9 @@ def test_the_four_colour_deck_has_its_own_diamond_and_club_figures():
     for code, four in (("KD", True), ("QC", True), ("JH", False), ("KS", False)):
         src = re.search(r'<img class="fig" src="([^"]+)"', str(face(parse_card(code)))).group(1)
         assert src == asset_url(f"cards/{code}{'-4' if four else ''}.svg"), src
-        # a Gaps cell: a view of the sheet of all twelve
+        # a Gaps cell: a view of the four-colour deck's sheet of all twelve
         src = re.search(r'<img class="fig" src="([^"]+)"', str(face(parse_card(code), True))).group(1)
-        assert src == asset_url(f"cards/courts{'-4' if four else ''}.svg") + "#" + code, src
+        assert src == asset_url("cards/courts-4.svg") + "#" + code, src
 
 
 def test_the_sheet_of_all_twelve_is_the_twelve_figures_each_in_its_view():

@@ -151,10 +151,9 @@ def absolute(request: Request, path: str) -> str:
 COURT_FIGURES = {name: asset_url(f"cards/{name}.svg") for name in
                  [rank + suit for rank in "JQK" for suit in "CDHS"]
                  + [rank + suit + "-4" for rank in "JQK" for suit in "CD"]}
-# the same figures as views of one sheet of all twelve (courts.svg#KH), for a board that shows
-# every court card (Gaps): one request, and 8 KB less as sent than twelve files
-COURT_SHEET = {name: asset_url("cards/courts-4.svg" if name.endswith("-4") else "cards/courts.svg") + "#" + name[:2]
-               for name in COURT_FIGURES}
+# the sheets of all twelve figures, of the deck and of the four-colour deck: a figure is a view of
+# one (courts.svg#KH), for a board that shows every court card (Gaps): one request, 8 KB less
+COURT_SHEET = {"": asset_url("cards/courts.svg"), "-4": asset_url("cards/courts-4.svg")}
 
 
 environment = Environment(
