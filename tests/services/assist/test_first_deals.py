@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
 from app.db.models import DealVerdict, Player, PositionVerdict
-from app.db.session import session_factory
 from app.engine import PRESETS, GameRecord, get_game
-from app.services.assist import first_deals, searches, solver_cache, winnable
-from app.settings import Settings
+from app.services.assist import first_deals, solver_cache, winnable
 from app.solver import solve
 
 
@@ -25,15 +22,6 @@ def test_the_solver_proves_every_shipped_seed_within_its_node_budget(slug):
     assert len(seeds) >= 8 and len(set(seeds)) == len(seeds)
     for seed in seeds:
         assert solve(_start(slug, seed).position, budget_nodes=first_deals.NODES).winnable is True, (slug, seed)
-
-
-@pytest.fixture
-def sessions(tmp_path):
-    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'first.sqlite3'}",
-                        secret_key="first-deal-secret-first-deal-secret")
-    upgrade_to_head(settings)
-    searches.use_processes(0)
-    return session_factory(settings)
 
 
 @pytest.mark.parametrize("slug", ["gaps", "gaps-danish", "pyramid"])
