@@ -21,7 +21,7 @@ import time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import DealVerdict, Player, PositionVerdict, utcnow
+from app.db.models import DealVerdict, Game, Player, PositionVerdict, utcnow
 from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
@@ -92,11 +92,12 @@ def _keep(session: Session, preset_slug: str, seed: int, result, budget: int) ->
                                      nodes=result.nodes, budget=budget, solved_at=utcnow()))
 
 
-def shipped_seed(session: Session, preset_slug: str) -> int | None:
-    """One of the preset's deals shipped proven (app.services.assist.first_deals), at random, its
-    verdict kept: searched again within the node budget that proves it on every machine (a
-    tenth of a second), so its page and its first hint have the winning line."""
-    seeds = first_deals.shipped(preset_slug)
+def shipped_seed(session: Session, preset_slug: str, played: set[int]) -> int | None:
+    """One of the preset's deals shipped proven (app.services.assist.first_deals) that is not in
+    ``played``, at random, its verdict kept: searched again within the node budget that proves
+    it on every machine (a tenth of a second), so its page and its first hint have the winning
+    line."""
+    seeds = [seed for seed in first_deals.shipped(preset_slug) if seed not in played]
     if not seeds:
         return None
     seed = seeds[secrets.randbelow(len(seeds))]
@@ -123,15 +124,20 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     When no candidate is proven in time (a Gaps deal, about one search in two; a busy or just
     started server), a deal proven before is dealt (the verdicts kept: earlier new deals, the
     daily deals, deal pages), and with none kept yet (a fresh database) one of the deals shipped
-    proven with the code; only a preset with none of those gets an unproven deal."""
+    proven with the code. Of those, never one the player has a game of: "New deal" that deals
+    the game in play again would be no new deal (with few deals kept, a new server's, it did).
+    Only with none of them left is the deal unproven."""
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
         if found is None:
+            played = select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
+                                             Game.seed.is_not(None))
             found = session.scalar(select(DealVerdict.seed)
-                                   .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True))
+                                   .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True),
+                                          DealVerdict.seed.not_in(played))
                                    .order_by(func.random()).limit(1))
-        if found is None:
-            found = shipped_seed(session, preset_slug)
+            if found is None:
+                found = shipped_seed(session, preset_slug, set(session.scalars(played)))
         if found is not None:
             return found
     return games.random_seed()
