@@ -166,12 +166,17 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     assert response.status_code == 303  # … and on again
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
+    # its par is searched in the solver's spare time, never before a player's next search
+    spare, in_spare_time = [], searches.in_spare_time
+    monkeypatch.setattr(searches, "in_spare_time", lambda key, job: (spare.append(key), in_spare_time(key, job)))
     for preset in ("pyramid", "pyramid-classic"):
         response = client.get(f"/play/{preset}")  # the lobby's "New deal"
         assert response.status_code == 303
         seed = int(response.headers["location"].rsplit("/", 1)[1])
         position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", seed)).position
         assert solve(position).winnable is True, (preset, seed)
+        assert spare[-1] == f"par:{preset}:{seed}"
+        searches.wait_for_spare_time()
         with client.app.state.sessionmaker() as session:  # its par, searched once the answer was sent
             assert par.known(session, par.start_of_deal(preset, seed)) is not None, (preset, seed)
     # the board's "new deal" follows the preference too, and its search (up to seconds) is never
