@@ -141,7 +141,8 @@ def test_the_sheet_of_all_twelve_is_the_twelve_figures_each_in_its_view():
             # its layers are the figure file's, moved into its view
             alone = file_for(f"cards/{code}{'-4' if four and code[1] in 'CD' else ''}.svg").read_text()
             layers = alone.split("</defs>", 1)[1].removesuffix("</svg>\n")
-            assert f'<g transform="translate({200 * i})">{layers}</g>' in svg, (sheet, code)
+            viewport = f'<svg x="{x:g}" y="-130.4" width="164.8" height="260.8" viewBox="-82.4 -130.4 164.8 260.8"'
+            assert f'{viewport} overflow="visible">{layers}</svg>' in svg, (sheet, code)
 
 
 def _theme_colours() -> dict[str, str]:
