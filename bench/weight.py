@@ -29,6 +29,19 @@ def wire_bytes(response) -> int:
     return len(gzip.compress(body, compresslevel=9)) if response.headers.get("content-encoding") == "gzip" else len(body)
 
 
+def load_sizes(client, page) -> dict[str, int]:
+    """The page and each file it names, once (a figure's courts.svg#KH is its file), as a browser
+    loading it fetches them: one favicon (Chromium the SVG one, a browser without SVG icons the
+    ICO: the larger is counted, as "icon"), no home-screen icon (apple-touch-icon: fetched when
+    the page is added to a home screen)."""
+    favicons = re.findall(r'<link rel="icon" href="([^"]+)"', page.text)
+    home_screen = re.findall(r'<link rel="apple-touch-icon" href="([^"]+)"', page.text)
+    urls = dict.fromkeys(url.partition("#")[0] for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text))
+    sizes = {"html": wire_bytes(page), "icon": max(wire_bytes(client.get(url)) for url in favicons)}
+    return sizes | {url.split("?")[0]: wire_bytes(client.get(url)) for url in urls
+                    if url not in favicons and url not in home_screen}
+
+
 def first_move(client, page: str, token: str, action: str = "", target: str = ""):
     """A deal ready to play posts its first move to its own share link (the form's action)."""
     url = re.search(r'<form method="post" action="([^"]+)"', page).group(1)
@@ -44,8 +57,7 @@ def main() -> None:
     upgrade_to_head(settings)
     client = TestClient(create_app(settings), headers={"Accept-Encoding": "gzip"})
     page = client.get("/play/pyramid/424242")
-    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
-    sizes = {"html": wire_bytes(page)} | {url.split("?")[0]: wire_bytes(client.get(url)) for url in assets}
+    sizes = load_sizes(client, page)
     token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
     move = first_move(client, page.text, token, "draw")
     act = re.search(r'hx-post="(/games/[^"]+/act)"', move.text).group(1)  # the game is stored now
@@ -56,9 +68,9 @@ def main() -> None:
     print(f"{'move fragment (gzip)':40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
     # Gaps shows every court card on a desktop: its first load carries all twelve figures
     gaps = client.get("/play/gaps/42")
-    gaps_assets = {url.split("?")[0]: wire_bytes(client.get(url)) for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', gaps.text)}
-    figures = sum(size for url, size in gaps_assets.items() if url.startswith("/static/cards/"))
-    print(f"{'gaps first load (gzip)':40s} {wire_bytes(gaps) + sum(gaps_assets.values()):7d} B  (court figures {figures} B)")
+    gaps_sizes = load_sizes(client, gaps)
+    figures = sum(size for url, size in gaps_sizes.items() if url.startswith("/static/cards/"))
+    print(f"{'gaps first load (gzip)':40s} {sum(gaps_sizes.values()):7d} B  (court figures {figures} B)")
     for path, target in (("/play/double-pyramid/42", {"action": "draw"}), ("/play/gaps/42", None)):
         page = client.get(path)
         token = re.search(r'name="csrf_token" value="(\w+)"', page.text).group(1)
@@ -68,8 +80,9 @@ def main() -> None:
         print(f"{label:40s} {wire_bytes(move):7d} B  (raw {len(move.content)} B)")
     # every deal loads the same page and files but the court figures it shows
     fixed = sum(size for url, size in sizes.items() if not url.startswith("/static/cards/"))
-    figure_bytes = {url.split("?")[0]: wire_bytes(client.get(url)) for url in set(re.findall(r'src="(/static/cards/[^"]+)"', gaps.text))}
-    loads = sorted(fixed + sum(figure_bytes[url.split("?")[0]] for url in set(re.findall(r'src="(/static/cards/[^"]+)"', client.get(f"/play/pyramid/{seed}").text)))
+    figure_bytes = {name: wire_bytes(client.get(f"/static/cards/{name}")) for name in
+                    {f"{rank}{suit}.svg" for rank in "JQK" for suit in "CDHS"}}
+    loads = sorted(fixed + sum(figure_bytes[url.split("?")[0].removeprefix("/static/cards/")] for url in set(re.findall(r'src="(/static/cards/[^"]+)"', client.get(f"/play/pyramid/{seed}").text)))
                    for seed in range(1, 201))
     print(f"{'pyramid deals 1-200, first load':40s} median {loads[100]} B, 98th percentile {loads[195]} B, most {loads[-1]} B")
 

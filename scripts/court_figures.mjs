@@ -10,7 +10,7 @@
 // are in the deck's colour for that suit (static/css/theme.css's light values; the dark theme dims
 // the whole figure): KD-4.svg and KC-4.svg and the like are the four-colour deck's.
 //
-//   node scripts/court_figures.mjs           writes the eighteen files
+//   node scripts/court_figures.mjs           writes the eighteen files and the two sheets
 //   node scripts/court_figures.mjs --stdout  prints them as JSON, name to text
 //                                            (tests/web/test_card_faces.py compares)
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
@@ -110,7 +110,20 @@ function roundPath(d, unit = 1) {
     parts.push([kind.toLowerCase(), written]);
   }
   // the first moveto of a path is absolute, relative to the origin: the same numbers
-  return shorten(parts).map(([kind, written]) => kind + written.map((v, k) => (k && v >= 0 ? " " : "") + v).join("")).join("");
+  return write(shorten(parts));
+}
+
+// Path data as short as SVG writes it, drawing the same: a line along an axis as "h" or "v", and
+// a command's letter left out where it repeats the one before (after "m", "l" is implied).
+function write(parts) {
+  let last = null;
+  return parts.map(([kind, written]) => {
+    if (kind === "l" && written[0] === 0) [kind, written] = ["v", [written[1]]];
+    else if (kind === "l" && written[1] === 0) [kind, written] = ["h", [written[0]]];
+    const implied = written.length > 0 && (kind === last && kind !== "m" || kind === "l" && last === "m");
+    last = kind === "l" && last === "m" && implied ? "m" : kind;
+    return (implied ? "" : kind) + written.map((v, k) => ((k || implied) && v >= 0 ? " " : "") + v).join("");
+  }).join("");
 }
 
 // At UNIT units many of the drawing's segments have become points (every number 0) or straight
@@ -227,8 +240,7 @@ function figure(card, code, colour) {
     ...use, props: { ...use.props, stroke: "#44F", vectorEffect: "non-scaling-stroke" },
   }));
   const art = layers.filter(inFrame);
-  return `<defs>${kept.map(s => render(s, rename)).join("")}</defs>`
-    + [...art, ...frame].map(use => render(use, rename)).join("");
+  return { defs: kept.map(s => render(s, rename)).join(""), layers: [...art, ...frame].map(use => render(use, rename)).join("") };
 }
 
 const deck = components();
@@ -238,15 +250,43 @@ const drawing = (code, body) => `<svg xmlns="http://www.w3.org/2000/svg" `
   + `viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" preserveAspectRatio="none">`
   + `<!-- ${code}: a court figure from Adrian Kennard's playing cards (public domain), as packaged by `
   + `@letele/playing-cards ${version} (CC0-1.0); built by scripts/court_figures.mjs -->${body}</svg>\n`;
+const alone = ({ defs, layers }) => `<defs>${defs}</defs>${layers}`;
+// The sheet of all twelve, for a board that shows every court card (Gaps): one file, one request,
+// and gzip finds what the figures share, 43 KB as sent against 51 KB for twelve files. A figure
+// is a <view> of it (an <img> of courts.svg#KH shows the king of hearts); the figures lie side by
+// side, a frame's width and a gap apart, so that no edge of one is drawn in the next one's view.
+// Each in a viewport of its own (a nested <svg>), which Chromium leaves out when it is not in the
+// view: with the figures only moved (<g transform>), each image drew all twelve, and laying a
+// Gaps board took twice as long (269 ms against 126 for twelve files; now alike).
+const STEP = 200;
+function sheet(figures, note) {
+  const views = figures.map(([code], i) => `<view id="${code}" viewBox="${FRAME.x + i * STEP} ${FRAME.y} ${FRAME.width} `
+    + `${FRAME.height}" preserveAspectRatio="none"/>`).join("");
+  const laid = figures.map(([, drawn], i) => `<svg x="${FRAME.x + i * STEP}" y="${FRAME.y}" width="${FRAME.width}" `
+    + `height="${FRAME.height}" viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" overflow="visible">${drawn.layers}</svg>`).join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${FRAME.x} ${FRAME.y} ${FRAME.width} ${FRAME.height}" `
+    + `preserveAspectRatio="none"><!-- the twelve court figures${note}, one a view (courts.svg#KH): Adrian Kennard's `
+    + `playing cards (public domain), as packaged by @letele/playing-cards ${version} (CC0-1.0); built by `
+    + `scripts/court_figures.mjs --><defs>${figures.map(([, drawn]) => drawn.defs).join("")}</defs>${views}${laid}</svg>\n`;
+}
+const two = [], four = [];
 for (const suit of "CDHS") {
   for (const rank of "JQK") {
     const name = suit + rank.toLowerCase();
     if (!deck[name]) throw new Error(`the package has no ${name}`);
     const code = rank + suit;
-    files[`${code}.svg`] = drawing(code, figure(deck[name]({}), code, INK[suit]));
-    if (FOUR_COLOUR[suit]) files[`${code}-4.svg`] = drawing(code, figure(deck[name]({}), code, FOUR_COLOUR[suit]));
+    const drawn = figure(deck[name]({}), code, INK[suit]);
+    files[`${code}.svg`] = drawing(code, alone(drawn));
+    two.push([code, drawn]);
+    if (FOUR_COLOUR[suit]) {
+      const other = figure(deck[name]({}), code, FOUR_COLOUR[suit]);
+      files[`${code}-4.svg`] = drawing(code, alone(other));
+      four.push([code, other]);
+    } else four.push([code, drawn]);
   }
 }
+files["courts.svg"] = sheet(two, "");
+files["courts-4.svg"] = sheet(four, " of the four-colour deck");
 if (process.argv.includes("--stdout")) process.stdout.write(JSON.stringify(files));
 else {
   mkdirSync(OUT, { recursive: true });

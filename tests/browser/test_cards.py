@@ -26,7 +26,9 @@ DRAWN = """() => [...document.querySelectorAll('#board .card[data-card]')].map(c
   const art = card.querySelector('.art');
   return {code: card.dataset.card, width: box.width, height: box.height, corners,
           art: art.className, pips: [...card.querySelectorAll('.art > i')].map(rel),
-          court: [...card.querySelectorAll('.court img')].map(img => img.getAttribute('src').split('/').pop().split('.')[0])};
+          // a figure's file (KH.svg), or its view of a sheet of all twelve (courts.svg#KH)
+          court: [...card.querySelectorAll('.court img')].map(img => img.getAttribute('src')).map(src =>
+            src.includes('#') ? src.split('#')[1] : src.split('/').pop().split('.')[0])};
 })"""
 
 
@@ -96,9 +98,9 @@ def test_the_four_colour_deck_gives_each_suit_its_colour(server, new_page):
     # the court figures of the four-colour deck: their own pips blue on diamonds, green on clubs
     figures = dict(page.eval_on_selector_all(
         "#board .card[data-card] .court .fig",
-        "figs => figs.map(f => [f.closest('.card').dataset.card, f.getAttribute('src').split('?')[0]])"))
-    assert len(figures) == 12
-    assert all(src == f"/static/cards/{code}{'-4' if code[1] in 'CD' else ''}.svg" for code, src in figures.items()), figures
+        "figs => figs.map(f => [f.closest('.card').dataset.card, f.getAttribute('src').replace(/\\?v=\\w+/, '')])"))
+    assert len(figures) == 12  # a Gaps board's: views of the four-colour deck's sheet of all twelve
+    assert all(src == f"/static/cards/courts-4.svg#{code}" for code, src in figures.items()), figures
     shot(page, "cards-gaps-four-colour-1280")
 
 

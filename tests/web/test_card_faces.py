@@ -113,7 +113,8 @@ def test_the_court_figures_are_built_from_the_pinned_deck():
     assert (PROJECT_ROOT / "node_modules" / "@letele" / "playing-cards").is_dir(), "run npm ci"
     built = json.loads(subprocess.run([node, str(PROJECT_ROOT / "scripts" / "court_figures.mjs"), "--stdout"],
                                       capture_output=True, text=True, check=True, timeout=60).stdout)
-    assert sorted(built) == sorted([f"{r}{s}.svg" for r in "JQK" for s in "CDHS"] + [f"{r}{s}-4.svg" for r in "JQK" for s in "CD"])
+    assert sorted(built) == sorted([f"{r}{s}.svg" for r in "JQK" for s in "CDHS"]
+                                   + [f"{r}{s}-4.svg" for r in "JQK" for s in "CD"] + ["courts.svg", "courts-4.svg"])
     for name, text in built.items():
         assert text == file_for(f"cards/{name}").read_text(), f"rebuild {name}: node scripts/court_figures.mjs"
 
@@ -123,6 +124,25 @@ def test_the_four_colour_deck_has_its_own_diamond_and_club_figures():
     for code, four in (("KD", True), ("QC", True), ("JH", False), ("KS", False)):
         src = re.search(r'<img class="fig" src="([^"]+)"', str(face(parse_card(code)))).group(1)
         assert src == asset_url(f"cards/{code}{'-4' if four else ''}.svg"), src
+        # a Gaps cell: a view of the four-colour deck's sheet of all twelve
+        src = re.search(r'<img class="fig" src="([^"]+)"', str(face(parse_card(code), True))).group(1)
+        assert src == asset_url("cards/courts-4.svg") + "#" + code, src
+
+
+def test_the_sheet_of_all_twelve_is_the_twelve_figures_each_in_its_view():
+    for sheet, four in (("courts.svg", False), ("courts-4.svg", True)):
+        svg = file_for(f"cards/{sheet}").read_text()
+        assert "<script" not in svg and "style" not in svg  # nothing the CSP refuses
+        views = re.findall(r'<view id="([JQK][CDHS])" viewBox="([-\d. ]+)" preserveAspectRatio="none"/>', svg)
+        assert sorted(code for code, _ in views) == sorted(r + s for r in "JQK" for s in "CDHS")
+        for i, (code, box) in enumerate(views):
+            x, y, width, height = map(float, box.split())
+            assert (y, width, height) == (-130.4, 164.8, 260.8) and abs(x - (-82.4 + 200 * i)) < 1e-9, (sheet, code)
+            # its layers are the figure file's, moved into its view
+            alone = file_for(f"cards/{code}{'-4' if four and code[1] in 'CD' else ''}.svg").read_text()
+            layers = alone.split("</defs>", 1)[1].removesuffix("</svg>\n")
+            viewport = f'<svg x="{x:g}" y="-130.4" width="164.8" height="260.8" viewBox="-82.4 -130.4 164.8 260.8"'
+            assert f'{viewport} overflow="visible">{layers}</svg>' in svg, (sheet, code)
 
 
 def _theme_colours() -> dict[str, str]:

@@ -131,7 +131,7 @@ def _today_line(client) -> tuple[dict, list[str]]:
 
 def test_the_api_table_of_today_lists_games_played_through_the_api_unranked(client):
     today, line = _today_line(client)
-    assert set(today) == {"preset", "date", "seed", "par", "par_proven", "leaderboard"}
+    assert set(today) == {"preset", "date", "seed", "par", "par_proven", "best_known", "lower_bound", "leaderboard"}
     assert today["date"] == daily.utc_today().isoformat()
     auth = api_player(client)
     game = play_line(client, auth, new_game(client, auth, "pyramid", today["seed"]), line)

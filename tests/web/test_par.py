@@ -4,13 +4,16 @@ replay, the deal page and the API, kept per deal in the database for every insta
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from sqlalchemy import delete
 
-from app.db.models import PositionVerdict, ShortestLine
+from app.db.models import DailyDeal, PositionVerdict, ShortestLine
 from app.services.assist import par as par_service
 from app.services.assist import solver_cache
+from app.services.play import daily
 from app.solver import shortest_win
+from app.web.views import par_view
 
 from .helpers import HX
 from .play import api_player, browse_as, new_game, play_line
@@ -110,3 +113,41 @@ def test_the_api_gives_par_to_anyone_and_the_line_only_after_finishing(app, clie
     assert gaps["par"] is None and gaps["par_proven"] is False
     assert client.get("/api/deals/pyramid/x").status_code == 422
     assert client.get("/api/deals/nope/1").status_code == 404
+
+
+def _keep_line(app, preset: str, seed: int, moves: int, proven: bool, bound: int) -> None:
+    start = par_service.start_of_deal(preset, seed)
+    _clear(app, start)
+    with app.state.sessionmaker() as session:
+        session.add(ShortestLine(key=solver_cache.key_of(start), game=start.game, winnable=True,
+                                 moves=" ".join(["D"] * moves), proven=proven, lower_bound=bound, nodes=1))
+        session.commit()
+
+
+def test_the_deal_api_answers_the_same_par_fields_for_every_game(app, client, monkeypatch):
+    # kept as the par search leaves them: a proof, a best known line with the bound every win
+    # needs, a best known line with none (Gaps with redeals left), and nothing kept yet
+    _keep_line(app, "pyramid-3", 21, 30, True, 30)
+    _keep_line(app, "double-pyramid", 4, 60, False, 46)
+    _keep_line(app, "gaps", 3, 120, False, 0)
+    _clear(app, par_service.start_of_deal("gaps-danish", 5))
+    monkeypatch.setattr(par_view, "search_later", lambda *args: None)  # what is kept, not what a search adds
+    answers = {preset: client.get(f"/api/deals/{preset}/{seed}").json()
+               for preset, seed in (("pyramid-3", 21), ("double-pyramid", 4), ("gaps", 3), ("gaps-danish", 5))}
+    fields = ("par", "par_proven", "best_known", "lower_bound")
+    assert {preset: tuple(answer[f] for f in fields) for preset, answer in answers.items()} == {
+        "pyramid-3": (30, True, 30, 30),
+        "double-pyramid": (None, False, 60, 46),
+        "gaps": (None, False, 120, None),
+        "gaps-danish": (None, False, None, None),
+    }
+    schema = client.get("/api/openapi.json").json()["components"]["schemas"]
+    for model in ("DealOut", "DailyOut"):
+        assert set(fields) <= set(schema[model]["properties"]), model
+    day = date(2031, 3, 7)  # a day of this test's own, its Gaps deal the one above
+    monkeypatch.setattr(daily, "utc_today", lambda: day)
+    with app.state.sessionmaker() as session:
+        session.merge(DailyDeal(day=day, preset="gaps", seed=3, candidate=0, proven=True))
+        session.commit()
+    table = client.get("/api/daily/gaps").json()
+    assert (table["seed"], *(table[f] for f in fields)) == (3, None, False, 120, None)

@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select
 
 from app.db.models import DealVerdict, Game, PositionVerdict, utcnow
 from app.engine import PRESETS, GameRecord, deal_for_seed
-from app.services.assist import par, searches, solver_cache, winnable
+from app.services.assist import first_deals, par, searches, solver_cache, winnable
 from app.services.play import games as game_service
 from app.services.play import moves
 from app.services.play.games import record_of
@@ -166,12 +166,17 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     assert response.status_code == 303  # … and on again
     lobby = client.get("/").text
     assert 'data-winnable-only="on"' in lobby
+    # its par is searched in the solver's spare time, never before a player's next search
+    spare, in_spare_time = [], searches.in_spare_time
+    monkeypatch.setattr(searches, "in_spare_time", lambda key, job: (spare.append(key), in_spare_time(key, job)))
     for preset in ("pyramid", "pyramid-classic"):
         response = client.get(f"/play/{preset}")  # the lobby's "New deal"
         assert response.status_code == 303
         seed = int(response.headers["location"].rsplit("/", 1)[1])
         position = GameRecord.new("pyramid", PRESETS[preset].rules, deal_for_seed("pyramid", seed)).position
         assert solve(position).winnable is True, (preset, seed)
+        assert spare[-1] == f"par:{preset}:{seed}"
+        searches.wait_for_spare_time()
         with client.app.state.sessionmaker() as session:  # its par, searched once the answer was sent
             assert par.known(session, par.start_of_deal(preset, seed)) is not None, (preset, seed)
     # the board's "new deal" follows the preference too, and its search (up to seconds) is never
@@ -198,11 +203,14 @@ def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, m
     with client.app.state.sessionmaker() as session:  # nothing proven yet (other tests prove deals)
         session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
         session.commit()
-    # dealt at random, and the deal's page says so
+    # one of the deals shipped proven with the code (a fresh server's first Gaps deal), and the
+    # deal's page says it can be won
     dealt = client.get("/play/gaps")
     assert dealt.status_code == 303
-    assert 'data-deal-proven="no"' in client.get(dealt.headers["location"]).text
+    assert int(dealt.headers["location"].removeprefix("/play/gaps/")) in first_deals.shipped("gaps")
+    assert 'data-deal-proven="yes"' in client.get(dealt.headers["location"]).text
     with client.app.state.sessionmaker() as session:  # a deal an earlier search proved
+        session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
         session.add(DealVerdict(preset="gaps", seed=77, winnable=True, moves="", nodes=1, solved_at=utcnow()))
         session.commit()
     dealt = client.get("/play/gaps")

@@ -43,8 +43,18 @@ class Par:
         return moves - self.moves
 
     def to_json(self) -> dict:
+        """What the API says of it, the same fields for every game: ``par`` only when proven,
+        ``best_known`` (the line's length) always, and ``lower_bound``, the moves every win
+        needs, where a bound is known (a proven par is its own)."""
         return {"par": self.moves if self.proven else None, "par_proven": self.proven,
-                "best_known": self.moves}
+                "best_known": self.moves, "lower_bound": self.moves if self.proven else self.bound or None}
+
+
+def to_json(found: Par | None) -> dict:
+    """``Par.to_json``, with every field null when no win is known (not winnable, or not yet)."""
+    if found is None:
+        return {"par": None, "par_proven": False, "best_known": None, "lower_bound": None}
+    return found.to_json()
 
 
 def start_of_deal(preset_slug: str, seed: int) -> GameRecord:

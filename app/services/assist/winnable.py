@@ -5,28 +5,29 @@ s+1, s+2, … in order; each candidate is dealt with the preset's rules and solv
 with a budget of ``CANDIDATE_NODES`` searched positions and ``CANDIDATE_SECONDS`` seconds. The
 first candidate proven winnable is the deal. A proven-unwinnable or undecided candidate is
 skipped, so the player only ever gets a proven deal; after ``MAX_SECONDS`` in all without one
-(a Pyramid deal tries hundreds of candidates in that time, a Gaps deal about fifteen), the
-random seed itself is dealt, unproven, rather than
-keep the player waiting. Each verdict found is kept in ``deal_verdicts`` (the deal page shows it
-after the game) and the winning line seeds the position cache, so a hint on the first move
-costs nothing.
+(a Pyramid deal tries hundreds of candidates in that time, a Gaps deal about fifteen), a deal
+proven before is dealt, or on a server that has proven none yet one of the deals shipped proven
+with the code (app.services.assist.first_deals), rather than keep the player waiting. Each
+verdict found is kept in ``deal_verdicts`` (the deal page shows it after the game) and the
+winning line seeds the position cache, so a hint on the first move costs nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import DealVerdict, Player, PositionVerdict, utcnow
+from app.db.models import DealVerdict, Game, Player, PositionVerdict, utcnow
 from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
 from ..play import games
-from . import searches, solver_cache
+from . import first_deals, searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
 
@@ -73,6 +74,12 @@ def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str
     if seed is None:
         log.info("no winnable %s deal within %d candidates from seed %d", preset_slug, tried, start)
         return None
+    _keep(session, preset_slug, seed, result, CANDIDATE_NODES)
+    return seed
+
+
+def _keep(session: Session, preset_slug: str, seed: int, result, budget: int) -> None:
+    """Keep a proven deal's verdict and winning line, for its page and its first hint."""
     preset = get_preset(preset_slug)
     record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
@@ -82,7 +89,33 @@ def winnable_seed(session: Session, preset_slug: str, start: int, player_id: str
                                  nodes=result.nodes, solved_at=utcnow()))
         if unit.get(PositionVerdict, key) is None:
             unit.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
-                                     nodes=result.nodes, budget=CANDIDATE_NODES, solved_at=utcnow()))
+                                     nodes=result.nodes, budget=budget, solved_at=utcnow()))
+
+
+def shipped_seed(session: Session, preset_slug: str, played: set[int]) -> int | None:
+    """One of the preset's deals shipped proven (app.services.assist.first_deals) that is not in
+    ``played``, at random, its verdict kept: searched again within the node budget that proves
+    it on every machine (a tenth of a second), so its page and its first hint have the winning
+    line."""
+    seeds = [seed for seed in first_deals.shipped(preset_slug) if seed not in played]
+    if not seeds:
+        return None
+    seed = seeds[secrets.randbelow(len(seeds))]
+    kept = session.get(DealVerdict, (preset_slug, seed))
+    if kept is not None and kept.winnable:
+        return seed
+    release(session)
+    preset = get_preset(preset_slug)
+    position = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed)).position
+    try:
+        result = searches.solve(position, player_id=None, budget_nodes=first_deals.NODES)
+    except ServiceError as exc:  # proven all the same (tests/services/assist/test_first_deals.py)
+        log.info("shipped %s deal %s dealt without its line: %s", preset_slug, seed, exc)
+        return seed
+    if result.winnable:
+        _keep(session, preset_slug, seed, result, first_deals.NODES)
+    else:  # the solver or the deals changed since the list was made: scripts/first_deals.py
+        log.warning("shipped %s deal %s is not proven within %d positions", preset_slug, seed, first_deals.NODES)
     return seed
 
 
@@ -90,22 +123,33 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable.
     When no candidate is proven in time (a Gaps deal, about one search in two; a busy or just
     started server), a deal proven before is dealt (the verdicts kept: earlier new deals, the
-    daily deals, deal pages); only with none kept yet is the deal unproven."""
+    daily deals, deal pages), and with none kept yet (a fresh database) one of the deals shipped
+    proven with the code. Of those, never one the player has a game of: "New deal" that deals
+    the game in play again would be no new deal (with few deals kept, a new server's, it did).
+    Only with none of them left is the deal unproven."""
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
         if found is None:
+            played = select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
+                                             Game.seed.is_not(None))
             found = session.scalar(select(DealVerdict.seed)
-                                   .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True))
+                                   .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True),
+                                          DealVerdict.seed.not_in(played))
                                    .order_by(func.random()).limit(1))
+            if found is None:
+                found = shipped_seed(session, preset_slug, set(session.scalars(played)))
         if found is not None:
             return found
     return games.random_seed()
 
 
 def proven(session: Session, preset_slug: str, seed: int | None) -> bool:
-    """Whether the solver has proven this seeded deal winnable (a deal page's verdict, or the
-    search of a winnable-only new deal): what the page may promise a newcomer about it."""
+    """Whether the solver has proven this seeded deal winnable (a deal page's verdict, the search
+    of a winnable-only new deal, or a deal shipped proven): what the page may promise a
+    newcomer about it."""
     if seed is None:
         return False
+    if seed in first_deals.shipped(preset_slug):
+        return True
     verdict = session.get(DealVerdict, (preset_slug, seed))
     return bool(verdict is not None and verdict.winnable)

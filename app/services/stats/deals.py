@@ -73,10 +73,7 @@ class DealSummary:
             "best_scores": {k: best(v) for k, v in self.best_scores.items()},
             "daily": [d.isoformat() for d in self.daily_days],
             "you": self.viewer_result, "verdict": None,
-            "par": None, "par_proven": False,
-        }
-        if self.par is not None:
-            out.update(par=self.par.moves if self.par.proven else None, par_proven=self.par.proven)
+        } | par.to_json(self.par)
         if self.verdict is not None:
             out["verdict"] = {"winnable": self.verdict.winnable,
                               "moves": self.winning_line if self.verdict.winnable else None}

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services.accounts import players, profiles
+from app.services.assist import par
 from app.services.play import daily, games
 from app.services.stats import deals, leaderboard, stats
 from app.web.http.deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep, commit_now
@@ -26,7 +27,19 @@ class StatsOut(BaseModel):
     daily: dict[str, Any] = Field(description="Daily deals: days played and won, current and best streak")
 
 
-class DealOut(BaseModel):
+class ParOut(BaseModel):
+    """A deal's par, the same fields for every game (app.services.assist.par.Par.to_json)."""
+
+    par: int | None = Field(description="The deal's proven shortest win in moves; null when not proven, not "
+                                        "winnable, or not known yet (then searched in the solver's spare time)")
+    par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
+    best_known: int | None = Field(description="The shortest win the solver knows, in moves: `par` when proven; "
+                                               "null when no win is known")
+    lower_bound: int | None = Field(description="Every win needs at least this many moves (`par` when proven); "
+                                                "null when no bound is known (Gaps with redeals left has none)")
+
+
+class DealOut(ParOut):
     preset: str
     seed: int
     players: int = Field(description="Players who made at least one move in this deal")
@@ -38,9 +51,6 @@ class DealOut(BaseModel):
     you: str | None = Field(description="Your result: won, lost, playing, or null (never played)")
     verdict: dict[str, Any] | None = Field(description="The solver's verdict, once you have finished this deal "
                                                        "(its `moves`: the par line when there is one)")
-    par: int | None = Field(description="The deal's proven shortest win in moves; null when not proven, not "
-                                        "winnable, or not known yet (then searched in the solver's spare time)")
-    par_proven: bool = Field(description="Whether `par` is proven (false: no par, at most a best known line)")
 
 
 class DeviceLinkOut(BaseModel):
@@ -91,12 +101,10 @@ class TableEntryOut(BaseModel):
     you: bool = Field(description="Your own win (with a bearer token)")
 
 
-class DailyOut(BaseModel):
+class DailyOut(ParOut):
     preset: str
     date: str = Field(description="The UTC day")
     seed: int
-    par: int | None = Field(description="The deal's proven shortest win in moves (computed when the deal is chosen)")
-    par_proven: bool
     leaderboard: list[TableEntryOut] = Field(description="The day's wins, one per player: clean wins ranked by "
                                                          "moves then seconds, the others after them")
 
@@ -114,11 +122,8 @@ def daily_table(preset: str, request: Request, session: SessionDep,
     assert table is not None  # today's deal is chosen on demand
     if table.par is None or not table.par.proven:
         par_view.search_later(request, slug, table.seed)
-    found = table.par
     return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
-            "par": found.moves if found is not None and found.proven else None,
-            "par_proven": bool(found is not None and found.proven),
-            "leaderboard": [e.to_json() for e in table.entries]}
+            "leaderboard": [e.to_json() for e in table.entries]} | par.to_json(table.par)
 
 
 @router.post("/players/me/device-link", response_model=DeviceLinkOut, status_code=201, responses=errors(401))

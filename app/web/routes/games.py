@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, BackgroundTasks, Form, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field, Json
 from starlette.responses import Response
 
 from app.engine import NotationError
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services.assist import ahead, assist, winnable
+from app.services.assist import ahead, assist, searches, winnable
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
@@ -107,14 +107,14 @@ def _daily(request: Request, session, player, day) -> dict:
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
 def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
-        player: PlayerDep, limits: LimitsDep, background: BackgroundTasks) -> Response:
+        player: PlayerDep, limits: LimitsDep) -> Response:
     """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
     post: post/redirect/get)."""
     game = games.get_game_row(session, game_id)
     action, confirmed = _action(form)
 
     def next_seed() -> int:
-        return new_seed(request, background, session, player, game.preset)
+        return new_seed(request, session, player, game.preset)
 
     try:
         result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
@@ -187,13 +187,15 @@ def act_offline(game_id: GameIdDep, form: Annotated[ChangesForm, Form()], reques
 
 # ---------------------------------------------------------------- deals ready to play (share links)
 
-def new_seed(request: Request, background: BackgroundTasks, session, player, preset: str) -> int:
+def new_seed(request: Request, session, player, preset: str) -> int:
     """A new deal's seed (at random, or proven winnable: app.services.assist.winnable.new_seed);
-    a winnable-only deal's par is searched once the answer is on its way, so its hints follow
-    the par line (app.services.assist.ahead)."""
+    a winnable-only deal's par is searched in the solver's spare time, so its hints follow the
+    par line (app.services.assist.ahead). Not in the players' solver process: a Gaps par takes
+    seconds, and the player's next "New deal" and hints waited behind it."""
     seed = winnable.new_seed(session, player, preset)
     if player.winnable_only:
-        background.add_task(_prepare_par, request.app.state.sessionmaker, preset, seed)
+        sessions = request.app.state.sessionmaker
+        searches.in_spare_time(f"par:{preset}:{seed}", lambda: _prepare_par(sessions, preset, seed))
     return seed
 
 
@@ -279,7 +281,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
 
 @router.get("/play/{preset}")
 @router.get("/play/{preset}/{seed}")
-def play(preset: str, request: Request, session: SessionDep, player: PlayerDep, background: BackgroundTasks,
+def play(preset: str, request: Request, session: SessionDep, player: PlayerDep,
          seed: str | None = None,
          deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
     """A deal ready to play (stored with its first move), or the player's game of it: a share
@@ -287,7 +289,7 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep, 
     the player asked for those)."""
     slug = games.get_preset_or_error(preset).slug
     if seed is None and deal is None:
-        fresh = new_seed(request, background, session, player, slug)
+        fresh = new_seed(request, session, player, slug)
         if is_htmx(request):  # the board in place, no redirect to follow
             return _dealt(request, session, player, slug, fresh)
         return see_other(request, f"/play/{slug}/{fresh}")

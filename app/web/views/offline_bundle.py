@@ -41,7 +41,7 @@ def _files() -> list[tuple[str, bytes]]:
         ("app/web/views/__init__.py", b""),
         ("app/web/views/offline_data.json", json.dumps(
             {"texts": {str(key): text for key, text in templating.TEXTS.items()},
-             "figures": templating.COURT_FIGURES}, sort_keys=True).encode()),
+             "figures": templating.COURT_FIGURES, "sheet": templating.COURT_SHEET}, sort_keys=True).encode()),
     ]
     files += [(f"app/engine/{p.name}", p.read_bytes()) for p in sorted((APP / "engine").glob("*.py"))]
     files += [(f"app/web/views/{name}", (VIEWS / name).read_bytes()) for name in WEB_MODULES]

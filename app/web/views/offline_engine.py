@@ -48,7 +48,7 @@ def page_data() -> dict[str, Any]:
     from . import templating  # the server: the same values, live
 
     return {"texts": {str(key): text for key, text in templating.TEXTS.items()},
-            "figures": templating.COURT_FIGURES}
+            "figures": templating.COURT_FIGURES, "sheet": templating.COURT_SHEET}
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +60,7 @@ def environment() -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
     env.globals.update(
-        COURT_FIGURES=data["figures"],
+        COURT_FIGURES=data["figures"], COURT_SHEET=data["sheet"],
         message=lambda key, reason=None: i18n.gettext(texts[key]) if key in texts else (key or ""),
         card_name=card_name, card_symbol=card_symbol, suit_name=suit_name, rank_label=rank_label,
         suit_symbol=suit_symbol, card_value=value, pair_total=pair_total, PAIR_TOTAL=PAIR_TOTAL,

@@ -151,6 +151,9 @@ def absolute(request: Request, path: str) -> str:
 COURT_FIGURES = {name: asset_url(f"cards/{name}.svg") for name in
                  [rank + suit for rank in "JQK" for suit in "CDHS"]
                  + [rank + suit + "-4" for rank in "JQK" for suit in "CD"]}
+# the sheets of all twelve figures, of the deck and of the four-colour deck: a figure is a view of
+# one (courts.svg#KH), for a board that shows every court card (Gaps): one request, 8 KB less
+COURT_SHEET = {"": asset_url("cards/courts.svg"), "-4": asset_url("cards/courts-4.svg")}
 
 
 environment = Environment(
@@ -168,6 +171,7 @@ environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by
 environment.globals.update(
     asset_url=asset_url,
     COURT_FIGURES=COURT_FIGURES,
+    COURT_SHEET=COURT_SHEET,
     message=message,
     card_name=card_name,
     card_symbol=card_symbol,

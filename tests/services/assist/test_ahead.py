@@ -8,23 +8,11 @@ from datetime import date, timedelta
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
 from app.db.models import DailyDeal, Player
-from app.db.session import session_factory
 from app.engine import PRESETS
-from app.services.assist import ahead, par, searches, winnable
-from app.settings import Settings
+from app.services.assist import ahead, par, winnable
 
 DAY = date(2026, 12, 6)
-
-
-@pytest.fixture
-def sessions(tmp_path):
-    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'ahead.sqlite3'}",
-                        secret_key="ahead-secret-ahead-secret-ahead-secret")
-    upgrade_to_head(settings)
-    searches.use_processes(0)
-    return session_factory(settings)
 
 
 def test_the_daily_deals_of_today_and_tomorrow_are_chosen_with_their_par(sessions, monkeypatch):

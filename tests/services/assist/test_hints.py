@@ -32,11 +32,38 @@ def sessions(tmp_path_factory):
 def winnable_seeds(preset: str, count: int) -> list[int]:
     seeds, start = [], 1000
     while len(seeds) < count:
-        seed, _result, tried = winnable.first_winnable(preset, start, max_candidates=300, max_seconds=60)
+        seed, _result, _tried = winnable.first_winnable(preset, start, max_candidates=300, max_seconds=60)
         assert seed is not None, f"no winnable {preset} deal from {start}"
         seeds.append(seed)
         start = seed + 1
     return seeds
+
+
+def new_game(session, preset: str, seed: int):
+    """A new player's game of the seeded deal, stored: (player, game)."""
+    player = Player()
+    session.add(player)
+    session.commit()
+    game = games.start_game(session, player, preset, seed=seed)
+    session.commit()  # each step is a request of its own: it searches before it writes
+    return player, game
+
+
+def follow_hints(session, game, player, limit: int) -> list:
+    """Play each hint's move, as its own request, until the game is no longer in play: the hints
+    given, in order. No position of the game comes twice, and at most ``limit`` hints are asked."""
+    seen = {record_of(game).position}
+    given: list = []
+    while record_of(game).position.status == "playing":
+        hint = assist.hint(session, game, player)
+        session.commit()
+        given.append(hint)
+        record = moves.play_move(session, game, player, hint.move)
+        session.commit()
+        assert record.position not in seen, (len(given), hint)
+        seen.add(record.position)
+        assert len(given) <= limit, (len(given), hint)
+    return given
 
 
 @pytest.mark.parametrize("preset", PLAYED)
@@ -44,54 +71,25 @@ def test_following_the_hints_wins_without_a_position_twice(sessions, preset):
     assert preset in PRESETS
     for seed in winnable_seeds(preset, DEALS):
         with sessions() as session:
-            player = Player()
-            session.add(player)
-            session.commit()
-            game = games.start_game(session, player, preset, seed=seed)
-            session.commit()  # each step is a request of its own: it searches before it writes
-            seen = {record_of(game).position}
-            hints = 0
-            while record_of(game).position.status == "playing":
-                hint = assist.hint(session, game, player)
-                session.commit()
-                assert hint.winning, (preset, seed, hints, hint)
-                hints += 1
-                record = moves.play_move(session, game, player, hint.move)
-                session.commit()
-                assert record.position not in seen, (preset, seed, hints, hint.move)
-                seen.add(record.position)
-                assert hints <= 400, (preset, seed)
+            player, game = new_game(session, preset, seed)
+            given = follow_hints(session, game, player, 400)
+            assert all(hint.winning for hint in given), (preset, seed, given)
             assert record_of(game).position.status == "won", (preset, seed)
-            assert game.hint_count == hints
+            assert game.hint_count == len(given)
 
 
 def test_the_daily_gaps_deal_of_the_play_review_is_won_by_its_hints(sessions):
     # /work/shared/reviews/play.md, bug 1: these hints once moved the 2♣ between two gaps for ever
     with sessions() as session:
-        player = Player()
-        session.add(player)
-        session.commit()
-        game = games.start_game(session, player, "gaps", seed=2405430459679097184)
-        session.commit()  # each step is a request of its own: it searches before it writes
-        seen = {record_of(game).position}
-        while record_of(game).position.status == "playing":
-            hint = assist.hint(session, game, player)
-            session.commit()
-            record = moves.play_move(session, game, player, hint.move)
-            session.commit()
-            assert record.position not in seen and game.hint_count <= 200, (game.hint_count, hint)
-            seen.add(record.position)
+        player, game = new_game(session, "gaps", 2405430459679097184)
+        follow_hints(session, game, player, 200)
         assert record_of(game).position.status == "won"
 
 
 def test_a_player_who_leaves_the_line_gets_a_new_one_never_back_to_a_position_seen(sessions):
     for seed in winnable_seeds("gaps", 4):
         with sessions() as session:
-            player = Player()
-            session.add(player)
-            session.commit()
-            game = games.start_game(session, player, "gaps", seed=seed)
-            session.commit()  # each step is a request of its own: it searches before it writes
+            player, game = new_game(session, "gaps", seed)
             positions = [record_of(game).position]
             for step in range(12):
                 record = record_of(game)
@@ -133,6 +131,18 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
     assert asked == [f"{record_player}/status"]
 
 
+def follows_the_kept_line(session, preset: str, seed: int, proven: bool) -> None:
+    """Hints from the start of the deal follow its kept par (or best known) line: each says the
+    moves left on it, and the win takes exactly its moves."""
+    player, game = new_game(session, preset, seed)
+    kept = par.par_of(session, par.start_of_game(game), player_id=None)
+    assert kept is not None and kept.proven is proven, (preset, seed)
+    given = follow_hints(session, game, player, kept.moves)
+    assert [(hint.winning, hint.steps) for hint in given] == [(True, kept.moves - k) for k in range(kept.moves)], \
+        (preset, seed)
+    assert record_of(game).position.status == "won", (preset, seed)
+
+
 @pytest.mark.parametrize("preset", ["relaxed", "pyramid-3"])
 def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, preset):
     """Once a deal's shortest win is known (a daily deal's from the start, any deal's once a
@@ -140,22 +150,7 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
     whichever winning line the solver met first. A player who leaves it gets other lines."""
     for seed in winnable_seeds(preset, 3):
         with sessions() as session:
-            player = Player()
-            session.add(player)
-            session.commit()
-            game = games.start_game(session, player, preset, seed=seed)
-            session.commit()  # each step is a request of its own: it searches before it writes
-            kept = par.par_of(session, par.start_of_game(game), player_id=None)
-            assert kept is not None and kept.proven, (preset, seed)
-            hints = 0
-            while record_of(game).position.status == "playing":
-                hint = assist.hint(session, game, player)
-                session.commit()
-                assert hint.winning and hint.steps == kept.moves - hints, (preset, seed, hints, hint)
-                moves.play_move(session, game, player, hint.move)
-                session.commit()
-                hints += 1
-            assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)
+            follows_the_kept_line(session, preset, seed, proven=True)
 
 
 @pytest.mark.slow
@@ -163,21 +158,5 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
 def test_following_the_hints_on_a_gaps_deal_wins_in_its_best_known_line(sessions, preset):
     """Gaps' par is a best-known line (its redeals leave it unproven): hints from the start follow
     it, so the win takes exactly its moves, not those of the first line the solver met."""
-    seed = winnable_seeds(preset, 1)[0]
     with sessions() as session:
-        player = Player()
-        session.add(player)
-        session.commit()
-        game = games.start_game(session, player, preset, seed=seed)
-        session.commit()
-        kept = par.par_of(session, par.start_of_game(game), player_id=None)
-        assert kept is not None and not kept.proven, (preset, seed)
-        hints = 0
-        while record_of(game).position.status == "playing":
-            hint = assist.hint(session, game, player)
-            session.commit()
-            assert hint.winning and hint.steps == kept.moves - hints, (preset, seed, hints, hint)
-            moves.play_move(session, game, player, hint.move)
-            session.commit()
-            hints += 1
-        assert record_of(game).position.status == "won" and hints == kept.moves, (preset, seed)
+        follows_the_kept_line(session, preset, winnable_seeds(preset, 1)[0], proven=False)

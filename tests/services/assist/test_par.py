@@ -86,5 +86,9 @@ def test_the_cases_reach_both_won_and_lost_positions():
 def test_over_par():
     found = par_service.Par(41, True, ("D",) * 41)
     assert (found.over(44), found.over(41)) == (3, 0)
-    assert found.to_json() == {"par": 41, "par_proven": True, "best_known": 41}
-    assert par_service.Par(50, False, ()).to_json() == {"par": None, "par_proven": False, "best_known": 50}
+    assert found.to_json() == {"par": 41, "par_proven": True, "best_known": 41, "lower_bound": 41}
+    assert par_service.Par(50, False, (), bound=44).to_json() == {"par": None, "par_proven": False,
+                                                                 "best_known": 50, "lower_bound": 44}
+    assert par_service.to_json(par_service.Par(50, False, ())) == {"par": None, "par_proven": False,
+                                                                  "best_known": 50, "lower_bound": None}
+    assert par_service.to_json(None) == {"par": None, "par_proven": False, "best_known": None, "lower_bound": None}

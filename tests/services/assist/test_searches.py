@@ -104,14 +104,12 @@ def test_searches_are_admitted_per_instance_and_per_player():
     searches.use_processes(0, max_searches=2)
     try:
         with searches.admitted("a"):
-            with pytest.raises(RateLimitError) as one_at_a_time:
-                with searches.admitted("a"):
-                    pass
+            with pytest.raises(RateLimitError) as one_at_a_time, searches.admitted("a"):
+                pass
             assert one_at_a_time.value.params["retry_after"] == searches.RETRY_AFTER_SECONDS
             with searches.admitted("b"):
-                with pytest.raises(BusyError):
-                    with searches.admitted("c"):
-                        pass
+                with pytest.raises(BusyError), searches.admitted("c"):
+                    pass
                 with searches.admitted(None):  # the app's own searches (the daily deal) are not capped
                     pass
         with searches.admitted("a"), searches.admitted("c"):  # all released again
