@@ -137,10 +137,13 @@ from dataclasses import replace
 
 from app.engine import card as make_card
 
+from . import gaps_exhaustive
 from .result import Budget, BudgetExceeded, SolveResult
 
 ROWS, COLUMNS = 4, 13
 SUITS = "CDHS"
+# With no budget, the Python search's share of the last round (then the exhaustive search).
+FIRST_PHASE_NODES = 200_000
 RANKS = "A23456789TJQK"
 
 
@@ -1137,11 +1140,41 @@ class GapsSearch:
 
     def run(self) -> tuple[bool, list[str]]:
         grid = [card_code(c) for c in self.position.grid]
-        solve = self.core.solve if self.restarts else self.core.search
-        won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
+        if self.restarts and not self.can_redeal(self.position.round) and gaps_exhaustive.available():
+            won, moves = self._last_round(grid)
+        else:
+            solve = self.core.solve if self.restarts else self.core.search
+            won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
         if not won:
             return False, []
         return True, [self._move_text(m) for m in moves]
+
+    def _last_round(self, grid: list[int]) -> tuple[bool, list]:
+        """The last round: the Python search (restarts and beam, which find most wins fast) on
+        ``gaps_exhaustive.PYTHON_SHARE`` of the budget, then the compiled exhaustive search on
+        the rest (``app.solver.gaps_exhaustive``), which proves the lost rounds."""
+        core, budget = self.core, self.core.budget
+        if budget is None:
+            first = Budget(FIRST_PHASE_NODES, None)
+        else:
+            share = gaps_exhaustive.PYTHON_SHARE
+            first = Budget(None if budget.max_nodes is None else int(budget.max_nodes * share), None,
+                           budget.clock)
+            if budget.deadline is not None:
+                first.deadline = budget.clock() + (budget.deadline - budget.clock()) * share
+        core.budget = first
+        try:
+            return core.solve(grid, self.position.round, self.can_redeal, self.redeal)
+        except BudgetExceeded:
+            pass
+        finally:
+            core.budget = budget
+        won, line, nodes = gaps_exhaustive.exhaustive(grid, ROWS, COLUMNS, core.starters, budget,
+                                                      core.nodes)
+        core.nodes += nodes
+        if won is None:
+            raise BudgetExceeded
+        return won, line
 
     @staticmethod
     def _move_text(move) -> str:
