@@ -1119,8 +1119,9 @@ class GapsSearch:
     """The search for an engine position (any round, either ace rule)."""
 
     def __init__(self, position, budget: Budget | None = None, prune: bool = True,
-                 restarts: bool = True) -> None:
+                 restarts: bool = True, compiled: bool = True) -> None:
         self.position = position
+        self.compiled = compiled and gaps_exhaustive.available()
         self.rounds = position.rules.rounds
         starters = tuple(SUITS.index(s) for s in (position.starters or ()))
         self.core = GapsCore(ROWS, COLUMNS, starters, budget, prune)
@@ -1140,7 +1141,7 @@ class GapsSearch:
 
     def run(self) -> tuple[bool, list[str]]:
         grid = [card_code(c) for c in self.position.grid]
-        if self.restarts and not self.can_redeal(self.position.round) and gaps_exhaustive.available():
+        if self.restarts and self.compiled and not self.can_redeal(self.position.round):
             won, moves = self._last_round(grid)
         else:
             solve = self.core.solve if self.restarts else self.core.search
@@ -1150,18 +1151,19 @@ class GapsSearch:
         return True, [self._move_text(m) for m in moves]
 
     def _last_round(self, grid: list[int]) -> tuple[bool, list]:
-        """The last round: the Python search (restarts and beam, which find most wins fast) on
-        ``gaps_exhaustive.PYTHON_SHARE`` of the budget, then the compiled exhaustive search on
-        the rest (``app.solver.gaps_exhaustive``), which proves the lost rounds."""
+        """The last round: the Python search (restarts and beam, which find most wins fast),
+        then the compiled exhaustive search (``app.solver.gaps_exhaustive``), which proves the
+        lost rounds. The Python search gets ``gaps_exhaustive.PYTHON_SHARE`` of a time budget
+        and all of a node budget (the callers' node budgets are sized for it), the compiled
+        one what is left; with no budget, ``FIRST_PHASE_NODES`` and then no limit."""
         core, budget = self.core, self.core.budget
         if budget is None:
             first = Budget(FIRST_PHASE_NODES, None)
         else:
-            share = gaps_exhaustive.PYTHON_SHARE
-            first = Budget(None if budget.max_nodes is None else int(budget.max_nodes * share), None,
-                           budget.clock)
+            first = Budget(budget.max_nodes, None, budget.clock)
             if budget.deadline is not None:
-                first.deadline = budget.clock() + (budget.deadline - budget.clock()) * share
+                left = budget.deadline - budget.clock()
+                first.deadline = budget.clock() + left * gaps_exhaustive.PYTHON_SHARE
         core.budget = first
         try:
             return core.solve(grid, self.position.round, self.can_redeal, self.redeal)
@@ -1169,6 +1171,8 @@ class GapsSearch:
             pass
         finally:
             core.budget = budget
+        if budget is not None and budget.max_nodes is not None and core.nodes >= budget.max_nodes:
+            raise BudgetExceeded
         won, line, nodes = gaps_exhaustive.exhaustive(grid, ROWS, COLUMNS, core.starters, budget,
                                                       core.nodes)
         core.nodes += nodes
@@ -1182,8 +1186,10 @@ class GapsSearch:
 
 
 def solve_gaps(position, budget: Budget | None = None, prune: bool = True,
-               restarts: bool = True) -> SolveResult:
-    search = GapsSearch(position, budget, prune, restarts)
+               restarts: bool = True, compiled: bool = True) -> SolveResult:
+    """The search for ``position``; in the last round, with ``compiled`` and the compiled core
+    built, the Python search's share and then the exhaustive one (``GapsSearch._last_round``)."""
+    search = GapsSearch(position, budget, prune, restarts, compiled)
     try:
         won, moves = search.run()
     except BudgetExceeded:

@@ -97,11 +97,11 @@ def test_budget_out_is_undecided_never_a_verdict():
 
 
 def test_last_round_win_found_by_the_exhaustive_search_replays():
-    """Seed 9 (one round): the Python search's share finds no win; the exhaustive search does,
-    and the engine replays its line to a won game."""
+    """Seed 9 (one round): the Python search's share (no budget: ``FIRST_PHASE_NODES``) finds
+    no win; the exhaustive search does, and the engine replays its line to a won game."""
     variant = get_game("gaps")
     position = variant.new_position(deal_for_seed("gaps", 9), variant.parse_rules({"rounds": "1"}))
-    result = solve_gaps(position, Budget(420_000, None))
+    result = solve_gaps(position)
     assert result.winnable is True
     for move in result.moves:
         position = position.apply(move)
