@@ -211,21 +211,18 @@ typedef struct {
     Fill via;
 } Frame;
 
-static void play(Core *c, Fill f) {
-    key_set(c, f.frm, f.card, 0);
-    key_set(c, f.to, 0, f.card);
-    c->grid[f.frm] = 0;
-    c->grid[f.to] = f.card;
-    c->where[f.card] = f.to;
+/* Card `card` from cell `frm` (left a gap) to the gap at `to`: a fill, or one taken back. */
+static void move_card(Core *c, int card, int frm, int to) {
+    key_set(c, frm, card, 0);
+    key_set(c, to, 0, card);
+    c->grid[frm] = 0;
+    c->grid[to] = (unsigned char)card;
+    c->where[card] = to;
 }
 
-static void take_back(Core *c, Fill f) {
-    key_set(c, f.to, f.card, 0);
-    key_set(c, f.frm, 0, f.card);
-    c->grid[f.to] = 0;
-    c->grid[f.frm] = f.card;
-    c->where[f.card] = f.frm;
-}
+static void play(Core *c, Fill f) { move_card(c, f.card, f.frm, f.to); }
+
+static void take_back(Core *c, Fill f) { move_card(c, f.card, f.to, f.frm); }
 
 static double now(int cpu) {
     struct timespec ts;

@@ -63,6 +63,11 @@ line to the most advanced dead end found so far (most cards in correct runs); se
 descent, so a restart from a good line's middle is a cheaper descent.
 A position the relaxation (below) condemns also goes into ``dead``.
 
+The last round, compiled (``GapsSearch._last_round``). When no redeal is left and the compiled
+core is built, ``solve_gaps`` runs this search (``solve``) on a share of the budget and then the
+exhaustive search of ``app.solver.gaps_exhaustive`` on the rest, which proves the lost rounds
+this search cannot finish (its restarts and beam are built to find wins fast).
+
 Beam (``GapsCore.beam``; last round only). Between the restarts, ``solve`` runs a beam
 search from the root: level by level it keeps the ``width`` best new positions by cards
 in correct runs, (X − 1, X) adjacencies and dead gaps, with widths ``BEAM_WIDTH``, twice
