@@ -63,6 +63,11 @@ line to the most advanced dead end found so far (most cards in correct runs); se
 descent, so a restart from a good line's middle is a cheaper descent.
 A position the relaxation (below) condemns also goes into ``dead``.
 
+The last round, compiled (``GapsSearch._last_round``). When no redeal is left and the compiled
+core is built, ``solve_gaps`` runs this search (``solve``) on a share of the budget and then the
+exhaustive search of ``app.solver.gaps_exhaustive`` on the rest, which proves the lost rounds
+this search cannot finish (its restarts and beam are built to find wins fast).
+
 Beam (``GapsCore.beam``; last round only). Between the restarts, ``solve`` runs a beam
 search from the root: level by level it keeps the ``width`` best new positions by cards
 in correct runs, (X − 1, X) adjacencies and dead gaps, with widths ``BEAM_WIDTH``, twice
@@ -137,10 +142,13 @@ from dataclasses import replace
 
 from app.engine import card as make_card
 
+from . import gaps_exhaustive
 from .result import Budget, BudgetExceeded, SolveResult
 
 ROWS, COLUMNS = 4, 13
 SUITS = "CDHS"
+# With no budget, the Python search's share of the last round (then the exhaustive search).
+FIRST_PHASE_NODES = 200_000
 RANKS = "A23456789TJQK"
 
 
@@ -1116,8 +1124,9 @@ class GapsSearch:
     """The search for an engine position (any round, either ace rule)."""
 
     def __init__(self, position, budget: Budget | None = None, prune: bool = True,
-                 restarts: bool = True) -> None:
+                 restarts: bool = True, compiled: bool = True) -> None:
         self.position = position
+        self.compiled = compiled and gaps_exhaustive.available()
         self.rounds = position.rules.rounds
         starters = tuple(SUITS.index(s) for s in (position.starters or ()))
         self.core = GapsCore(ROWS, COLUMNS, starters, budget, prune)
@@ -1137,11 +1146,44 @@ class GapsSearch:
 
     def run(self) -> tuple[bool, list[str]]:
         grid = [card_code(c) for c in self.position.grid]
-        solve = self.core.solve if self.restarts else self.core.search
-        won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
+        if self.restarts and self.compiled and not self.can_redeal(self.position.round):
+            won, moves = self._last_round(grid)
+        else:
+            solve = self.core.solve if self.restarts else self.core.search
+            won, moves = solve(grid, self.position.round, self.can_redeal, self.redeal)
         if not won:
             return False, []
         return True, [self._move_text(m) for m in moves]
+
+    def _last_round(self, grid: list[int]) -> tuple[bool, list]:
+        """The last round: the Python search (restarts and beam, which find most wins fast),
+        then the compiled exhaustive search (``app.solver.gaps_exhaustive``), which proves the
+        lost rounds. The Python search gets ``gaps_exhaustive.PYTHON_SHARE`` of a time budget
+        and all of a node budget (the callers' node budgets are sized for it), the compiled
+        one what is left; with no budget, ``FIRST_PHASE_NODES`` and then no limit."""
+        core, budget = self.core, self.core.budget
+        if budget is None:
+            first = Budget(FIRST_PHASE_NODES, None)
+        else:
+            first = Budget(budget.max_nodes, None, budget.clock)
+            if budget.deadline is not None:
+                left = budget.deadline - budget.clock()
+                first.deadline = budget.clock() + left * gaps_exhaustive.PYTHON_SHARE
+        core.budget = first
+        try:
+            return core.solve(grid, self.position.round, self.can_redeal, self.redeal)
+        except BudgetExceeded:
+            pass
+        finally:
+            core.budget = budget
+        if budget is not None and budget.max_nodes is not None and core.nodes >= budget.max_nodes:
+            raise BudgetExceeded
+        won, line, nodes = gaps_exhaustive.exhaustive(grid, ROWS, COLUMNS, core.starters, budget,
+                                                      core.nodes)
+        core.nodes += nodes
+        if won is None:
+            raise BudgetExceeded
+        return won, line
 
     @staticmethod
     def _move_text(move) -> str:
@@ -1149,8 +1191,10 @@ class GapsSearch:
 
 
 def solve_gaps(position, budget: Budget | None = None, prune: bool = True,
-               restarts: bool = True) -> SolveResult:
-    search = GapsSearch(position, budget, prune, restarts)
+               restarts: bool = True, compiled: bool = True) -> SolveResult:
+    """The search for ``position``; in the last round, with ``compiled`` and the compiled core
+    built, the Python search's share and then the exhaustive one (``GapsSearch._last_round``)."""
+    search = GapsSearch(position, budget, prune, restarts, compiled)
     try:
         won, moves = search.run()
     except BudgetExceeded:
