@@ -218,6 +218,18 @@ def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, m
     assert 'data-deal-proven="yes"' in client.get(dealt.headers["location"]).text
 
 
+def test_a_share_link_to_a_deal_not_checked_says_so_and_no_more(client):
+    """A winnable-only player opening a friend's link: the page cannot know why the deal was
+    dealt, so it says only that the solver has not checked it (not that it was dealt at random)."""
+    with client.app.state.sessionmaker() as session:
+        session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps", DealVerdict.seed == 4_242_424))
+        session.commit()
+    page = client.get("/play/gaps/4242424").text
+    assert 'data-deal-proven="no"' in page
+    assert "The solver has not checked this deal: it may not be winnable." in page
+    assert "at random" not in page
+
+
 # ---------------------------------------------------------------- "still winnable?"
 
 def _indicator_on(client, html: str) -> None:
