@@ -218,6 +218,39 @@ def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, m
     assert 'data-deal-proven="yes"' in client.get(dealt.headers["location"]).text
 
 
+def test_a_winnable_only_deal_is_never_a_daily_deal_to_come(client, monkeypatch):
+    """Tomorrow's daily deal is chosen, and its verdict kept, a day ahead: a new deal dealt from
+    the kept verdicts must not be it (nor today's), or its player would meet it on the table
+    already knowing it."""
+    from datetime import timedelta
+
+    from app.db.models import DailyDeal
+    from app.services.play import daily
+
+    monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
+    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
+    today = daily.utc_today()
+    recent = (DailyDeal.preset == "gaps", DailyDeal.day >= today - timedelta(days=1))
+    with client.app.state.sessionmaker() as session:
+        kept = [(row.day, row.seed, row.candidate, row.proven) for row in session.scalars(select(DailyDeal).where(*recent))]
+        session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
+        session.execute(delete(DailyDeal).where(*recent))
+        for day, seed in ((today - timedelta(days=1), 31), (today, 32), (today + timedelta(days=1), 33)):
+            session.add(DailyDeal(day=day, preset="gaps", seed=seed))
+            session.add(DealVerdict(preset="gaps", seed=seed, winnable=True, moves="", nodes=1, solved_at=utcnow()))
+        session.commit()
+    try:
+        dealt = {int(client.get("/play/gaps").headers["location"].removeprefix("/play/gaps/")) for _ in range(6)}
+    finally:  # the days' own deals back, for the tests after this one
+        with client.app.state.sessionmaker() as session:
+            session.execute(delete(DailyDeal).where(*recent))
+            session.add_all(DailyDeal(day=day, preset="gaps", seed=seed, candidate=candidate, proven=proven)
+                            for day, seed, candidate, proven in kept)
+            session.commit()
+    assert 32 not in dealt and 33 not in dealt
+    assert 31 in dealt  # a past day's deal is any deal now
+
+
 def test_a_share_link_to_a_deal_not_checked_says_so_and_no_more(client):
     """A winnable-only player opening a friend's link: the page cannot know why the deal was
     dealt, so it says only that the solver has not checked it (not that it was dealt at random)."""

@@ -21,12 +21,12 @@ import time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import DealVerdict, Game, Player, PositionVerdict, utcnow
+from app.db.models import DailyDeal, DealVerdict, Game, Player, PositionVerdict, utcnow
 from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
-from ..play import games
+from ..play import daily, games
 from . import first_deals, searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
@@ -126,15 +126,18 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     daily deals, deal pages), and with none kept yet (a fresh database) one of the deals shipped
     proven with the code. Of those, never one the player has a game of: "New deal" that deals
     the game in play again would be no new deal (with few deals kept, a new server's, it did).
-    Only with none of them left is the deal unproven."""
+    Nor a daily deal of today or later: tomorrow's is chosen, and its verdict kept, a day ahead,
+    and a player dealt it today would meet it on the daily table already knowing it. Only with
+    none of them left is the deal unproven."""
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
         if found is None:
             played = select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
                                              Game.seed.is_not(None))
+            coming = select(DailyDeal.seed).where(DailyDeal.preset == preset_slug, DailyDeal.day >= daily.utc_today())
             found = session.scalar(select(DealVerdict.seed)
                                    .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True),
-                                          DealVerdict.seed.not_in(played))
+                                          DealVerdict.seed.not_in(played), DealVerdict.seed.not_in(coming))
                                    .order_by(func.random()).limit(1))
             if found is None:
                 found = shipped_seed(session, preset_slug, set(session.scalars(played)))
