@@ -220,8 +220,8 @@ def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, m
 
 def test_a_winnable_only_deal_is_never_a_daily_deal_to_come(client, monkeypatch):
     """Tomorrow's daily deal is chosen, and its verdict kept, a day ahead: a new deal dealt from
-    the kept verdicts must not be it (nor today's), or its player would meet it on the table
-    already knowing it."""
+    the kept verdicts must not be it (nor today's), or its player's game of it on the day would
+    be a second game, never ranked."""
     from datetime import timedelta
 
     from app.db.models import DailyDeal

@@ -127,8 +127,8 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     proven with the code. Of those, never one the player has a game of: "New deal" that deals
     the game in play again would be no new deal (with few deals kept, a new server's, it did).
     Nor a daily deal of today or later: tomorrow's is chosen, and its verdict kept, a day ahead,
-    and a player dealt it today would meet it on the daily table already knowing it. Only with
-    none of them left is the deal unproven."""
+    and a player dealt it today would find their game of it on the day a second game, never
+    ranked on its table. Only with none of them left is the deal unproven."""
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
         if found is None:
