@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from app import lifeline
 from app.engine import Position
@@ -61,23 +62,14 @@ def use_processes(processes: int, *, max_searches: int = 3) -> None:
         _max_admitted = max_searches
 
 
-def check_room(player_id: str) -> None:
-    """Refuse at once (as ``admitted`` would) a search that could not be let in now: a request
-    that will search checks this before it does any other work."""
-    with _lock:
-        if _per_player[player_id] >= 1:
-            raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
-        if _admitted >= _max_admitted:
-            raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
-
-
 @contextmanager
 def admitted(player_id: str | None) -> Iterator[None]:
     """A slot for one search asked for by ``player_id``: BusyError when the instance has as many
     as it takes, RateLimitError when that player already has one under way. Searches the app
-    makes for itself (``player_id`` None: the daily deal) are not capped."""
+    makes for itself (``player_id`` None: the daily deal) are not capped, nor the searches of a
+    request that holds its player's slot already (``held``)."""
     global _admitted
-    if player_id is None:
+    if player_id is None or _held.get() == player_id:
         yield
         return
     with _lock:
@@ -85,7 +77,7 @@ def admitted(player_id: str | None) -> Iterator[None]:
             raise RateLimitError("one search at a time, please", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
         if _admitted >= _max_admitted:
             raise BusyError("the solver is busy", "solver_busy", retry_after=RETRY_AFTER_SECONDS)
-        _admitted += 1  # (check_room says the same without taking a slot)
+        _admitted += 1
         _per_player[player_id] += 1
     try:
         yield
@@ -96,6 +88,23 @@ def admitted(player_id: str | None) -> Iterator[None]:
             if not _per_player[player_id]:
                 del _per_player[player_id]
             _spare.notify_all()  # the spare-time thread waits for no player's search at all
+
+
+_held: ContextVar[str | None] = ContextVar("tretten_search_slot_held", default=None)
+
+
+@contextmanager
+def held(player_id: str) -> Iterator[None]:
+    """A player's slot taken before a request that will search does any other work, and held
+    until it ends (its searches run in it): refused at once, as ``admitted`` refuses, when there
+    is none. A crowd asking at the same moment is then refused at the door, all but the few the
+    solver can take, rather than each reading its game first and being refused at the search."""
+    with admitted(player_id):
+        token = _held.set(player_id)
+        try:
+            yield
+        finally:
+            _held.reset(token)
 
 
 # ---------------------------------------------------------------- spare time

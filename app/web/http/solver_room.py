@@ -1,20 +1,20 @@
-"""A hint the solver cannot take now is refused before anything else of the app runs.
+"""A hint takes its player's search slot before anything else of the app runs, or is refused.
 
 When many players ask for a hint at the same moment (a crowd on the daily deal), all but the
-few the solver can take are told at once that it is busy (429, Retry-After). Refused in a route,
-each still passed through routing, the form's parsing, the CSRF check and the dependencies
-first, and 200 of them at once held up the other players' moves for most of a second
-(bench/solver_storm.py). Here, inside the language and security middleware (so the answer is
-worded and carries the headers) but before the router, a refusal costs a signed cookie's check
-and a small fragment. The check is the one the solver's admission makes
-(``searches.check_room``); a request it lets through goes on as usual, and is admitted (or, if
-the last slot went meanwhile, refused) by the search itself. Nothing is stored either way, so
-the CSRF token need not be read first.
+few the solver can take are told at once that it is busy (429, Retry-After). Refused where the
+search starts, each had first passed through routing, the form's parsing, the CSRF check, the
+player's and the game's reads and the game's replay, and 200 of them at once held up the other
+players' moves for half a second (bench/solver_storm.py). Here, inside the language and
+security middleware (so the answer is worded and carries the headers) but before the router,
+the request takes its player's slot (``searches.held``) and keeps it until it is answered, its
+search running in it; a refusal costs a signed cookie's check and a small fragment. Nothing is
+stored by a refusal, so the CSRF token need not be read first.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -28,19 +28,23 @@ HINT_PATH = re.compile(r"/games/[^/]+/hint")
 
 
 class SolverRoom:
-    """Refuses a POST of a game's hint when the solver has no room for this player now."""
+    """A POST of a game's hint holds its player's search slot while it is answered, or is
+    refused at once when there is none."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and HINT_PATH.fullmatch(scope["path"]):
-            request = Request(scope, receive)
-            identity = cookie_identity(request, scope["app"].state.settings)
-            if identity is not None:
+        if not (scope["type"] == "http" and scope["method"] == "POST" and HINT_PATH.fullmatch(scope["path"])):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        identity = cookie_identity(request, scope["app"].state.settings)
+        with ExitStack() as slot:
+            if identity is not None:  # (no cookie: a visitor's POST, refused by the CSRF check)
                 try:
-                    searches.check_room(identity[0])
+                    slot.enter_context(searches.held(identity[0]))
                 except ServiceError as exc:
                     await refused_early(request, exc)(scope, receive, send)
                     return
-        await self.app(scope, receive, send)
+            await self.app(scope, receive, send)

@@ -115,8 +115,8 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
     def verdict(session, record, *, player_id, **_budget):
         asked.append(player_id)
         # while this search runs, the player's hint is let in (one search at a time each)
-        searches.check_room(record_player)
-        return solver_cache.Verdict(None, ())
+        with searches.held(record_player):
+            return solver_cache.Verdict(None, ())
 
     monkeypatch.setattr(solver_cache, "verdict", verdict)
     with sessions() as session:

@@ -116,3 +116,27 @@ def test_searches_are_admitted_per_instance_and_per_player():
             pass
     finally:
         searches.use_processes(0)
+
+
+def test_a_request_holding_its_players_slot_searches_in_it():
+    """``held``: the slot taken at the door (app/web/http/solver_room.py) is the one its searches
+    run in; other players are refused while the instance's slots are all held, and a second
+    request of the same player is refused too."""
+    from app.services.errors import BusyError, RateLimitError
+
+    searches.use_processes(0, max_searches=1)
+    try:
+        with searches.held("a"):
+            with searches.admitted("a"), searches.admitted("a"):  # its searches, one after another
+                pass
+            with pytest.raises(BusyError), searches.held("b"):
+                pass
+            with pytest.raises(BusyError), searches.admitted("b"):
+                pass
+        with searches.admitted("a"):  # released; and outside the request, one at a time again
+            with pytest.raises(RateLimitError), searches.admitted("a"):
+                pass
+            with pytest.raises(RateLimitError), searches.held("a"):
+                pass
+    finally:
+        searches.use_processes(0)
