@@ -85,6 +85,12 @@ def test_a_list_after_without_ends_with_or(language, without, and_):
     assert sum(clean in t for t in _texts(language)) >= 3  # the statistics, the Pyramid and Gaps rules
 
 
+
+def test_every_swedish_list_of_a_clean_win_s_help_names_it_by_the_glossary_s_nouns():
+    # the daily table said "utan ångra, ledtråd eller ”Spela klart”" (a verb, a singular)
+    said = [t for t in _texts("sv") if re.search(r"\butan [^.]*”Spela klart”", t)]
+    assert len(said) >= 4 and all("utan ångringar, ledtrådar eller ”Spela klart”" in t for t in said)
+
 @pytest.mark.parametrize(("language", "words"), [
     ("da", ("makker", "frie kort", "ligger frit", "fra dets første træk", "de flest point", "Kabale nr.",
             "regelmotor", "hul forrest", "venstre kant", "bliver givet", "regnes af")),

@@ -217,3 +217,20 @@ def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(new
     assert answers == [str(len(rest)), str(len(rest))]
     assert page.locator("#board [data-error]").count() == 0
     assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + len(rest)]
+
+
+@pytest.mark.slow
+def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(new_page, server):
+    """The page's own "You won!" is the end panel of a phone, as the server's is: a sheet across
+    the foot of the screen with room round its words, not a corner box over the game's buttons."""
+    page = new_page(**PHONE, service_workers="allow")
+    _offline_after(page, server, ONLINE_FIRST)
+    for move in WIN_LINE[ONLINE_FIRST:]:
+        offline_move(page, move)
+    page.wait_for_selector('#board [data-banner="won"]')
+    shot(page, "offline-won-panel-phone")
+    panel = page.locator('#board [data-banner="won"]').bounding_box()
+    assert panel["x"] == 0 and panel["width"] == PHONE["width"]
+    assert panel["y"] + panel["height"] == PHONE["height"]
+    padding = page.eval_on_selector('#board [data-banner="won"]', "el => getComputedStyle(el).paddingLeft")
+    assert float(padding.removesuffix("px")) > 0

@@ -124,6 +124,29 @@ def test_the_in_process_app_logs_moves_from_the_html_path(client, caplog):
     assert any(f.get("game") == game_id and f.get("path") == f"/games/{game_id}/act" for f in fields)
 
 
+
+def test_a_request_whose_client_went_away_is_not_logged_as_a_server_error(app, caplog):
+    """A page left while its icon was on its way (a reload, a tap on a link): Starlette drops the
+    answer unsent, and the request's log line says the client closed it (499, nginx's word),
+    not a 500 that never happened."""
+    import anyio
+
+    async def gone():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        pass
+
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": "/static/icons/icon.svg", "raw_path": b"/static/icons/icon.svg",
+             "query_string": b"", "root_path": "", "headers": [(b"host", b"testserver")],
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    with TestClient(app):  # the app started (its lifespan), as a server runs it
+        with caplog.at_level("INFO", logger="tretten"):
+            anyio.run(app, scope, gone, send)
+    lines = [getattr(r, "fields", {}) for r in caplog.records if getattr(r, "fields", {}).get("path") == scope["path"]]
+    assert [line["status"] for line in lines] == [499]
+
 def _aged(session, days: float, *, token: str | None = None, games: list[tuple[str, float]] = (),
           started: bool = False) -> str:
     now = utcnow()

@@ -179,6 +179,7 @@ def language_cookie_header(language: str, secure: bool) -> str:
 
 # ---------------------------------------------------------------- the middleware
 
+CLIENT_CLOSED = 499  # the request's log line when its client left before the answer began (nginx's code)
 GAME_PATH = re.compile(r"^/(?:api/)?games/([A-Za-z0-9_-]{1,24})(?:/|$)")
 
 
@@ -194,15 +195,18 @@ class RequestLogMiddleware:
             return
         started = time.perf_counter()
         status = 500  # what the client gets if the app fails before answering
+        answered = False
 
         async def send_and_note(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, answered = message["status"], True
             await send(message)
 
         try:
             await self.app(scope, receive, send_and_note)
+            if not answered:  # the client went away first (Starlette drops the answer): no 500 happened
+                status = CLIENT_CLOSED
         finally:
             path = scope.get("path", "")
             fields: dict[str, object] = {
