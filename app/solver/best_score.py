@@ -12,14 +12,18 @@ from .gaps import GapsSearch, card_code
 SCORE_NODES = 20_000  # positions searched by default
 
 
-def best_score_move(position, max_nodes: int = SCORE_NODES) -> str | None:
+def best_score_move(position, max_nodes: int = SCORE_NODES, avoid: frozenset = frozenset()) -> str | None:
     """The legal move whose continuations reach the highest simple score (cards removed from
     the pyramid(s); Gaps: cards in the rows' correct runs), searched depth-first within
     ``max_nodes`` positions shared fairly among the moves; a won position scores above any
-    other. Ties go to the earlier move in the engine's order."""
+    other. Ties go to the earlier move in the engine's order. A move to a position in ``avoid``
+    (where the game has been) is not chosen while another is legal: with no move that scores
+    better, the first in order would otherwise move a card one way and, from there, back."""
     moves = position.legal_moves()
     if not moves:
         return None
+    onward = [m for m in moves if position.apply(m) not in avoid] if avoid else moves
+    moves = onward or moves
     share = max(1, max_nodes // len(moves))
     reach = REACH[type(position)](position)
     best_score, best_move = -1, moves[0]

@@ -118,11 +118,14 @@ def _found(session: Session, record: GameRecord, line_ply: int | None, player_id
         return Hint(move, True, steps=len(line)), kept_at
     known = solver_cache.cached(session, record)
     best = known.best_move if known is not None else None
+    if best is not None and record.position.apply(best) in seen:
+        best = None  # kept for this position in another game, it leads back to where this one has been
     if best is None:  # searched once per position (a node budget: the same answer each time), then kept
-        best = searches.best_score_move(record.position, SCORE_NODES, player_id=player_id)
+        best = searches.best_score_move(record.position, SCORE_NODES, player_id=player_id, avoid=frozenset(seen))
         if best is None:
             raise InputError("no move is possible", "no_hint")
-        solver_cache.keep_best_move(session, record, best)
+        if known is None or known.best_move is None:
+            solver_cache.keep_best_move(session, record, best)
     return Hint(best, False, lost=bool(known is not None and known.winnable is False)), None
 
 

@@ -253,12 +253,13 @@ def solve(position: Position, *, player_id: str | None, **budget):
         return _run(search, position, **budget)
 
 
-def best_score_move(position: Position, max_nodes: int, *, player_id: str | None) -> str | None:
+def best_score_move(position: Position, max_nodes: int, *, player_id: str | None,
+                    avoid: frozenset = frozenset()) -> str | None:
     """``app.solver.best_score_move``, in a solver process, admitted for ``player_id``."""
     from app.solver import best_score_move as search
 
     with admitted(player_id):
-        return _run(search, position, max_nodes)
+        return _run(search, position, max_nodes, avoid)
 
 
 def shortest_win(position: Position, *, player_id: str | None, **budget):

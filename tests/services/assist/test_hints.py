@@ -109,6 +109,26 @@ def test_a_player_who_leaves_the_line_gets_a_new_one_never_back_to_a_position_se
             assert game.hint_count >= 1
 
 
+def test_with_no_win_known_the_hints_never_lead_back_to_a_position_seen(sessions, monkeypatch):
+    """The play review of this round: in Gaps' last round with no win known, the best-score
+    hint moved a 2 to the other row's start, and from there back, for ever (seed 77)."""
+    monkeypatch.setattr(solver_cache, "verdict", lambda *args, **kwargs: solver_cache.Verdict(None, ()))
+    with sessions() as session:
+        player, game = new_game(session, "gaps", 77)
+        for _ in range(2):
+            moves.play_move(session, game, player, "N")
+            session.commit()
+        seen = [record_of(game).position]
+        for step in range(20):
+            hint = assist.hint(session, game, player)
+            session.commit()
+            assert not hint.winning
+            record = moves.play_move(session, game, player, hint.move)
+            session.commit()
+            assert record.position not in seen, (step, hint.move)
+            seen.append(record.position)
+
+
 def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions, monkeypatch):
     asked = []
 
