@@ -40,6 +40,24 @@ def test_a_best_known_line_is_never_called_par(language, scored):
     assert _share(_played(WIN), language, par=Par(40, False, ())).split("\n")[2] == scored
 
 
+@pytest.mark.parametrize(("language", "scored"), [
+    ("en", "Best known 38: as short"), ("da", "Bedste kendte 38: lige så kort"), ("sv", "Bästa kända 38: lika kort"),
+])
+def test_a_win_as_short_as_a_best_known_line_is_not_at_par(language, scored):
+    assert _share(_played(WIN), language, par=Par(38, False, ())).split("\n")[2] == scored
+
+
+def test_the_end_screen_calls_a_win_as_short_as_a_best_known_line_what_it_is():
+    from app import i18n
+    from app.web.views.templating import environment
+
+    macros = environment.get_template("_par.html").module
+    i18n.set_language("en")
+    assert macros.par_line(38, True, 38).count(">par<") == 1
+    unproven = str(macros.par_line(38, False, 38))
+    assert "Best known 38" in unproven and ">as short<" in unproven and ">par<" not in unproven
+
+
 def test_a_lost_game_has_a_dash_and_no_par_no_line():
     assert _share(_played(LOSS), "en").split("\n")[2] == "Par 34: \u2212"
     plain = _share(_played(WIN), "en", par=None)

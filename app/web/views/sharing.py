@@ -62,10 +62,12 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     ))
 
 
-def over_par(over: int, translations) -> str:
-    """+3, par (at par), −2 (under a best known line)."""
+def over_par(over: int, translations, proven: bool = True) -> str:
+    """+3, par (at a proven par), as short (as a best known line), −2 (under a best known line)."""
     if over == 0:
-        return translations.pgettext("golf: a result equal to par", "par")
+        if proven:
+            return translations.pgettext("golf: a result equal to par", "par")
+        return translations.pgettext("a win as short as the best known line", "as short")
     return f"+{over}" if over > 0 else f"{MINUS}{-over}"
 
 
@@ -80,7 +82,7 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
         else:
             name = _("Best known %(moves)d") % {"moves": par.moves}
         won = phase_of(game) is Phase.WON
-        parts.append(f"{name}: {over_par(par.over(game.cursor), translations) if won else MINUS}")
+        parts.append(f"{name}: {over_par(par.over(game.cursor), translations, par.proven) if won else MINUS}")
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
     return " · ".join(parts)
