@@ -78,5 +78,8 @@ def test_replay_shows_the_post_game_analysis(client):
     # a won game's replay says how short a win the solver knows, and at each move that it was winnable
     assert 'data-analysis="yes"' in html and "The shortest possible win needs" in html
     assert 'data-analysis-ply="2"' in html and "Still winnable here." in html
+    # its last frame says "Won." once: the end banner's (the analysis says the shortest win)
+    last = client.get(f"/g/{game['id']}/replay?ply={len(WIN_LINE)}").text
+    assert 'data-banner="won"' in last and last.count("Won.") == 1, re.findall(r"[^>]{0,40}Won\.", last)
 
 
