@@ -120,3 +120,16 @@ def test_a_game_counted_as_lost_reads_lost_with_its_phase_and_takes_no_move(clie
     assert (shown["status"], shown["phase"], shown["legal"]) == ("lost", "abandoned", [])
     fresh = new_game(client, auth, "pyramid", 4243)
     assert (fresh["status"], fresh["phase"]) == ("playing", "new")
+
+
+def test_a_game_says_where_its_moves_came_from(client, app):
+    """The labels the daily table ranks by, in the API too: a game played through it is "api";
+    one whose moves were made offline says so."""
+    from .play import api_player, move, new_game, set_columns
+
+    auth = api_player(client)
+    game = move(client, auth, new_game(client, auth, "pyramid", 4244), "D")
+    assert (game["played_via"], game["played_offline"]) == ("api", False)
+    set_columns(app, game["id"], played_via="page", played_offline=True)
+    shown = client.get(f"/api/games/{game['id']}", headers=auth).json()
+    assert (shown["played_via"], shown["played_offline"]) == ("page", True)

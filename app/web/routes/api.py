@@ -89,6 +89,10 @@ class GameOut(BaseModel):
     phase: str = Field(description="Where it is in its life: new, playing, won, lost (no moves left: undo may "
                                    "still take it back) or abandoned (counted as lost: replaced, or left for a day)")
     legal: list[str] = Field(description="The moves it takes now (none once it takes no more)")
+    played_via: str = Field(description="Where its moves came from: page (a person at the board) or api (once any "
+                                        "came through the API); an api game is never ranked on a daily table")
+    played_offline: bool = Field(description="Moves of it were made offline and sent on return (their times "
+                                             "are not the server's)")
     score: int
     scoring: dict[str, Any]
     position: dict[str, Any]
@@ -188,6 +192,8 @@ def game_json(game: Game, record: GameRecord | None = None) -> dict:
         "status": table.status,
         "phase": table.phase,
         "legal": sorted(str(m) for m in position.legal_moves()) if table.open else [],
+        "played_via": game.played_via or "page",
+        "played_offline": bool(game.played_offline),
         "score": position.simple_score,
         "scoring": {"system": game.scoring, "points": game.score},
         "position": position.to_json(),
