@@ -151,6 +151,8 @@
     banner.appendChild(actions);
     var table = b.querySelector(".table");
     table.parentNode.insertBefore(banner, table);
+    // a finished game asks the solver nothing, as the server's board of it shows no hint
+    b.querySelectorAll(".assist").forEach(function (el) { el.hidden = true; });
     if (answer.status === "won" && answer.board && answer.board.cascade) banner.insertAdjacentHTML("beforebegin", answer.board.cascade);
   }
   function toast(el, text) {

@@ -234,3 +234,4 @@ def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(new_page, server):
     assert panel["y"] + panel["height"] == PHONE["height"]
     padding = page.eval_on_selector('#board [data-banner="won"]', "el => getComputedStyle(el).paddingLeft")
     assert float(padding.removesuffix("px")) > 0
+    assert not page.locator('#board [data-action="hint"]').is_visible()  # a finished game, as the server's board
