@@ -285,7 +285,7 @@ def _python_and_compiled(monkeypatch, problem, upper=None):
     return line
 
 
-@pytest.mark.parametrize("preset,seeds", [("pyramid", 30), pytest.param("pyramid-3", 12, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("preset,seeds", [("pyramid", 30), pytest.param("pyramid-3", 4, marks=pytest.mark.slow)])
 def test_the_compiled_core_finds_the_pythons_shortest_wins_on_one_pyramid_deals(monkeypatch, preset, seeds):
     """The compiled A* and its specification, the Python search with the same (reach) bound,
     prove the same shortest win on full deals of every one-pyramid preset it plays."""
