@@ -129,8 +129,6 @@ def test_a_request_whose_client_went_away_is_not_logged_as_a_server_error(app, c
     """A page left while its icon was on its way (a reload, a tap on a link): Starlette drops the
     answer unsent, and the request's log line says the client closed it (499, nginx's word),
     not a 500 that never happened."""
-    import anyio
-
     async def gone():
         return {"type": "http.disconnect"}
 
@@ -141,9 +139,10 @@ def test_a_request_whose_client_went_away_is_not_logged_as_a_server_error(app, c
              "method": "GET", "scheme": "http", "path": "/static/icons/icon.svg", "raw_path": b"/static/icons/icon.svg",
              "query_string": b"", "root_path": "", "headers": [(b"host", b"testserver")],
              "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
-    with TestClient(app):  # the app started (its lifespan), as a server runs it
-        with caplog.at_level("INFO", logger="tretten"):
-            anyio.run(app, scope, gone, send)
+    # the app started (its lifespan), as a server runs it; called on the client's own event loop
+    # thread (a browser test's Playwright may hold this thread's loop)
+    with TestClient(app) as client, caplog.at_level("INFO", logger="tretten"):
+        client.portal.call(app, scope, gone, send)
     lines = [getattr(r, "fields", {}) for r in caplog.records if getattr(r, "fields", {}).get("path") == scope["path"]]
     assert [line["status"] for line in lines] == [499]
 
