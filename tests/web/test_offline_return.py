@@ -240,7 +240,7 @@ def test_a_change_refused_in_the_middle_keeps_the_ones_before_and_drops_the_rest
                _change(3, target="P0"),  # the apex, covered: the server moves nothing
                _change(4, WIN_LINE[3]), _change(5, WIN_LINE[4])]
     answer = _send_back(client, game_id, html, changes)
-    assert answer.status_code == 422
+    assert answer.status_code == 200  # two stored: the refusal is said, the answer is the stored board
     assert answer.headers["X-Changes-Taken"] == "2" and answer.headers["X-Changes-Refused"] == "not_playable"
     assert 'data-error="not_playable"' in answer.text  # the board as stored says why
     state = board_state(answer.text)
@@ -259,8 +259,11 @@ def test_an_illegal_undo_in_the_middle_is_refused_with_its_reason(client, app):
     game_id, html = _stored_first_move(client)
     changes = [_change(1, WIN_LINE[1]), _change(2, action="redo"), _change(3, WIN_LINE[2])]
     answer = _send_back(client, game_id, html, changes)
-    assert answer.status_code == 422 and answer.headers["X-Changes-Refused"] == "nothing_to_redo"
+    assert answer.status_code == 200 and answer.headers["X-Changes-Refused"] == "nothing_to_redo"
     assert answer.headers["X-Changes-Taken"] == "1"
+    # the same again stores nothing more: now the refusal is the answer's status
+    again = _send_back(client, game_id, html, changes)
+    assert again.status_code == 422 and again.headers["X-Changes-Taken"] == "1"
     assert _game(app, game_id).moves == " ".join(WIN_LINE[:2])
 
 

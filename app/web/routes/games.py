@@ -166,7 +166,8 @@ def act_offline(game_id: GameIdDep, form: Annotated[ChangesForm, Form()], reques
     """The changes a page made with no network, judged one by one in this request's one unit
     of work (app.services.play.returned): the board as stored, with how many of them the game
     holds (``X-Changes-Taken``) and, when one was refused, its reason (``X-Changes-Refused``,
-    the board's ``data-error``) and the refusal's status; the rest were dropped."""
+    the board's ``data-error``); the rest were dropped. The status is the refusal's only when
+    this request stored nothing: a 4xx changes nothing, so an answer that stored some is a 200."""
     game = games.get_game_row(session, game_id)
     changes = [returned.Change(c.mid, c.action, c.target, c.sel) for c in form.changes]
     held = returned.already_taken(game, changes)  # stored by an earlier request: a rollback keeps them
@@ -181,7 +182,7 @@ def act_offline(game_id: GameIdDep, form: Annotated[ChangesForm, Form()], reques
         error = judged.refused
         headers |= headers_of(error) | {REFUSED_HEADER: error.key}
         return render_game(request, game, player, moves.ActionResult(judged.result.record, error=error.key),
-                           status_code=status_of(error), headers=headers)
+                           status_code=status_of(error) if judged.taken == held else 200, headers=headers)
     return render_game(request, game, player, judged.result, extra=streak_after(session, game), headers=headers)
 
 
