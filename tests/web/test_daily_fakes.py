@@ -199,7 +199,7 @@ def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(clie
     seed, line = _today(client)
     clock.pace = 3.0
     url = f"/play/pyramid/{seed}"
-    hinted = client.post(url, data={"csrf_token": csrf_of(client.get(url).text), "action": "hint"}, headers=HX)
+    hinted = client.post(f"{url}/hint", data={"csrf_token": csrf_of(client.get(url).text)}, headers=HX)
     assert hinted.status_code == 200 and "data-hint=" in hinted.text
     hinted_id = hinted.headers["HX-Push-Url"].rsplit("/", 1)[1]
     game_id, html = _at_board(client, url, line)  # back to the deal's link, and play it from there

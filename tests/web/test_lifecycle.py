@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -10,6 +11,7 @@ from sqlalchemy import func, literal_column, select
 
 from app.db.models import Game, Player
 from app.engine import PRESETS, GameRecord, Status, deal_for_seed
+from app.engine.cards import format_deal
 
 from .helpers import HX, act, board_state, csrf_of, first_move, start_seeded
 from .play import LOSE_SEED, WIN_LINE, WIN_SEED, api_player, days_ago, lose, move, new_game, set_columns, win
@@ -166,9 +168,31 @@ def test_the_api_stores_a_game_before_its_first_move_and_that_move_replaces(clie
 def test_a_hint_on_a_deal_ready_to_play_stores_the_game_unplayed(client):
     game_id, _ = first_move(client, "/play/pyramid/61", action="draw")
     page = client.get(f"/play/pyramid/{WIN_SEED}").text
-    hinted = client.post(f"/play/pyramid/{WIN_SEED}", data={"csrf_token": csrf_of(page), "action": "hint"}, headers=HX)
+    assert f'hx-post="/play/pyramid/{WIN_SEED}/hint"' in page  # the board's Hint
+    hinted = client.post(f"/play/pyramid/{WIN_SEED}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
     assert hinted.status_code == 200 and "data-hint=" in hinted.text
     new_id = hinted.headers["HX-Push-Url"].rsplit("/", 1)[1]
     assert board_state(hinted.text)["ply"] == 0
     assert 'data-phase="playing"' in client.get(f"/games/{game_id}").text  # not replaced by a hint
     assert 'data-hint-count="1"' in client.get(f"/games/{new_id}").text
+
+
+def test_the_hint_of_a_page_from_before_its_own_address_is_sent_on_to_it(client):
+    """A page of the last release (kept by the service worker until the player takes the new
+    one) posts its Hint as the board form's action: it is sent on (307: the same POST) to the
+    deal's hint, for a seeded deal and for an imported one."""
+    page = client.get(f"/play/pyramid/{WIN_SEED}").text
+    data = {"csrf_token": csrf_of(page), "action": "hint"}
+    sent_on = client.post(f"/play/pyramid/{WIN_SEED}", data=data, headers=HX, follow_redirects=False)
+    assert sent_on.status_code == 307 and sent_on.headers["location"] == f"/play/pyramid/{WIN_SEED}/hint"
+    hinted = client.post(f"/play/pyramid/{WIN_SEED}", data=data, headers=HX, follow_redirects=True)
+    assert hinted.status_code == 200 and "data-hint=" in hinted.text and board_state(hinted.text)["ply"] == 0
+    deal = format_deal(deal_for_seed("pyramid", WIN_SEED))
+    imported = client.get("/play/pyramid", params={"deal": deal})
+    assert imported.status_code == 200
+    hint_url = re.search(r'hx-post="(/play/pyramid/hint\?deal=[^"]+)"', imported.text).group(1)
+    old = client.post("/play/pyramid", params={"deal": deal}, data={"csrf_token": csrf_of(imported.text), "action": "hint"},
+                      headers=HX, follow_redirects=False)
+    assert old.status_code == 307 and old.headers["location"].startswith("/play/pyramid/hint?deal=")
+    answer = client.post(html.unescape(hint_url), data={"csrf_token": csrf_of(imported.text)}, headers=HX)
+    assert answer.status_code == 200 and "data-hint=" in answer.text

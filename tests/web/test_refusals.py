@@ -108,9 +108,9 @@ def test_a_hint_on_a_deal_not_yet_stored_refused_by_a_busy_solver_stores_nothing
     client.post("/prefs", data={"csrf_token": csrf_of(page.text), "scoring": "simple"})  # the player is stored
     page = client.get(f"/play/pyramid/{PYRAMID_SEED}")
     monkeypatch.setattr(searches, "_max_admitted", 0)
-    data = {"csrf_token": csrf_of(page.text), "action": "hint"}
-    answer = refused(app, lambda: client.post(f"/play/pyramid/{PYRAMID_SEED}", data=data, headers=HX), 429)
-    assert 'id="board"' in answer.text  # the deal, still ready to play, with the reason
+    data = {"csrf_token": csrf_of(page.text)}
+    answer = refused(app, lambda: client.post(f"/play/pyramid/{PYRAMID_SEED}/hint", data=data, headers=HX), 429)
+    assert 'data-error="solver_busy"' in answer.text  # the reason; the page keeps the deal it shows
 
 
 def test_new_deal_with_winnable_deals_only_refused_by_a_busy_solver_keeps_the_game_in_play(client, app, monkeypatch):

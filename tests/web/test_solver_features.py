@@ -561,6 +561,14 @@ def test_a_hint_the_solver_cannot_take_is_refused_before_the_app_reads_anything(
         event.remove(engine, "before_cursor_execute", note)
     assert response.status_code == 429 and "The solver is busy" in response.text
     assert statements == []
+    # so is the Hint of a deal ready to play (its first move still to come)
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        draft = _post(client, "/play/pyramid/987656/hint", html)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert draft.status_code == 429 and "The solver is busy" in draft.text
+    assert statements == []
     # with room, the same request goes on to the route (which reads the game)
     monkeypatch.setattr(searches, "_max_admitted", 3)
     event.listen(engine, "before_cursor_execute", note)

@@ -67,7 +67,7 @@ def test_a_hint_asked_again_on_the_same_position_is_not_searched_again(client, o
     for browser in (client, other_client):  # two players at the start of a deal no one can win
         url = "/play/pyramid/1"
         page = browser.get(url).text
-        answer = browser.post(url, data={"csrf_token": csrf_of(page), "action": "hint"}, headers=HX)
+        answer = browser.post(f"{url}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
         assert answer.status_code == 200, answer.text
         hints.append(re.search(r'data-hint="([^"]+)"', answer.text).group(1))
     assert hints[0] == hints[1] and len(calls) == 1

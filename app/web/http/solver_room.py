@@ -24,11 +24,11 @@ from app.services.errors import ServiceError
 from app.web.http.errors import refused_early
 from app.web.http.identity import cookie_identity
 
-HINT_PATH = re.compile(r"/games/[^/]+/hint")
+HINT_PATH = re.compile(r"/(games/[^/]+|play/[^/]+|play/[^/]+/[^/]+)/hint")  # a game's, a deal's ready to play
 
 
 class SolverRoom:
-    """A POST of a game's hint holds its player's search slot while it is answered, or is
+    """A POST of a hint (a game's, or a deal's ready to play) holds its player's search slot while it is answered, or is
     refused at once when there is none."""
 
     def __init__(self, app: ASGIApp) -> None:

@@ -18,7 +18,7 @@ from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import leaderboard, stats
-from app.web.http.deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now
+from app.web.http.deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now, in_solver_thread
 from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import flash, flashed, see_other
 from app.web.http.refusals import refused
@@ -250,12 +250,9 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
     action, confirmed = _action(form)
     draft = games.pending(player, preset, seed=seed, deal_text=deal)
     try:
-        if action == "hint":  # a hint stores the game (it counts the hint); its first move is still to come
-            game, found = assist.hint_on_deal(session, player, draft, limits=limits)
-        else:
-            result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
-                                      target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
-                                      mid=form.mid, offline=form.offline)
+        result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
+                                  target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
+                                  mid=form.mid, offline=form.offline)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
         in_play = games.game_of_deal(session, player, draft)
         if in_play is not None:
@@ -265,11 +262,6 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft, selected=form.sel or None)
     commit_now(session)
-    if action == "hint":
-        if not is_htmx(request):
-            flash(request, **hinted(found))
-            return see_other(request, f"/games/{game.id}")
-        return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
     if result.game is None:  # a selection, or a question: nothing is stored yet
         if is_htmx(request):
             return _ready(request, session, player, preset, seed, deal, result)
@@ -300,12 +292,42 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep,
     return _ready(request, session, player, preset, number, text, shown_after(record_of(draft), flashed(request)))
 
 
+def _first_hint(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None) -> Response:
+    """A hint on a deal ready to play: it stores the game (the hint counts); its first move is
+    still to come."""
+    draft = games.pending(player, preset, seed=seed, deal_text=deal)
+    try:
+        game, found = assist.hint_on_deal(session, player, draft, limits=limits)
+    except ServiceError as exc:
+        return refused(request, session, player, exc, lambda: draft)
+    commit_now(session)
+    if not is_htmx(request):
+        flash(request, **hinted(found))
+        return see_other(request, f"/games/{game.id}")
+    return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
+
+
+# before /play/{preset}/{seed}: "hint" is no seed. SolverRoom holds the player's search slot.
+@router.post("/play/{preset}/hint", dependencies=[CsrfDep])  # an imported deal's (?deal=)
+@router.post("/play/{preset}/{seed}/hint", dependencies=[CsrfDep])
+async def hint_first(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
+                     seed: str | None = None,
+                     deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
+    """The Hint of a deal ready to play, searched in the solver's threads as a game's hint is."""
+    number = games.parse_seed(seed) if seed is not None else None
+    text = deal if number is None else None
+    return await in_solver_thread(request, lambda: _first_hint(request, session, player, limits, preset, number, text))
+
+
 @router.post("/play/{preset}", dependencies=[CsrfDep])
 @router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
 def play_first(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
                player: PlayerDep, limits: LimitsDep, seed: str | None = None,
                deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
     """The first move of a deal ready to play: it stores the game."""
+    if form.action == "hint":  # the Hint of a page from before the hint had its own address
+        query = f"?{request.url.query}" if request.url.query else ""
+        return Response(status_code=307, headers={"location": f"{request.url.path}/hint{query}"})
     number = games.parse_seed(seed) if seed is not None else None
     return _first_move(request, session, player, limits, preset, number, deal if number is None else None, form)
 

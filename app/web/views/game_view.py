@@ -31,6 +31,15 @@ def share_path(game: Game) -> str:
     return f"/play/{game.preset}?deal={quote(game.deal)}"
 
 
+def hint_path(game: Game, stored: bool) -> str:
+    """Where the board's Hint posts: the game's, or a deal's ready to play (the hint stores it)."""
+    if stored:
+        return f"/games/{game.id}/hint"
+    if game.seed is not None:
+        return f"/play/{game.preset}/{game.seed}/hint"
+    return f"/play/{game.preset}/hint?deal={quote(game.deal)}"
+
+
 def share_url(request: Request, game: Game, finished: bool) -> str:
     # after the game a seeded deal's link leads to its deal page (results, verdict, "play")
     return absolute(request, f"/deal/{game.preset}/{game.seed}" if game.seed is not None and finished
@@ -64,6 +73,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "table": table,
         "stored": table.stored,
         "act_url": f"/games/{game.id}/act" if table.stored else share_path(game),
+        "hint_url": hint_path(game, table.stored),
         "replacing": replacing,
         "share_path": share_path(game),
         "phase": table.phase,
