@@ -30,12 +30,12 @@ from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
 from app.services.play.lifecycle import Phase, phase_of
+from app.web.views.par_words import MINUS, over_par, par_name
 from app.web.views.preset_words import preset_name, preset_summary
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
 LEFT = "\u2B1C"         # ⬜ white large square
 HALF = "\u2002"         # en space: about half an emoji wide, and kept where plain spaces may not be
-MINUS = "\u2212"   # − : under par, or no result against it
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "en": "en_GB"}
 
 
@@ -62,27 +62,13 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
     ))
 
 
-def over_par(over: int, translations, proven: bool = True) -> str:
-    """+3, par (at a proven par), as short (as a best known line), −2 (under a best known line)."""
-    if over == 0:
-        if proven:
-            return translations.pgettext("golf: a result equal to par", "par")
-        return translations.pgettext("a win as short as the best known line", "as short")
-    return f"+{over}" if over > 0 else f"{MINUS}{-over}"
-
-
 def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | None) -> str:
     _ = translations.gettext
     parts = []
     if par is not None:
-        if par.proven:
-            name = _("Par %(moves)d") % {"moves": par.moves}
-        elif par.bound:
-            name = _("Best known %(moves)d (at least %(bound)d)") % {"moves": par.moves, "bound": par.bound}
-        else:
-            name = _("Best known %(moves)d") % {"moves": par.moves}
+        name = par_name(par.moves, par.proven, par.bound, translations)
         won = phase_of(game) is Phase.WON
-        parts.append(f"{name}: {over_par(par.over(game.cursor), translations, par.proven) if won else MINUS}")
+        parts.append(f"{name}: {over_par(par.over(game.cursor), par.proven, translations) if won else MINUS}")
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
     return " · ".join(parts)

@@ -29,7 +29,7 @@ from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
-from app.web.views import formatting, preset_words
+from app.web.views import formatting, par_words, preset_words
 from app.web.views.assets import asset_url
 
 # the card words live beside the offline engine's board (app/web/views/card_words.py); RANK_LABELS is
@@ -189,6 +189,9 @@ environment.globals.update(
     preset_name=preset_words.preset_name,
     preset_summary=preset_words.preset_summary,
     preset_expectation=preset_words.preset_expectation,
+    # par and a win against it (templates/_par.html), worded as the shared result words them
+    par_name=par_words.par_name,
+    over_par=par_words.over_par,
     # results and phases are compared as members (``status == Status.WON``), never as words
     Status=Status,
     Phase=Phase,
