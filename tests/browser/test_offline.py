@@ -120,6 +120,7 @@ def test_an_update_waits_for_the_players_tap_and_the_new_version_sends_the_moves
     button, header = (page.locator(s).bounding_box() for s in ("header.site [data-update]", "header.site"))
     assert button["y"] + button["height"] <= header["y"] + header["height"]
     assert button["x"] + button["width"] <= PHONE["width"]
+    assert button["height"] >= 24  # a target a thumb can take (WCAG 2.5.8: at least 24 px)
     shot(page, "offline-update-ready-390")
     assert stored_moves(page, server, game_id) == ["D"]
 
