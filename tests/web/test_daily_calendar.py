@@ -136,3 +136,13 @@ def test_a_player_without_daily_deals_sees_an_empty_month(client):
     cells = _cells(page)
     assert cells and not any(c["result"] for c in cells.values())
     assert 'data-month-link="previous"' not in page and 'data-month-days="0 0"' in page
+
+
+def test_the_legend_names_every_kind_of_day_the_month_shows(client, daily_player):
+    """Won, played, not played, the streak and today: each look a day can have is in the legend."""
+    page = client.get("/stats").text
+    legend = re.search(r'<p class="calendar-legend[^>]*>(.*?)</p>', page, re.S).group(1)
+    keys = set(re.findall(r'class="key (\w+)"', legend))
+    assert keys == {"won", "played", "none", "streak", "today"}
+    shown = {cls for c in _cells(page).values() for cls in c["class"].split()} - {"future"}
+    assert shown <= keys and 'aria-current="date"' in page  # every class a day shows is explained
