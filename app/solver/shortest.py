@@ -69,12 +69,14 @@ A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beam
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
 specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
 ``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams go
-up to ``CORE_EARLY_BEAM_WIDTH`` wide before A* (each ``CORE_BEAM_GROWTH`` times as wide as the
-last, leaving A* at least one part in ``CORE_ASTAR_SHARE``), and A* gets every position left.
+from ``CORE_FIRST_BEAM_WIDTH`` up to ``CORE_EARLY_BEAM_WIDTH`` wide before A* (each
+``CORE_BEAM_GROWTH`` times as wide as the last, leaving A* at least one part in
+``CORE_ASTAR_SHARE``), and A* gets every position left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import heapq
 import itertools
@@ -118,9 +120,9 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
 CORE_EARLY_BEAM_WIDTH = 65_536  # the same in the compiled core (``_core``), whose beams are cheaper
-# ... each of its beams four times as wide as the one before (64, 256, ..., 65,536): the widths
-# between find about the same lines, and the positions they would take go to A* (its bound)
-CORE_BEAM_GROWTH = 4
+# ... three of them, each sixteen times as wide as the one before (256, 4,096, 65,536): the widths
+# between found the same lines, and the positions they would take go to A* (its bound)
+CORE_FIRST_BEAM_WIDTH, CORE_BEAM_GROWTH = 256, 16
 # ... and the beams before A* leave it at least one part in this many of the positions: its
 # bound is the answer's lower bound
 CORE_ASTAR_SHARE = 10
@@ -266,11 +268,9 @@ class _Par:
             first = first or search
             if self.problem.pyramids > 1:
                 if search.compiled():  # wide beams are cheap there, and A* gets every position left
-                    try:
-                        self._best_known(search, FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH,
+                    with contextlib.suppress(BudgetExceeded):  # the beams reached A*'s share: A* runs all the same
+                        self._best_known(search, CORE_FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH,
                                          0 if total is None else total // CORE_ASTAR_SHARE, CORE_BEAM_GROWTH)
-                    except BudgetExceeded:  # the beams reached A*'s share: A* runs all the same
-                        pass
                     keep_back = 0
                 else:
                     self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
