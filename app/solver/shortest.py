@@ -69,11 +69,14 @@ A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beam
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
 specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
 ``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams go
-up to ``CORE_EARLY_BEAM_WIDTH`` wide before A*, and A* gets every position left.
+from ``CORE_FIRST_BEAM_WIDTH`` up to ``CORE_EARLY_BEAM_WIDTH`` wide before A* (each
+``CORE_BEAM_GROWTH`` times as wide as the last, leaving A* at least one part in
+``CORE_ASTAR_SHARE``), and A* gets every position left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import heapq
 import itertools
@@ -117,6 +120,12 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
 CORE_EARLY_BEAM_WIDTH = 65_536  # the same in the compiled core (``_core``), whose beams are cheaper
+# ... three of them, each sixteen times as wide as the one before (256, 4,096, 65,536): the widths
+# between found the same lines, and the positions they would take go to A* (its bound)
+CORE_FIRST_BEAM_WIDTH, CORE_BEAM_GROWTH = 256, 16
+# ... and the beams before A* leave it at least one part in this many of the positions: its
+# bound is the answer's lower bound
+CORE_ASTAR_SHARE = 10
 TWO_PYRAMIDS_BEST_KNOWN_SHARE = 10
 QUICK_GROUPS, DEEP_GROUPS = 1, 3  # value groups per relaxed game of each bound
 FIRST_BEAM_WIDTH = 64  # the best-known search's first width; each next run doubles it
@@ -259,7 +268,9 @@ class _Par:
             first = first or search
             if self.problem.pyramids > 1:
                 if search.compiled():  # wide beams are cheap there, and A* gets every position left
-                    self._best_known(search, FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH)
+                    with contextlib.suppress(BudgetExceeded):  # the beams reached A*'s share: A* runs all the same
+                        self._best_known(search, CORE_FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH,
+                                         0 if total is None else total // CORE_ASTAR_SHARE, CORE_BEAM_GROWTH)
                     keep_back = 0
                 else:
                     self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
@@ -274,9 +285,9 @@ class _Par:
         return first
 
     def _best_known(self, search: ShortestSearch | None, width: int, last_width: int | None = None,
-                    keep_back: int = 0) -> None:
-        """Beam searches (``ShortestSearch.beam``) of widths ``width``, twice that, … (up to
-        ``last_width``) with the positions left but ``keep_back``, each looking for a line
+                    keep_back: int = 0, growth: int = 2) -> None:
+        """Beam searches (``ShortestSearch.beam``) of widths ``width``, ``growth`` times that, …
+        (up to ``last_width``) with the positions left but ``keep_back``, each looking for a line
         shorter than the best known; a line as short as the bound ends the search (it is
         proven). A beam is deterministic: one as wide as an earlier one finds nothing new."""
         if search is None:
@@ -290,7 +301,7 @@ class _Par:
                 self.spent += search.nodes
             if line is not None:
                 self._keep(self.problem.move_text(m) for m in line)
-            width *= 2
+            width *= growth
 
 
 class _GroupGame:

@@ -125,6 +125,42 @@ def test_a_best_known_line_is_much_shorter_than_the_first_win_found():
     assert found.lower_bound <= len(found.moves)
 
 
+def test_double_pyramids_early_beams_grow_sixteenfold_and_leave_a_star_its_share(monkeypatch):
+    """The compiled core's beams before A* (Double Pyramid) are 256, 4,096 and 65,536 wide (each
+    ``CORE_BEAM_GROWTH`` times the last), and however wide they go they leave A* one part in
+    ``CORE_ASTAR_SHARE`` of the positions: A* always runs, and the answer's bound is at least the
+    bound at the start (beams that took every position once left the answer "at least 0")."""
+    calls = []
+    search = shortest._core.search
+
+    def recorded(*args):
+        answer = search(*args)
+        calls.append((args[14], args[11], answer[2]))  # width (0: A*), positions allowed, expanded
+        return answer
+
+    monkeypatch.setattr(shortest._core, "search", recorded)
+    start = _start("double-pyramid", 8291646586825371460)
+    first = ShortestSearch(problem_of(start))
+    at_start = first.bound(first.start())
+    shortest._cached.cache_clear()
+    found = shortest_win(start, budget_nodes=20_000)
+    widths = [width for width, _, _ in calls if width]
+    assert widths == [256, 4096, 65536][:len(widths)] and len(widths) >= 2 and calls[-1][0] == 0
+    assert found.lower_bound >= at_start > 40
+    # beams that could take every position: A* still gets its share
+    monkeypatch.setattr(shortest, "CORE_FIRST_BEAM_WIDTH", 4096)
+    monkeypatch.setattr(shortest, "CORE_BEAM_GROWTH", 4)
+    monkeypatch.setattr(shortest, "CORE_EARLY_BEAM_WIDTH", 1 << 20)
+    calls.clear()
+    shortest._cached.cache_clear()
+    found = shortest_win(start, budget_nodes=20_000)
+    shortest._cached.cache_clear()
+    share = 20_000 // shortest.CORE_ASTAR_SHARE * shortest.CORE_POSITIONS
+    assert calls[-2][0] and calls[-2][2] == calls[-2][1]  # the last beam ran out of positions
+    assert calls[-1][0] == 0 and calls[-1][1] >= share
+    assert found.lower_bound >= at_start and _wins(start, found.moves)
+
+
 def test_beam_lines_win_and_are_never_shorter_than_breadth_first():
     """The beam (the best-known line where A* runs out) drops positions: its lines are wins, as
     long as a shortest one or longer, never shorter; every rule variant on small deals."""
