@@ -136,9 +136,12 @@ def test_sqlite_on_a_full_disk_fails_healthz_and_answers_503_not_500(tmp_path):
 
 
 def _workers(server: Server) -> list[int]:
+    """The two workers' pids once both have started the app (its startup is where a worker
+    takes its lifeline to the supervisor: a worker killed with it before that is another case)."""
     for _ in range(1200):  # the second worker may still be starting (a loaded machine: a minute at most)
-        found = [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", server.log())]
-        if len(found) == 2 or server.process.poll() is not None:
+        log = server.log()
+        found = [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", log)]
+        if (len(found) == 2 and log.count("Application startup complete.") == 2) or server.process.poll() is not None:
             return found
         time.sleep(0.05)
     return []
