@@ -52,9 +52,10 @@ def new_game(session, preset: str, seed: int):
 def follow_hints(session, game, player, limit: int) -> list:
     """Play each hint's move, as its own request, until the game is no longer in play: the hints
     given, in order. No position of the game comes twice, and at most ``limit`` hints are asked."""
-    seen = {record_of(game).position}
+    record = record_of(game)  # then the record each move returns: the game is not replayed again here
+    seen = {record.position}
     given: list = []
-    while record_of(game).position.status == "playing":
+    while record.position.status == "playing":
         hint = assist.hint(session, game, player)
         session.commit()
         given.append(hint)
