@@ -39,3 +39,20 @@ def test_serve_starts_the_process_that_prepares_the_daily_deals_unless_told_not_
 def test_the_preparing_process_ends_when_its_server_is_gone(monkeypatch):
     monkeypatch.setattr(serve, "get_settings", lambda: pytest.fail("nothing prepared for a server that is gone"))
     serve.prepare_ahead(parent=-1)  # not its parent: it returns at once
+
+
+@pytest.mark.parametrize(("parent", "stops"), [("supervisor", False), ("gone", True), ("self", False)])
+def test_a_worker_whose_supervisor_went_while_it_started_stops_at_once(monkeypatch, parent, stops):
+    """A worker's app starts after its process: a supervisor killed in between is no longer its
+    parent when it looks, and no lifeline would ever see it go (the worker would run for good)."""
+    from app import lifeline
+
+    killed, watched = [], []
+    me, ppid = os.getpid(), os.getppid()
+    supervisor = {"supervisor": ppid, "gone": 999_999_999, "self": me}[parent]
+    monkeypatch.setenv(serve.SUPERVISOR, str(supervisor))
+    monkeypatch.setattr(os, "kill", lambda pid, sig: killed.append((pid, sig)))
+    monkeypatch.setattr(lifeline, "leave_with", lambda pid, leave: watched.append(pid))
+    serve.leave_with_supervisor()
+    assert bool(killed) is stops and (not stops or killed[0][0] == me)
+    assert watched == ([ppid] if parent == "supervisor" else [])

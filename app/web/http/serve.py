@@ -80,5 +80,9 @@ def leave_with_supervisor() -> None:
     once the supervising process is gone. Nothing in the process that runs the server itself,
     or outside `tretten serve`."""
     supervisor = os.environ.get(SUPERVISOR, "")
-    if supervisor.isdigit() and int(supervisor) != os.getpid() and int(supervisor) == os.getppid():
+    if not supervisor.isdigit() or int(supervisor) == os.getpid():
+        return
+    if int(supervisor) == os.getppid():
         lifeline.leave_with(int(supervisor), lambda: os.kill(os.getpid(), signal.SIGTERM))
+    else:  # it went while this worker's app was starting: no lifeline would ever see it go
+        os.kill(os.getpid(), signal.SIGTERM)
