@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from app.engine import PRESETS, GameRecord, deal_for_seed
+from app.i18n import translations_for
 from app.solver import solve
 from tests.web.play import WIN_LINE, WIN_SEED, api_player, move, new_game
 
@@ -91,6 +92,16 @@ def test_the_win_panel_closes_and_shows_the_finished_cards(server, new_page, siz
                  newDeal: p.querySelector('[data-action="new"]').getBoundingClientRect().bottom,
                  share: p.querySelector('[data-share-text]').getBoundingClientRect().top}}; }}""")
     assert geometry["bottom"] <= size[1] + 1, geometry
+    # the first line's words run beside the ✕, never under it (in the longest language's words too)
+    for language in ("en", "da", "sv"):
+        words = translations_for(language).gettext("Every row runs from 2 to king in one suit.")
+        under = page.evaluate(f"""(words) => {{ const p = document.querySelector('{panel} .won-main > p');
+            p.lastChild.textContent = " " + words;
+            const x = document.querySelector('{panel} > summary').getBoundingClientRect();
+            const range = document.createRange(); range.selectNodeContents(p);
+            return [...range.getClientRects()].some(r => r.right > x.left && r.left < x.right
+                                                        && r.bottom > x.top && r.top < x.bottom); }}""", words)
+        assert not under, (language, size)
     if size[0] > 760:
         assert geometry["inner"] <= 1, geometry  # a laptop's window holds it whole
     else:
