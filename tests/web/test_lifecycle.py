@@ -191,7 +191,8 @@ def test_the_hint_of_a_page_from_before_its_own_address_is_sent_on_to_it(client)
     imported = client.get("/play/pyramid", params={"deal": deal})
     assert imported.status_code == 200
     hint_url = re.search(r'hx-post="(/play/pyramid/hint\?deal=[^"]+)"', imported.text).group(1)
-    old = client.post("/play/pyramid", params={"deal": deal}, data={"csrf_token": csrf_of(imported.text), "action": "hint"},
+    old = client.post("/play/pyramid", params={"deal": deal},
+                      data={"csrf_token": csrf_of(imported.text), "action": "hint"},
                       headers=HX, follow_redirects=False)
     assert old.status_code == 307 and old.headers["location"].startswith("/play/pyramid/hint?deal=")
     answer = client.post(html.unescape(hint_url), data={"csrf_token": csrf_of(imported.text)}, headers=HX)

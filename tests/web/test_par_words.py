@@ -29,7 +29,8 @@ def test_the_pages_par_line_says_what_the_shared_result_says(language):
     words = translations_for(language)
     token = LANGUAGE.set(language)  # as the language middleware sets it for a request
     try:
-        line = environment.from_string('{% from "_par.html" import par_line %}{{ par_line(41, false, 44, 38) }}').render()
+        template = environment.from_string('{% from "_par.html" import par_line %}{{ par_line(41, false, 44, 38) }}')
+        line = template.render()
     finally:
         LANGUAGE.reset(token)
     assert f"<strong>{par_name(41, False, 38, words)}</strong>" in line
