@@ -106,7 +106,7 @@ def test_a_hint_without_javascript_is_post_redirect_get_and_marks_its_cards(clie
     game_id, html = _seeded(client)
     response = _post(client, f"/games/{game_id}/hint", html, htmx=False)
     assert response.status_code == 303
-    assert response.headers["location"] == f"/games/{game_id}"  # the hint is in the flash
+    assert response.headers["location"] == f"/games/{game_id}#hint"  # the hint is in the flash, its words in view
     page = client.get(response.headers["location"])
     assert page.status_code == 200 and "data-hint=" in page.text and "<html" in page.text
     assert _game(client, game_id).hint_count == 1

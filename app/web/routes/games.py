@@ -303,7 +303,7 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
     commit_now(session)
     if not is_htmx(request):
         flash(request, **hinted(found))
-        return see_other(request, f"/games/{game.id}")
+        return see_other(request, f"/games/{game.id}#hint")  # a phone's page opens at the hint's words
     return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
 
 

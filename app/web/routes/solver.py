@@ -66,7 +66,7 @@ def _hint(game_id: str, request: Request, session, player, fields: SeenFields) -
     commit_now(session)
     if not is_htmx(request):
         flash(request, **hinted(found))
-        return see_other(request, f"/games/{game.id}")
+        return see_other(request, f"/games/{game.id}#hint")  # a phone's page opens at the hint's words
     return render_hinted(request, game, player, found)
 
 
