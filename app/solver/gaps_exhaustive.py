@@ -55,7 +55,7 @@ except ImportError:  # built without a C compiler
 
 LOST, WON = 0, 1
 # The share of a last-round budget the Python search (restarts and beam) gets first.
-PYTHON_SHARE = 0.3
+PYTHON_SHARE = 0.1
 # A node of a budget (the Python search's unit) is worth this many grids of this search: about
 # the same CPU (measured: 750,000 grids against 100,000 nodes a second).
 GRIDS_PER_NODE = 7
