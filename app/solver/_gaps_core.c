@@ -313,7 +313,7 @@ static long long luby(long long i) {
  * cut has searched every grid reachable from the root (through grids the relaxation spares):
  * a loss is still a proof. */
 static int search(Core *c, long long max_nodes, double seconds, int cpu, int prune,
-                  long long first_run, long long unit, long long *nodes, Fill **line,
+                  int prune_every, long long first_run, long long unit, long long *nodes, Fill **line,
                   int *length) {
     int depth = 0, capacity = 1024, verdict = LOST;
     Frame *stack = malloc(capacity * sizeof(Frame));
@@ -393,7 +393,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         }
         depth++;
         stack[depth].via = m;
-        expand(c, &stack[depth], prune);
+        expand(c, &stack[depth], prune && depth % prune_every == 0);
     }
 done:
     if (verdict == WON) {
@@ -408,16 +408,18 @@ done:
 }
 
 /* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states, first_run=0, unit=0) -> (verdict, nodes, line): verdict 0 lost, 1 won,
+ *        max_states, first_run=0, unit=0, prune_every=1) -> (verdict, nodes, line): verdict 0 lost, 1 won,
  * 2-4 undecided (nodes, time, memory); line is a list of (card, cell) fills when won.
- * max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no restarts). */
+ * max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no restarts);
+ * with prune, the relaxation at each run's root and at every prune_every-th depth. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer grid, starters;
     int rows, cols, cpu, prune;
     long long max_nodes, max_states, first_run = 0, unit = 0;
+    int prune_every = 1;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LL", &grid, &rows, &cols, &starters, &max_nodes,
-                          &seconds, &cpu, &prune, &max_states, &first_run, &unit))
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLi", &grid, &rows, &cols, &starters, &max_nodes,
+                          &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every))
         return NULL;
     Core *c = calloc(1, sizeof(Core));
     PyObject *result = NULL;
@@ -464,7 +466,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Fill *line = NULL;
     int length = 0, verdict;
     Py_BEGIN_ALLOW_THREADS
-    verdict = search(c, max_nodes, seconds, cpu, prune, first_run, unit < 1 ? 1 : unit, &nodes,
+    verdict = search(c, max_nodes, seconds, cpu, prune, prune_every < 1 ? 1 : prune_every,
+                     first_run, unit < 1 ? 1 : unit, &nodes,
                      &line, &length);
     Py_END_ALLOW_THREADS
     PyObject *moves = PyList_New(0);

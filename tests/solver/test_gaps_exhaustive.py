@@ -34,14 +34,17 @@ RESTARTS = [(0, 0), (gaps_exhaustive.FIRST_RUN_GRIDS, gaps_exhaustive.RESTART_GR
 
 
 def _agrees(rows: int, cols: int, grid: tuple, starters: tuple = ()) -> bool:
-    """Every verdict (with and without the relaxation, with and without restarts) equals
+    """Every verdict (with the relaxation at every grid, at some, or none; with and without
+    restarts) equals
     breadth-first search's, and a win replays under the reference rules; returns the verdict."""
     expected = ref.winnable(rows, cols, grid, starters)
-    for prune in (True, False):
+    # The relaxation at every grid, at every 4th depth (the module's), or nowhere.
+    for prune, every in ((True, 1), (True, gaps_exhaustive.PRUNE_EVERY), (False, 1)):
         for first_run, unit in RESTARTS:
             won, moves, _ = gaps_exhaustive.exhaustive(_codes(grid), rows, cols, starters,
-                                                       prune=prune, first_run=first_run, unit=unit)
-            assert won == expected, (grid, starters, prune, first_run, unit)
+                                                       prune=prune, first_run=first_run, unit=unit,
+                                                       prune_every=every)
+            assert won == expected, (grid, starters, prune, every, first_run, unit)
             if won:
                 assert ref.replays_to_won(rows, cols, grid, _line(moves), starters)
     return expected
