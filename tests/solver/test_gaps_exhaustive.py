@@ -127,10 +127,11 @@ def test_restarts_search_more_grids_than_one_run_to_the_same_loss():
 
 
 def test_restarts_win_a_deal_the_fixed_order_does_not_within_the_same_grids():
-    """Seed 41 (one round): the fixed order meets no win in 1.5 million grids; the restarts
-    (shuffled orders, the set of grids met shared) win it within them, and the line replays."""
+    """Seed 29 (one round): the fixed order meets no win in 1.5 million grids; the restarts
+    (shuffled orders, the set of grids met shared) win it within them (after about 370,000),
+    and the line replays."""
     variant = get_game("gaps")
-    position = variant.new_position(deal_for_seed("gaps", 41), variant.parse_rules({"rounds": "1"}))
+    position = variant.new_position(deal_for_seed("gaps", 29), variant.parse_rules({"rounds": "1"}))
     grid = [0 if c is None else 16 * "CDHS".index(c.suit) + c.rank for c in position.grid]
     budget = 1_500_000 // gaps_exhaustive.GRIDS_PER_NODE
     assert gaps_exhaustive.exhaustive(grid, 4, 13, budget=Budget(budget, None), first_run=0)[0] is None
