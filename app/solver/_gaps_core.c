@@ -59,8 +59,10 @@ static int key_tomb(const Key *k) {
     return !~(k->w[0] & k->w[1] & k->w[2] & k->w[3] & k->w[4]);
 }
 
+/* Rebuild the table at twice its size, or at its size when removed entries (restarts) are more
+ * than 1/64 of it: it grows for the grids it holds, not for removed ones. */
 static int table_grow(Core *c) {
-    uint64_t size = c->mask + 1, new_size = size * 2;
+    uint64_t size = c->mask + 1, new_size = c->tombs > size / 64 ? size : size * 2;
     Key *t = calloc(new_size, sizeof(Key));
     if (t == NULL) return 0;
     for (uint64_t i = 0; i < size; i++) {
@@ -79,7 +81,8 @@ static int table_grow(Core *c) {
 /* 1: newly added; 0: met before; -1: the set is full (max_count) or out of memory. */
 static int table_add(Core *c) {
     if (c->count + c->tombs + 1 > (c->mask + 1) / 4 * 3) {
-        if (c->count >= c->max_count || !table_grow(c)) return -1;
+        if ((c->count >= c->max_count && c->tombs <= (c->mask + 1) / 64) || !table_grow(c))
+            return -1;
     }
     Key *tomb = NULL;
     for (uint64_t i = key_hash(&c->key) & c->mask;; i = (i + 1) & c->mask) {
