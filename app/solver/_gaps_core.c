@@ -31,7 +31,7 @@ typedef struct {
     uint64_t last_mask, not_last, col0_mask, t2[4];
     Key *table;
     uint64_t mask;
-    size_t count, tombs, max_count;
+    size_t count, max_count;
     uint64_t rng; /* the order's shuffle (xorshift64), 0: the fixed order */
 } Core;
 
@@ -54,19 +54,12 @@ static int key_empty(const Key *k) {
     return !(k->w[0] | k->w[1] | k->w[2] | k->w[3] | k->w[4]);
 }
 
-/* A removed entry (all ones: a cell of 63 is no card). */
-static int key_tomb(const Key *k) {
-    return !~(k->w[0] & k->w[1] & k->w[2] & k->w[3] & k->w[4]);
-}
-
-/* Rebuild the table at twice its size, or at its size when removed entries (restarts) are more
- * than 1/64 of it: it grows for the grids it holds, not for removed ones. */
 static int table_grow(Core *c) {
-    uint64_t size = c->mask + 1, new_size = c->tombs > size / 64 ? size : size * 2;
+    uint64_t size = c->mask + 1, new_size = size * 2;
     Key *t = calloc(new_size, sizeof(Key));
     if (t == NULL) return 0;
     for (uint64_t i = 0; i < size; i++) {
-        if (key_empty(&c->table[i]) || key_tomb(&c->table[i])) continue;
+        if (key_empty(&c->table[i])) continue;
         uint64_t j = key_hash(&c->table[i]) & (new_size - 1);
         while (!key_empty(&t[j])) j = (j + 1) & (new_size - 1);
         t[j] = c->table[i];
@@ -74,45 +67,44 @@ static int table_grow(Core *c) {
     free(c->table);
     c->table = t;
     c->mask = new_size - 1;
-    c->tombs = 0;
     return 1;
 }
 
 /* 1: newly added; 0: met before; -1: the set is full (max_count) or out of memory. */
 static int table_add(Core *c) {
-    if (c->count + c->tombs + 1 > (c->mask + 1) / 4 * 3) {
-        if ((c->count >= c->max_count && c->tombs <= (c->mask + 1) / 64) || !table_grow(c))
-            return -1;
+    if (c->count + 1 > (c->mask + 1) / 4 * 3) {
+        if (c->count >= c->max_count || !table_grow(c)) return -1;
     }
-    Key *tomb = NULL;
     for (uint64_t i = key_hash(&c->key) & c->mask;; i = (i + 1) & c->mask) {
         Key *e = &c->table[i];
         if (key_empty(e)) {
-            if (tomb != NULL) {
-                e = tomb;
-                c->tombs--;
-            }
             *e = c->key;
             c->count++;
             return 1;
         }
-        if (tomb == NULL && key_tomb(e)) tomb = e;
-        else if (!memcmp(e, &c->key, sizeof(Key))) return 0;
+        if (!memcmp(e, &c->key, sizeof(Key))) return 0;
     }
 }
 
-/* Remove the current grid (it is in the set). */
+/* Remove the current grid if it is in the set: linear probing's deletion by shifting back the
+ * entries after it that probed past its cell (no tombstones, so restarts never grow the table). */
 static void table_remove(Core *c) {
-    for (uint64_t i = key_hash(&c->key) & c->mask;; i = (i + 1) & c->mask) {
-        Key *e = &c->table[i];
-        if (key_empty(e)) return;
-        if (!memcmp(e, &c->key, sizeof(Key))) {
-            memset(e, 0xFF, sizeof(Key));
-            c->count--;
-            c->tombs++;
-            return;
+    uint64_t i = key_hash(&c->key) & c->mask;
+    for (;; i = (i + 1) & c->mask) {
+        if (key_empty(&c->table[i])) return;
+        if (!memcmp(&c->table[i], &c->key, sizeof(Key))) break;
+    }
+    for (uint64_t j = (i + 1) & c->mask;; j = (j + 1) & c->mask) {
+        if (key_empty(&c->table[j])) break;
+        uint64_t home = key_hash(&c->table[j]) & c->mask;
+        /* the entry at j may move to i when its home is not in (i, j] (cyclically) */
+        if (((j - home) & c->mask) >= ((j - i) & c->mask)) {
+            c->table[i] = c->table[j];
+            i = j;
         }
     }
+    memset(&c->table[i], 0, sizeof(Key));
+    c->count--;
 }
 
 /* --- rules ---------------------------------------------------------------------------- */

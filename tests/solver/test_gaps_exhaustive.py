@@ -126,6 +126,19 @@ def test_restarts_search_more_grids_than_one_run_to_the_same_loss():
     pytest.fail("no lost board of enough grids")
 
 
+def test_a_full_board_loss_is_proven_with_runs_of_one_grid():
+    """Seed 63 (one round) is lost (one run in the fixed order proves it); with the runs cut
+    after every new grid, thousands of stacks leave the set (deletions from a full-size
+    table), and the last run proves the same loss."""
+    variant = get_game("gaps")
+    position = variant.new_position(deal_for_seed("gaps", 63), variant.parse_rules({"rounds": "1"}))
+    grid = [0 if c is None else 16 * "CDHS".index(c.suit) + c.rank for c in position.grid]
+    once = gaps_exhaustive.exhaustive(grid, 4, 13, first_run=0)
+    cut = gaps_exhaustive.exhaustive(grid, 4, 13, first_run=1, unit=1)
+    assert once[0] is False and cut[0] is False
+    assert cut[2] > once[2]
+
+
 def test_restarts_win_a_deal_the_fixed_order_does_not_within_the_same_grids():
     """Seed 29 (one round): the fixed order meets no win in 1.5 million grids; the restarts
     (shuffled orders, the set of grids met shared) win it within them (after about 370,000),
