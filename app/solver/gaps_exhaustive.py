@@ -32,11 +32,12 @@ never removes a grid, so a loss stays a proof. Measured on seeds 4 and 14 (2 mil
 (0.15 s) at every depth, 254,000 (0.12 s) at every 4th, 555,000 (0.21 s) with none.
 
 Measured: about 750,000 grids a second of CPU here (the relaxation at every grid; about
-1.4 million at every 4th depth) against about 100,000 for the Python search. It proves the lost rounds the Python search cannot (its
-restarts and beam are built to find wins fast) and finds wins they miss; they find many wins
-sooner. So ``solve_gaps`` runs the Python search first, for ``PYTHON_SHARE`` of a time budget
-(and all of a node budget: the app's node budgets are sized for the Python search, and the
-wins it finds within them stay the same), and this one on what is left.
+1.4 million at every 4th depth) against about 100,000 for the Python search. It proves the
+lost rounds the Python search cannot (its restarts and beam are built to find wins fast) and
+finds wins they miss; they find many wins sooner. So ``solve_gaps`` runs the Python search
+first, for ``PYTHON_SHARE`` of a time budget (and all of a node budget: the app's node budgets
+are sized for the Python search, and the wins it finds within them stay the same), and this
+one on what is left.
 
 Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
 tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had

@@ -18,6 +18,7 @@ from app.solver.result import Budget
 
 from . import gaps_reference as ref
 
+
 def _codes(grid: tuple) -> list[int]:
     return [0 if x is None else 16 * x[0] + x[1] for x in grid]
 
