@@ -6,7 +6,7 @@
  * every grid reachable by fills (no redeal), each grid expanded at most once (an exact set of
  * the grids met, 6 bits a cell); a grid the reach relaxation condemns is not expanded. So a
  * search that ends without meeting a won grid has searched every grid reachable through
- * grids that may still win: the round is lost. */
+ * grids that may still win: the round is lost. Restarts (see search) share the set. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -32,6 +32,7 @@ typedef struct {
     Key *table;
     uint64_t mask;
     size_t count, max_count;
+    uint64_t rng; /* the order's shuffle (xorshift64), 0: the fixed order */
 } Core;
 
 /* --- the set of grids met ------------------------------------------------------------- */
@@ -85,6 +86,27 @@ static int table_add(Core *c) {
     }
 }
 
+/* Remove the current grid if it is in the set: linear probing's deletion by shifting back the
+ * entries after it that probed past its cell (no tombstones, so restarts never grow the table). */
+static void table_remove(Core *c) {
+    uint64_t i = key_hash(&c->key) & c->mask;
+    for (;; i = (i + 1) & c->mask) {
+        if (key_empty(&c->table[i])) return;
+        if (!memcmp(&c->table[i], &c->key, sizeof(Key))) break;
+    }
+    for (uint64_t j = (i + 1) & c->mask;; j = (j + 1) & c->mask) {
+        if (key_empty(&c->table[j])) break;
+        uint64_t home = key_hash(&c->table[j]) & c->mask;
+        /* the entry at j may move to i when its home is not in (i, j] (cyclically) */
+        if (((j - home) & c->mask) >= ((j - i) & c->mask)) {
+            c->table[i] = c->table[j];
+            i = j;
+        }
+    }
+    memset(&c->table[i], 0, sizeof(Key));
+    c->count--;
+}
+
 /* --- rules ---------------------------------------------------------------------------- */
 static int run_length(const Core *c, int r) {
     int base = r * c->cols, first = c->grid[base];
@@ -108,10 +130,27 @@ static int two_allowed(const Core *c, int suit, int row) {
     return c->starters[row] < 0 || c->starters[row] == suit;
 }
 
+static uint64_t next_random(Core *c) {
+    uint64_t x = c->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return c->rng = x;
+}
+
+static void shuffle(Core *c, Fill *f, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(next_random(c) % (uint64_t)(i + 1));
+        Fill t = f[i];
+        f[i] = f[j];
+        f[j] = t;
+    }
+}
+
 /* The fills in the order of GapsCore.fills (app/solver/gaps.py) as the first run has it:
  * those that extend a row's correct run, then the others, then those whose card leaves a
  * dead gap behind (it sat right of a king or a gap). */
-static int fills(const Core *c, Fill *out) {
+static int fills(Core *c, Fill *out) {
     Fill good[MAXMOVES], other[MAXMOVES], bad[MAXMOVES];
     int ng = 0, no = 0, nb = 0, cols = c->cols, top = c->top;
     for (int g = 0; g < c->n; g++) {
@@ -143,6 +182,11 @@ static int fills(const Core *c, Fill *out) {
         else if (frm % cols && frm - 1 != g && (!c->grid[frm - 1] || (c->grid[frm - 1] & 15) == top))
             bad[nb++] = f;
         else other[no++] = f;
+    }
+    if (c->rng) {
+        shuffle(c, good, ng);
+        shuffle(c, other, no);
+        shuffle(c, bad, nb);
     }
     memcpy(out, good, ng * sizeof(Fill));
     memcpy(out + ng, other, no * sizeof(Fill));
@@ -243,13 +287,34 @@ static int expand(Core *c, Frame *f, int prune) {
 
 enum { LOST = 0, WON = 1, OUT_OF_NODES = 2, OUT_OF_TIME = 3, OUT_OF_MEMORY = 4 };
 
-/* Returns the verdict; on WON, *line and *length hold the fills from the start. */
+static long long luby(long long i) {
+    for (;;) {
+        int k = 0;
+        while ((1LL << k) - 1 < i) k++;
+        if (i == (1LL << k) - 1) return 1LL << (k - 1);
+        i -= (1LL << (k - 1)) - 1;
+    }
+}
+
+/* Returns the verdict; on WON, *line and *length hold the fills from the start.
+ *
+ * Restarts (first_run > 0): the first run in the fixed order for `first_run` new grids, then
+ * runs with the fills of each group shuffled (a seed a run) for `unit` times the Luby
+ * sequence 1, 1, 2, 1, 1, 2, 4, ... new grids each. A run cut short removes the grids on its
+ * stack from the set (their fills are not all tried) and keeps the others: each of those had
+ * every fill tried, so each of its successors is in the set or was on the stack, and the next
+ * run, which starts at the root again, reaches every grid of that stack afresh. So the set
+ * stays closed under fills but for grids still to be searched, and a run that ends without a
+ * cut has searched every grid reachable from the root (through grids the relaxation spares):
+ * a loss is still a proof. */
 static int search(Core *c, long long max_nodes, double seconds, int cpu, int prune,
-                  long long *nodes, Fill **line, int *length) {
+                  int prune_every, long long first_run, long long unit, long long *nodes, Fill **line,
+                  int *length) {
     int depth = 0, capacity = 1024, verdict = LOST;
     Frame *stack = malloc(capacity * sizeof(Frame));
     if (stack == NULL) return OUT_OF_MEMORY;
     double deadline = seconds >= 0 ? now(cpu) + seconds : -1;
+    long long run = 0, allowance = first_run > 0 ? first_run : -1, run_nodes = 0;
     *nodes = 0;
     if (is_won(c)) {
         verdict = WON;
@@ -293,6 +358,25 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
             verdict = OUT_OF_TIME;
             break;
         }
+        if (allowance >= 0 && ++run_nodes >= allowance) {
+            /* The run is cut: its stack leaves the set, and the next run starts at the root. */
+            table_remove(c);
+            take_back(c, m);
+            for (; depth > 0; depth--) {
+                table_remove(c);
+                take_back(c, stack[depth].via);
+            }
+            run++;
+            run_nodes = 0;
+            allowance = unit * luby(run);
+            c->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)run ^ 0xD1B54A32D192ED03ULL;
+            if (table_add(c) < 0) {
+                verdict = OUT_OF_MEMORY;
+                break;
+            }
+            expand(c, &stack[0], prune);
+            continue;
+        }
         if (depth + 1 == capacity) {
             Frame *bigger = realloc(stack, 2 * capacity * sizeof(Frame));
             if (bigger == NULL) {
@@ -304,7 +388,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         }
         depth++;
         stack[depth].via = m;
-        expand(c, &stack[depth], prune);
+        expand(c, &stack[depth], prune && depth % prune_every == 0);
     }
 done:
     if (verdict == WON) {
@@ -319,16 +403,18 @@ done:
 }
 
 /* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states) -> (verdict, nodes, line): verdict 0 lost, 1 won, 2-4 undecided (nodes,
- * time, memory); line is a list of (card, cell) fills when won. max_nodes, seconds < 0:
- * no limit. */
+ *        max_states, first_run=0, unit=0, prune_every=1) -> (verdict, nodes, line): verdict 0 lost, 1 won,
+ * 2-4 undecided (nodes, time, memory); line is a list of (card, cell) fills when won.
+ * max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no restarts);
+ * with prune, the relaxation at each run's root and at every prune_every-th depth. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer grid, starters;
     int rows, cols, cpu, prune;
-    long long max_nodes, max_states;
+    long long max_nodes, max_states, first_run = 0, unit = 0;
+    int prune_every = 1;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL", &grid, &rows, &cols, &starters, &max_nodes,
-                          &seconds, &cpu, &prune, &max_states))
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLi", &grid, &rows, &cols, &starters, &max_nodes,
+                          &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every))
         return NULL;
     Core *c = calloc(1, sizeof(Core));
     PyObject *result = NULL;
@@ -375,7 +461,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Fill *line = NULL;
     int length = 0, verdict;
     Py_BEGIN_ALLOW_THREADS
-    verdict = search(c, max_nodes, seconds, cpu, prune, &nodes, &line, &length);
+    verdict = search(c, max_nodes, seconds, cpu, prune, prune_every < 1 ? 1 : prune_every,
+                     first_run, unit < 1 ? 1 : unit, &nodes,
+                     &line, &length);
     Py_END_ALLOW_THREADS
     PyObject *moves = PyList_New(0);
     if (moves != NULL && verdict == WON) {

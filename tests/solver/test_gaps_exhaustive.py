@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from app.engine import deal_for_seed, get_game
 from app.solver import gaps_exhaustive
-from app.solver.gaps import solve_gaps
+from app.solver.gaps import fill_text, solve_gaps
 from app.solver.result import Budget
 
 from . import gaps_reference as ref
+
 
 def _codes(grid: tuple) -> list[int]:
     return [0 if x is None else 16 * x[0] + x[1] for x in grid]
@@ -26,15 +27,27 @@ def _line(moves) -> list:
     return [((c >> 4, c & 15), cell) for c, cell in moves]
 
 
+# (first run, unit) of the restarts: none (one run in the fixed order), the module's, and
+# allowances so small that reduced boards are searched by many cut runs (the stack of each cut
+# run leaves the set of grids met, the rest stays; the last run must still prove a loss).
+RESTARTS = [(0, 0), (gaps_exhaustive.FIRST_RUN_GRIDS, gaps_exhaustive.RESTART_GRIDS), (1, 1),
+            (3, 2), (20, 5)]
+
+
 def _agrees(rows: int, cols: int, grid: tuple, starters: tuple = ()) -> bool:
-    """Both verdicts (with and without the relaxation) equal breadth-first search's, and a win
-    replays under the reference rules; returns the verdict."""
+    """Every verdict (with the relaxation at every grid, at some, or none; with and without
+    restarts) equals
+    breadth-first search's, and a win replays under the reference rules; returns the verdict."""
     expected = ref.winnable(rows, cols, grid, starters)
-    for prune in (True, False):
-        won, moves, _ = gaps_exhaustive.exhaustive(_codes(grid), rows, cols, starters, prune=prune)
-        assert won == expected, (grid, starters, prune)
-        if won:
-            assert ref.replays_to_won(rows, cols, grid, _line(moves), starters)
+    # The relaxation at every grid, at every 4th depth (the module's), or nowhere.
+    for prune, every in ((True, 1), (True, gaps_exhaustive.PRUNE_EVERY), (False, 1)):
+        for first_run, unit in RESTARTS:
+            won, moves, _ = gaps_exhaustive.exhaustive(_codes(grid), rows, cols, starters,
+                                                       prune=prune, first_run=first_run, unit=unit,
+                                                       prune_every=every)
+            assert won == expected, (grid, starters, prune, every, first_run, unit)
+            if won:
+                assert ref.replays_to_won(rows, cols, grid, _line(moves), starters)
     return expected
 
 
@@ -94,6 +107,53 @@ def test_budget_out_is_undecided_never_a_verdict():
     assert gaps_exhaustive.exhaustive(grid, 4, 13, max_grids=5_000)[0] is None
     budget = Budget(None, 0.05, time.process_time)
     assert gaps_exhaustive.exhaustive(grid, 4, 13, budget=budget)[0] is None
+
+
+def test_restarts_search_more_grids_than_one_run_to_the_same_loss():
+    """A lost reduced board searched with tiny allowances: many runs are cut (their stacks are
+    searched again), so more grids are counted than one run meets, and the verdict stays lost."""
+    rng = random.Random(7)
+    for _ in range(200):
+        grid = ref.random_grid(3, 6, rng)
+        if ref.winnable(3, 6, grid):
+            continue
+        one = gaps_exhaustive.exhaustive(_codes(grid), 3, 6, prune=False, first_run=0)
+        if one[2] < 20:
+            continue
+        cut = gaps_exhaustive.exhaustive(_codes(grid), 3, 6, prune=False, first_run=1, unit=1)
+        assert one[0] is False and cut[0] is False
+        assert cut[2] > one[2]
+        return
+    pytest.fail("no lost board of enough grids")
+
+
+def test_a_full_board_loss_is_proven_with_runs_of_one_grid():
+    """Seed 63 (one round) is lost (one run in the fixed order proves it); with the runs cut
+    after every new grid, thousands of stacks leave the set (deletions from a full-size
+    table), and the last run proves the same loss."""
+    variant = get_game("gaps")
+    position = variant.new_position(deal_for_seed("gaps", 63), variant.parse_rules({"rounds": "1"}))
+    grid = [0 if c is None else 16 * "CDHS".index(c.suit) + c.rank for c in position.grid]
+    once = gaps_exhaustive.exhaustive(grid, 4, 13, first_run=0)
+    cut = gaps_exhaustive.exhaustive(grid, 4, 13, first_run=1, unit=1)
+    assert once[0] is False and cut[0] is False
+    assert cut[2] > once[2]
+
+
+def test_restarts_win_a_deal_the_fixed_order_does_not_within_the_same_grids():
+    """Seed 29 (one round): the fixed order meets no win in 1.5 million grids; the restarts
+    (shuffled orders, the set of grids met shared) win it within them (after about 370,000),
+    and the line replays."""
+    variant = get_game("gaps")
+    position = variant.new_position(deal_for_seed("gaps", 29), variant.parse_rules({"rounds": "1"}))
+    grid = [0 if c is None else 16 * "CDHS".index(c.suit) + c.rank for c in position.grid]
+    budget = 1_500_000 // gaps_exhaustive.GRIDS_PER_NODE
+    assert gaps_exhaustive.exhaustive(grid, 4, 13, budget=Budget(budget, None), first_run=0)[0] is None
+    won, line, _ = gaps_exhaustive.exhaustive(grid, 4, 13, budget=Budget(budget, None))
+    assert won is True
+    for card, cell in line:
+        position = position.apply(fill_text(card, cell))
+    assert position.is_won()
 
 
 def test_last_round_win_found_by_the_exhaustive_search_replays():
