@@ -18,7 +18,8 @@ from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import leaderboard, stats
-from app.web.http.deps import CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now, in_solver_thread
+from app.web.http.deps import (CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now, discard,
+                               in_solver_thread)
 from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import flash, flashed, see_other
 from app.web.http.refusals import refused
@@ -254,6 +255,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
                                   target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
                                   mid=form.mid, offline=form.offline)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
+        discard(session)  # the failed write's transaction, before the winner's game is read
         in_play = games.game_of_deal(session, player, draft)
         if in_play is not None:
             return refused(request, session, player, exc, lambda: games.get_game_row(session, in_play.id),
