@@ -18,8 +18,16 @@ from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
 from app.services.stats import leaderboard, stats
-from app.web.http.deps import (CsrfDep, GameIdDep, LimitsDep, PlayerDep, SessionDep, commit_now, discard,
-                               in_solver_thread)
+from app.web.http.deps import (
+    CsrfDep,
+    GameIdDep,
+    LimitsDep,
+    PlayerDep,
+    SessionDep,
+    commit_now,
+    discard,
+    in_solver_thread,
+)
 from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import flash, flashed, see_other
 from app.web.http.refusals import refused
