@@ -32,7 +32,7 @@ from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
-from app.web.views.game_view import hint_of, hinted, render_game, render_hinted, share_path, streak_after
+from app.web.views.game_view import answer_hint, hint_of, render_game, render_hinted, share_path, streak_after
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx
 
@@ -311,10 +311,7 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft)
     commit_now(session)
-    if not is_htmx(request):
-        flash(request, **hinted(found))
-        return see_other(request, f"/games/{game.id}#hint")  # a phone's page opens at the hint's words
-    return render_hinted(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
+    return answer_hint(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
 
 
 # before /play/{preset}/{seed}: "hint" is no seed. SolverRoom holds the player's search slot.

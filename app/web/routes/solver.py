@@ -31,11 +31,11 @@ from app.web.http.deps import (
     in_solver_thread,
 )
 from app.web.http.errors import RefusedEarly
-from app.web.http.redirects import flash, see_other
+from app.web.http.redirects import see_other
 from app.web.http.refusals import refused
 from app.web.views import par_view
 from app.web.views.boards import motion_steps
-from app.web.views.game_view import hinted, render_game, render_hinted, streak_after
+from app.web.views.game_view import answer_hint, render_game, streak_after
 from app.web.views.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
@@ -64,10 +64,7 @@ def _hint(game_id: str, request: Request, session, player, fields: SeenFields) -
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id))
     commit_now(session)
-    if not is_htmx(request):
-        flash(request, **hinted(found))
-        return see_other(request, f"/games/{game.id}#hint")  # a phone's page opens at the hint's words
-    return render_hinted(request, game, player, found)
+    return answer_hint(request, game, player, found)
 
 
 @router.get("/games/{game_id}/solver")
