@@ -9,6 +9,9 @@ from fastapi import Form, Request
 from pydantic import AfterValidator
 from starlette.responses import RedirectResponse, Response
 
+from app.db.models import Game, Player
+from app.services.assist.assist import Hint
+from app.web.views.game_view import hinted, render_hinted
 from app.web.views.templating import is_htmx
 
 
@@ -17,6 +20,17 @@ def see_other(request: Request, url: str) -> Response:
     if is_htmx(request):
         return Response(status_code=200, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)
+
+
+def answer_hint(request: Request, game: Game, player: Player, found: Hint,
+                headers: dict[str, str] | None = None) -> Response:
+    """A hint's answer: for htmx the board with it marked; a plain form post goes on to the
+    game's page with the hint in the flash, opened at its words (``#hint``: on a phone they were
+    below the screen's edge)."""
+    if not is_htmx(request):
+        flash(request, **hinted(found))
+        return see_other(request, f"/games/{game.id}#hint")
+    return render_hinted(request, game, player, found, headers=headers)
 
 
 FLASH = "flash"  # the one key of the signed session cookie (SessionMiddleware, app/web/main.py)

@@ -29,10 +29,10 @@ from app.web.http.deps import (
     in_solver_thread,
 )
 from app.web.http.errors import headers_of, status_of
-from app.web.http.redirects import flash, flashed, see_other
+from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
-from app.web.views.game_view import answer_hint, hint_of, render_game, render_hinted, share_path, streak_after
+from app.web.views.game_view import hint_of, render_game, render_hinted, share_path, streak_after
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx
 

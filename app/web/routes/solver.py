@@ -31,11 +31,11 @@ from app.web.http.deps import (
     in_solver_thread,
 )
 from app.web.http.errors import RefusedEarly
-from app.web.http.redirects import see_other
+from app.web.http.redirects import answer_hint, see_other
 from app.web.http.refusals import refused
 from app.web.views import par_view
 from app.web.views.boards import motion_steps
-from app.web.views.game_view import answer_hint, render_game, streak_after
+from app.web.views.game_view import render_game, streak_after
 from app.web.views.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)

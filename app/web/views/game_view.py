@@ -17,7 +17,6 @@ from app.services.play import daily, lifecycle
 from app.services.play.games import OnTable, record_of
 from app.services.play.moves import ActionResult
 from app.services.stats import stats
-from app.web.http.redirects import flash, see_other
 from app.web.views import sharing
 from app.web.views.boards import board_of, marks
 from app.web.views.templating import absolute, is_htmx, render
@@ -142,17 +141,6 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
             **marks(move)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint, **(extra or {})}, headers=headers)
-
-
-def answer_hint(request: Request, game: Game, player: Player, found: assist.Hint,
-                headers: dict[str, str] | None = None) -> Response:
-    """A hint's answer: for htmx the board with it marked; a plain form post goes on to the
-    game's page with the hint in the flash, opened at its words (``#hint``: on a phone they were
-    below the screen's edge)."""
-    if not is_htmx(request):
-        flash(request, **hinted(found))
-        return see_other(request, f"/games/{game.id}#hint")
-    return render_hinted(request, game, player, found, headers=headers)
 
 
 def hinted(found: assist.Hint) -> dict:
