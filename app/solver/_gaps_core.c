@@ -17,10 +17,13 @@
 
 #define MAXN 52
 #define WORDS 5
-#define MAXMOVES 16
+#define MAXMOVES 48 /* a grid's moves: at most 4 fills of its gaps, 12 of column 1, 24 of the last gap */
+#define MAXSTEPS 5  /* fills a move plays: at most 4 2s moved within column 0, then its own */
 
 typedef struct { uint64_t w[WORDS]; } Key;
 typedef struct { unsigned char card, frm, to; } Fill;
+/* A move: one fill, or (column 0 as one arrangement, see `moves`) 2s moved within column 0 first. */
+typedef struct { Fill step[MAXSTEPS]; unsigned char n; } Move;
 
 typedef struct {
     int rows, cols, n, top;
@@ -28,20 +31,25 @@ typedef struct {
     unsigned char grid[MAXN];
     int where[64];
     Key key;
+    uint64_t gaps; /* a bit for each cell that holds a gap */
     uint64_t last_mask, not_last, col0_mask, t2[4];
-    Key *table;
-    uint64_t mask;
-    size_t count, max_count;
+    uint64_t *table, mask;
+    Key *keys;
+    uint64_t *free_slots;
+    size_t count, max_count, nkeys, keys_cap, nfree, free_cap;
     uint64_t rng; /* the order's shuffle (xorshift64), 0: the fixed order */
+    int classes; /* column 0 as one arrangement (see `moves`); never under starters */
 } Core;
 
 /* --- the set of grids met ------------------------------------------------------------- */
-static void key_set(Core *c, int i, unsigned v_old, unsigned v_new) {
+static void key_set_on(Key *k, int i, unsigned v_old, unsigned v_new) {
     int b = i * 6, w = b >> 6, s = b & 63;
     uint64_t d = (uint64_t)(v_old ^ v_new);
-    c->key.w[w] ^= d << s;
-    if (s > 58) c->key.w[w + 1] ^= d >> (64 - s);
+    k->w[w] ^= d << s;
+    if (s > 58) k->w[w + 1] ^= d >> (64 - s);
 }
+
+static void key_set(Core *c, int i, unsigned v_old, unsigned v_new) { key_set_on(&c->key, i, v_old, v_new); }
 
 static uint64_t key_hash(const Key *k) {
     uint64_t h = k->w[0] * 0x9E3779B97F4A7C15ULL ^ k->w[1] * 0xC2B2AE3D27D4EB4FULL
@@ -50,60 +58,101 @@ static uint64_t key_hash(const Key *k) {
     return h;
 }
 
-static int key_empty(const Key *k) {
-    return !(k->w[0] | k->w[1] | k->w[2] | k->w[3] | k->w[4]);
-}
+/* The set of grids met: the keys in a dense array, found through an open-addressing index of
+ * 8-byte entries (linear probing, at most 3/4 full): an entry holds SLOT_BITS bits of
+ * (key's slot + 1) over the low HASH_BITS bits of the key's hash, whose low bits are its home.
+ * A key is compared only when its entry's hash bits match, so probing reads the index alone
+ * (8 entries a cache line) and the keys only on a likely match. */
+#define SLOT_BITS 26
+#define HASH_BITS (64 - SLOT_BITS)
+#define SLOT_OF(e) ((e) & ((1ULL << SLOT_BITS) - 1))
+#define HASH_OF(e) ((e) >> SLOT_BITS)
 
 static int table_grow(Core *c) {
-    uint64_t size = c->mask + 1, new_size = size * 2;
-    Key *t = calloc(new_size, sizeof(Key));
+    uint64_t size = c->mask + 1, new_size = size * 2, new_mask = new_size - 1;
+    if (new_size > (1ULL << HASH_BITS)) return 0;
+    uint64_t *t = calloc(new_size, sizeof(uint64_t));
     if (t == NULL) return 0;
     for (uint64_t i = 0; i < size; i++) {
-        if (key_empty(&c->table[i])) continue;
-        uint64_t j = key_hash(&c->table[i]) & (new_size - 1);
-        while (!key_empty(&t[j])) j = (j + 1) & (new_size - 1);
-        t[j] = c->table[i];
+        uint64_t e = c->table[i];
+        if (!e) continue;
+        uint64_t j = HASH_OF(e) & new_mask;
+        while (t[j]) j = (j + 1) & new_mask;
+        t[j] = e;
     }
     free(c->table);
     c->table = t;
-    c->mask = new_size - 1;
+    c->mask = new_mask;
     return 1;
 }
 
-/* 1: newly added; 0: met before; -1: the set is full (max_count) or out of memory. */
-static int table_add(Core *c) {
+static int keys_reserve(Core *c) {
+    if (c->nkeys < c->keys_cap) return 1;
+    size_t cap = c->keys_cap ? c->keys_cap * 2 : 65536;
+    Key *k = realloc(c->keys, cap * sizeof(Key));
+    if (k == NULL) return 0;
+    c->keys = k;
+    c->keys_cap = cap;
+    return 1;
+}
+
+/* Add `key`, whose key_hash is `hash`. 1: newly added; 0: met before; -1: the set is full
+ * (max_count) or out of memory. */
+static int table_add(Core *c, const Key *key, uint64_t hash) {
     if (c->count + 1 > (c->mask + 1) / 4 * 3) {
         if (c->count >= c->max_count || !table_grow(c)) return -1;
     }
-    for (uint64_t i = key_hash(&c->key) & c->mask;; i = (i + 1) & c->mask) {
-        Key *e = &c->table[i];
-        if (key_empty(e)) {
-            *e = c->key;
+    uint64_t h = hash & ((1ULL << HASH_BITS) - 1);
+    for (uint64_t i = h & c->mask;; i = (i + 1) & c->mask) {
+        uint64_t e = c->table[i];
+        if (!e) {
+            uint64_t slot;
+            if (c->nfree) {
+                slot = c->free_slots[--c->nfree];
+            } else {
+                if (c->nkeys + 1 >= (1ULL << SLOT_BITS) || !keys_reserve(c)) return -1;
+                slot = c->nkeys++;
+            }
+            c->keys[slot] = *key;
+            c->table[i] = h << SLOT_BITS | (slot + 1);
             c->count++;
             return 1;
         }
-        if (!memcmp(e, &c->key, sizeof(Key))) return 0;
+        if (HASH_OF(e) == h && !memcmp(&c->keys[SLOT_OF(e) - 1], key, sizeof(Key))) return 0;
     }
 }
 
-/* Remove the current grid if it is in the set: linear probing's deletion by shifting back the
- * entries after it that probed past its cell (no tombstones, so restarts never grow the table). */
-static void table_remove(Core *c) {
-    uint64_t i = key_hash(&c->key) & c->mask;
+/* Remove `key` if it is in the set: linear probing's deletion by shifting back the
+ * entries after it that probed past its cell (no tombstones, so restarts never grow the table);
+ * its key's slot is reused. */
+static void table_remove(Core *c, const Key *key) {
+    uint64_t h = key_hash(key) & ((1ULL << HASH_BITS) - 1), i = h & c->mask;
     for (;; i = (i + 1) & c->mask) {
-        if (key_empty(&c->table[i])) return;
-        if (!memcmp(&c->table[i], &c->key, sizeof(Key))) break;
+        uint64_t e = c->table[i];
+        if (!e) return;
+        if (HASH_OF(e) == h && !memcmp(&c->keys[SLOT_OF(e) - 1], key, sizeof(Key))) break;
     }
+    uint64_t slot = SLOT_OF(c->table[i]) - 1;
+    if (c->nfree == c->free_cap) {
+        size_t cap = c->free_cap ? c->free_cap * 2 : 1024;
+        uint64_t *f = realloc(c->free_slots, cap * sizeof(uint64_t));
+        if (f != NULL) {
+            c->free_slots = f;
+            c->free_cap = cap;
+        }
+    }
+    if (c->nfree < c->free_cap) c->free_slots[c->nfree++] = slot; /* else the slot is not reused */
     for (uint64_t j = (i + 1) & c->mask;; j = (j + 1) & c->mask) {
-        if (key_empty(&c->table[j])) break;
-        uint64_t home = key_hash(&c->table[j]) & c->mask;
+        uint64_t e = c->table[j];
+        if (!e) break;
+        uint64_t home = HASH_OF(e) & c->mask;
         /* the entry at j may move to i when its home is not in (i, j] (cyclically) */
         if (((j - home) & c->mask) >= ((j - i) & c->mask)) {
-            c->table[i] = c->table[j];
+            c->table[i] = e;
             i = j;
         }
     }
-    memset(&c->table[i], 0, sizeof(Key));
+    c->table[i] = 0;
     c->count--;
 }
 
@@ -138,38 +187,51 @@ static uint64_t next_random(Core *c) {
     return c->rng = x;
 }
 
-static void shuffle(Core *c, Fill *f, int n) {
+static void shuffle(Core *c, Move *f, int n) {
     for (int i = n - 1; i > 0; i--) {
         int j = (int)(next_random(c) % (uint64_t)(i + 1));
-        Fill t = f[i];
+        Move t = f[i];
         f[i] = f[j];
         f[j] = t;
     }
 }
 
-/* The fills in the order of GapsCore.fills (app/solver/gaps.py) as the first run has it:
- * those that extend a row's correct run, then the others, then those whose card leaves a
- * dead gap behind (it sat right of a king or a gap). */
-static int fills(Core *c, Fill *out) {
-    Fill good[MAXMOVES], other[MAXMOVES], bad[MAXMOVES];
-    int ng = 0, no = 0, nb = 0, cols = c->cols, top = c->top;
-    for (int g = 0; g < c->n; g++) {
-        if (c->grid[g]) continue;
-        int k = g % cols;
+/* The moves of a grid in three groups: those that extend a row's correct run (good), the
+ * others, and those whose card leaves a dead gap behind (it sat right of a king or a gap). */
+typedef struct {
+    Move good[MAXMOVES], other[MAXMOVES], bad[MAXMOVES];
+    int ng, no, nb;
+} Groups;
+
+static Move one_fill(int card, int frm, int to) {
+    Move m;
+    m.step[0].card = (unsigned char)card;
+    m.step[0].frm = (unsigned char)frm;
+    m.step[0].to = (unsigned char)to;
+    m.n = 1;
+    return m;
+}
+
+/* The fills, grouped as GapsCore.fills (app/solver/gaps.py) orders them. */
+static void fills(const Core *c, Groups *out) {
+    int cols = c->cols, top = c->top;
+    out->ng = out->no = out->nb = 0;
+    for (uint64_t rest = c->gaps; rest; rest &= rest - 1) {
+        int g = __builtin_ctzll(rest), k = g % cols;
         if (k == 0) {
             for (int s = 0; s < c->rows; s++) {
                 if (!two_allowed(c, s, g / cols)) continue;
-                int two = 16 * s + 2, frm = c->where[two];
-                Fill f = {(unsigned char)two, (unsigned char)frm, (unsigned char)g};
-                if (g + 1 < c->n && c->grid[g + 1] == two + 1) good[ng++] = f;
-                else other[no++] = f;
+                int two = 16 * s + 2;
+                Move m = one_fill(two, c->where[two], g);
+                if (g + 1 < c->n && c->grid[g + 1] == two + 1) out->good[out->ng++] = m;
+                else out->other[out->no++] = m;
             }
             continue;
         }
         int left = c->grid[g - 1];
         if (!left || (left & 15) == top) continue;
         int card = left + 1, frm = c->where[card];
-        Fill f = {(unsigned char)card, (unsigned char)frm, (unsigned char)g};
+        Move m = one_fill(card, frm, g);
         int row = g / cols, extends = (left & 15) == k + 1;
         if (extends) {
             int first = c->grid[row * cols];
@@ -178,20 +240,196 @@ static int fills(Core *c, Fill *out) {
             for (int j = 1; extends && j < k; j++)
                 if (c->grid[row * cols + j] != first + j) extends = 0;
         }
-        if (extends) good[ng++] = f;
+        if (extends) out->good[out->ng++] = m;
         else if (frm % cols && frm - 1 != g && (!c->grid[frm - 1] || (c->grid[frm - 1] & 15) == top))
-            bad[nb++] = f;
-        else other[no++] = f;
+            out->bad[out->nb++] = m;
+        else out->other[out->no++] = m;
     }
+}
+
+/* Column 0 as one arrangement (GapsCore.column0_moves, app/solver/gaps.py, "Column 0"; the last
+ * round, any 2 in any row). A 2 in column 0 may jump to any other gap of column 0 and back, so
+ * the grids that differ only in how the 2s of column 0 sit over the column-0 cells holding a 2
+ * or a gap (the members), when one of those is a gap, reach one another and win or lose
+ * together: one class, met once (`visit_key` sorts the members' contents). Its moves are every
+ * member's, each up to the class it leads to:
+ * - a fill that neither goes to column 0 nor sits right of a member's cell is legal in every
+ *   member alike and leads to one class (column 0 keeps its gap);
+ * - a 3 right of its 2 in a member row: that 2 brought there first (a 2 there moved to a gap);
+ * - a 2 from outside column 0 into a gap there: into one gap while another is left (one class);
+ *   into the last gap, once for every arrangement of the 2s there (each a grid of its own),
+ *   reached by jumps (ROUTES).
+ * Under starters a 2 never moves within column 0 and the moves are the fills. */
+typedef struct { unsigned char n, hole, jump[4][2]; } Route; /* jumps (from, to) between members */
+static Route routes[5][4][24];
+static int n_routes[5][4];
+
+/* Every arrangement of m members (one a gap) reached from the gap at `hole`, by fewest jumps. */
+static void make_routes(void) {
+    for (int m = 2; m <= 4; m++)
+        for (int h0 = 0; h0 < m; h0++) {
+            unsigned char seen[24][4];
+            Route *r = routes[m][h0];
+            int n = 1;
+            for (int i = 0; i < m; i++) seen[0][i] = i == h0 ? 0 : (unsigned char)(i + 1);
+            r[0].n = 0;
+            r[0].hole = (unsigned char)h0;
+            for (int at = 0; at < n; at++) {
+                int h = r[at].hole;
+                for (int i = 0; i < m; i++) {
+                    if (i == h) continue;
+                    unsigned char next[4];
+                    memcpy(next, seen[at], 4);
+                    next[h] = next[i];
+                    next[i] = 0;
+                    int known = 0;
+                    for (int j = 0; j < n && !known; j++) known = !memcmp(seen[j], next, (size_t)m);
+                    if (known) continue;
+                    memcpy(seen[n], next, 4);
+                    r[n] = r[at];
+                    r[n].jump[r[n].n][0] = (unsigned char)i;
+                    r[n].jump[r[n].n][1] = (unsigned char)h;
+                    r[n].n++;
+                    r[n].hole = (unsigned char)i;
+                    n++;
+                }
+            }
+            n_routes[m][h0] = n;
+        }
+}
+
+/* The members (rows) of column 0's class and how many hold a gap; 0 when there is no class. */
+static int members_of(const Core *c, int *members, int *open) {
+    int m = 0, gaps = 0;
+    if (!c->classes) return 0;
+    for (int r = 0; r < c->rows; r++) {
+        int x = c->grid[r * c->cols];
+        if (!x || (x & 15) == 2) {
+            members[m++] = r;
+            gaps += !x;
+        }
+    }
+    *open = gaps;
+    return m >= 2 && gaps ? m : 0;
+}
+
+static void order(Core *c, Groups *g, Move *out, int *n) {
     if (c->rng) {
-        shuffle(c, good, ng);
-        shuffle(c, other, no);
-        shuffle(c, bad, nb);
+        shuffle(c, g->good, g->ng);
+        shuffle(c, g->other, g->no);
+        shuffle(c, g->bad, g->nb);
     }
-    memcpy(out, good, ng * sizeof(Fill));
-    memcpy(out + ng, other, no * sizeof(Fill));
-    memcpy(out + ng + no, bad, nb * sizeof(Fill));
-    return ng + no + nb;
+    memcpy(out, g->good, g->ng * sizeof(Move));
+    memcpy(out + g->ng, g->other, g->no * sizeof(Move));
+    memcpy(out + g->ng + g->no, g->bad, g->nb * sizeof(Move));
+    *n = g->ng + g->no + g->nb;
+}
+
+static void keep_plain(const Core *c, Move *list, int *n, uint64_t near) {
+    int k = 0;
+    for (int i = 0; i < *n; i++)
+        if (list[i].step[0].to % c->cols && !(near >> list[i].step[0].to & 1)) list[k++] = list[i];
+    *n = k;
+}
+
+static int moves(Core *c, Move *out) {
+    Groups g;
+    int members[4], open = 0, n, cols = c->cols;
+    fills(c, &g);
+    int m = members_of(c, members, &open);
+    if (!m) {
+        order(c, &g, out, &n);
+        return n;
+    }
+    uint64_t near = 0;
+    for (int i = 0; i < m; i++) near |= 1ULL << (members[i] * cols + 1);
+    keep_plain(c, g.good, &g.ng, near);
+    keep_plain(c, g.other, &g.no, near);
+    keep_plain(c, g.bad, &g.nb, near);
+    /* a 3 next to its 2: the 2 brought to that row first */
+    for (int i = 0; i < m; i++) {
+        int r = members[i];
+        if (c->grid[r * cols + 1]) continue;
+        for (int j = 0; j < m; j++) {
+            int at = members[j], two = c->grid[at * cols];
+            if (!two) continue;
+            Move mv;
+            mv.n = 0;
+            if (at != r) {
+                int there = c->grid[r * cols];
+                if (there) {
+                    int spare = -1;
+                    for (int q = 0; q < m && spare < 0; q++)
+                        if (!c->grid[members[q] * cols]) spare = members[q];
+                    mv.step[mv.n++] = (Fill){(unsigned char)there, (unsigned char)(r * cols),
+                                             (unsigned char)(spare * cols)};
+                }
+                mv.step[mv.n++] = (Fill){(unsigned char)two, (unsigned char)(at * cols),
+                                         (unsigned char)(r * cols)};
+            }
+            mv.step[mv.n++] = (Fill){(unsigned char)(two + 1), (unsigned char)c->where[two + 1],
+                                     (unsigned char)(r * cols + 1)};
+            g.good[g.ng++] = mv;
+        }
+    }
+    /* a 2 from outside column 0 into a gap there */
+    for (int s = 0; s < c->rows; s++) {
+        int two = 16 * s + 2, frm = c->where[two];
+        if (!(frm % cols)) continue;
+        if (open > 1) { /* a gap is left: every gap gives the same class */
+            int row = -1;
+            for (int i = 0; i < m; i++) {
+                int q = members[i];
+                if (c->grid[q * cols]) continue;
+                if (row < 0 || (c->grid[q * cols + 1] == two + 1 && c->grid[row * cols + 1] != two + 1))
+                    row = q;
+            }
+            Move mv = one_fill(two, frm, row * cols);
+            if (c->grid[row * cols + 1] == two + 1) g.good[g.ng++] = mv;
+            else g.other[g.no++] = mv;
+            continue;
+        }
+        int h0 = 0;
+        while (c->grid[members[h0] * cols]) h0++;
+        for (int k = 0; k < n_routes[m][h0]; k++) {
+            const Route *rt = &routes[m][h0][k];
+            unsigned char held[4];
+            for (int i = 0; i < m; i++) held[i] = c->grid[members[i] * cols];
+            Move mv;
+            mv.n = 0;
+            for (int j = 0; j < rt->n; j++) {
+                int a = rt->jump[j][0], b = rt->jump[j][1];
+                mv.step[mv.n++] = (Fill){held[a], (unsigned char)(members[a] * cols),
+                                         (unsigned char)(members[b] * cols)};
+                held[b] = held[a];
+                held[a] = 0;
+            }
+            int row = members[rt->hole];
+            mv.step[mv.n++] = (Fill){(unsigned char)two, (unsigned char)frm, (unsigned char)(row * cols)};
+            if (c->grid[row * cols + 1] == two + 1) g.good[g.ng++] = mv;
+            else g.other[g.no++] = mv;
+        }
+    }
+    order(c, &g, out, &n);
+    return n;
+}
+
+/* The key the set holds for the current grid: its class's (members' contents sorted) when
+ * column 0 is one arrangement, else the grid's own. */
+static void visit_key(const Core *c, Key *k) {
+    int members[4], open, m = members_of(c, members, &open);
+    *k = c->key;
+    if (!m) return;
+    int held[4], sorted[4];
+    for (int i = 0; i < m; i++) held[i] = sorted[i] = c->grid[members[i] * c->cols];
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            int t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    for (int i = 0; i < m; i++)
+        if (held[i] != sorted[i]) key_set_on(k, members[i] * c->cols, held[i], sorted[i]);
 }
 
 /* --- the reach relaxation (GapsCore.analyse, module docstring "Reach") ------------------- */
@@ -211,9 +449,7 @@ static int matching_place(int s, int *seen, const int *fits, int *match, int row
 /* 1 when no continuation within this round can win. */
 static int hopeless(const Core *c) {
     int rows = c->rows, top = c->top, cols = c->cols;
-    uint64_t can_gap = 0, pos[14][4], reach[14][4];
-    for (int g = 0; g < c->n; g++)
-        if (!c->grid[g]) can_gap |= 1ULL << g;
+    uint64_t can_gap = c->gaps, pos[14][4], reach[14][4];
     for (int k = 2; k <= top; k++)
         for (int s = 0; s < rows; s++) pos[k][s] = 1ULL << c->where[16 * s + k];
     for (;;) {
@@ -250,9 +486,10 @@ static int hopeless(const Core *c) {
 
 /* --- the search ----------------------------------------------------------------------- */
 typedef struct {
-    Fill moves[MAXMOVES];
+    Move moves[MAXMOVES];
+    uint64_t hash[MAXMOVES]; /* key_hash of the key (`visit_key`) of the grid each move makes */
     int count, next;
-    Fill via;
+    Move via;
 } Frame;
 
 /* Card `card` from cell `frm` (left a gap) to the gap at `to`: a fill, or one taken back. */
@@ -261,12 +498,17 @@ static void move_card(Core *c, int card, int frm, int to) {
     key_set(c, to, 0, card);
     c->grid[frm] = 0;
     c->grid[to] = (unsigned char)card;
+    c->gaps ^= 1ULL << frm | 1ULL << to;
     c->where[card] = to;
 }
 
-static void play(Core *c, Fill f) { move_card(c, f.card, f.frm, f.to); }
+static void play(Core *c, const Move *m) {
+    for (int i = 0; i < m->n; i++) move_card(c, m->step[i].card, m->step[i].frm, m->step[i].to);
+}
 
-static void take_back(Core *c, Fill f) { move_card(c, f.card, f.to, f.frm); }
+static void take_back(Core *c, const Move *m) {
+    for (int i = m->n - 1; i >= 0; i--) move_card(c, m->step[i].card, m->step[i].to, m->step[i].frm);
+}
 
 static double now(int cpu) {
     struct timespec ts;
@@ -274,14 +516,36 @@ static double now(int cpu) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Expand a grid: its fills, none when the relaxation condemns it. */
+/* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
+ * grid will be looked up in is fetched from memory now, while the search goes on (the set is
+ * far larger than the caches, and its lookups were half the time). */
 static int expand(Core *c, Frame *f, int prune) {
     f->next = 0;
     if (prune && hopeless(c)) {
         f->count = 0;
         return 0;
     }
-    f->count = fills(c, f->moves);
+    f->count = moves(c, f->moves);
+    /* A fill that leaves column 0 alone leaves its class too: its grid's key is the grid's own
+     * with the members' contents sorted as here. */
+    Key here;
+    visit_key(c, &here);
+    for (int w = 0; w < WORDS; w++) here.w[w] ^= c->key.w[w];
+    for (int i = 0; i < f->count; i++) {
+        Key k;
+        const Fill *m = &f->moves[i].step[0];
+        if (f->moves[i].n == 1 && m->frm % c->cols && m->to % c->cols) {
+            for (int w = 0; w < WORDS; w++) k.w[w] = c->key.w[w] ^ here.w[w];
+            key_set_on(&k, m->frm, m->card, 0);
+            key_set_on(&k, m->to, 0, m->card);
+        } else {
+            play(c, &f->moves[i]);
+            visit_key(c, &k);
+            take_back(c, &f->moves[i]);
+        }
+        f->hash[i] = key_hash(&k);
+        __builtin_prefetch(&c->table[f->hash[i] & c->mask]);
+    }
     return f->count;
 }
 
@@ -311,6 +575,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
                   int prune_every, long long first_run, long long unit, long long *nodes, Fill **line,
                   int *length) {
     int depth = 0, capacity = 1024, verdict = LOST;
+    Key key;
     Frame *stack = malloc(capacity * sizeof(Frame));
     if (stack == NULL) return OUT_OF_MEMORY;
     double deadline = seconds >= 0 ? now(cpu) + seconds : -1;
@@ -320,7 +585,8 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         verdict = WON;
         goto done;
     }
-    if (table_add(c) < 0) {
+    visit_key(c, &key);
+    if (table_add(c, &key, key_hash(&key)) < 0) {
         verdict = OUT_OF_MEMORY;
         goto done;
     }
@@ -328,19 +594,21 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
     while (depth >= 0) {
         Frame *f = &stack[depth];
         if (f->next == f->count) {
-            if (depth > 0) take_back(c, f->via);
+            if (depth > 0) take_back(c, &f->via);
             depth--;
             continue;
         }
-        Fill m = f->moves[f->next++];
-        play(c, m);
-        int added = table_add(c);
+        uint64_t hash = f->hash[f->next];
+        Move m = f->moves[f->next++];
+        play(c, &m);
+        visit_key(c, &key);
+        int added = table_add(c, &key, hash);
         if (added < 0) {
             verdict = OUT_OF_MEMORY;
             break;
         }
         if (!added) {
-            take_back(c, m);
+            take_back(c, &m);
             continue;
         }
         ++*nodes;
@@ -360,17 +628,19 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         }
         if (allowance >= 0 && ++run_nodes >= allowance) {
             /* The run is cut: its stack leaves the set, and the next run starts at the root. */
-            table_remove(c);
-            take_back(c, m);
+            table_remove(c, &key);
+            take_back(c, &m);
             for (; depth > 0; depth--) {
-                table_remove(c);
-                take_back(c, stack[depth].via);
+                visit_key(c, &key);
+                table_remove(c, &key);
+                take_back(c, &stack[depth].via);
             }
             run++;
             run_nodes = 0;
             allowance = unit * luby(run);
             c->rng = 0x9E3779B97F4A7C15ULL * (uint64_t)run ^ 0xD1B54A32D192ED03ULL;
-            if (table_add(c) < 0) {
+            visit_key(c, &key);
+            if (table_add(c, &key, key_hash(&key)) < 0) {
                 verdict = OUT_OF_MEMORY;
                 break;
             }
@@ -392,57 +662,273 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
     }
 done:
     if (verdict == WON) {
-        *length = depth;
-        *line = malloc((depth + 1) * sizeof(Fill));
+        int n = 0;
+        for (int d = 1; d <= depth; d++) n += stack[d].via.n;
+        *length = n;
+        *line = malloc((n + 1) * sizeof(Fill));
         if (*line == NULL) verdict = OUT_OF_MEMORY;
         else
-            for (int d = 1; d <= depth; d++) (*line)[d - 1] = stack[d].via;
+            for (int d = 1, i = 0; d <= depth; d++)
+                for (int j = 0; j < stack[d].via.n; j++) (*line)[i++] = stack[d].via.step[j];
     }
     free(stack);
     return verdict;
 }
 
-/* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states, first_run=0, unit=0, prune_every=1) -> (verdict, nodes, line): verdict 0 lost, 1 won,
- * 2-4 undecided (nodes, time, memory); line is a list of (card, cell) fills when won.
- * max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no restarts);
- * with prune, the relaxation at each run's root and at every prune_every-th depth. */
-static PyObject *py_search(PyObject *self, PyObject *args) {
-    Py_buffer grid, starters;
-    int rows, cols, cpu, prune;
-    long long max_nodes, max_states, first_run = 0, unit = 0;
-    int prune_every = 1;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLi", &grid, &rows, &cols, &starters, &max_nodes,
-                          &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every))
+/* --- the beam (GapsCore.beam, app/solver/gaps.py: a win-finder, it proves nothing) ---------- */
+enum { BEAM_RUN = 5, BEAM_ADJACENT = 2, BEAM_DEAD = 3, BEAM_LEVELS = 400 };
+
+typedef struct {
+    int score;
+    int parent, order; /* the parent's index in its level; the order made (ties keep it) */
+    unsigned char card, frm, to;
+    uint64_t hash;
+} Candidate;
+
+typedef struct { int parent; unsigned char card, to; } Step;
+
+static uint64_t zobrist[64][MAXN];
+
+static void make_zobrist(void) {
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int card = 0; card < 64; card++)
+        for (int q = 0; q < MAXN; q++) {
+            uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            zobrist[card][q] = z ^ (z >> 31);
+        }
+}
+
+/* The beam's evaluation of `grid` (Core's shape): BEAM_RUN x cards in correct runs +
+ * BEAM_ADJACENT x (X - 1, X) neighbours - BEAM_DEAD x dead gaps; *in_runs, *dead set. */
+static int evaluate(Core *c, const unsigned char *grid, int *in_runs, int *dead) {
+    int cols = c->cols, adjacent = 0, runs = 0, dead_gaps = 0;
+    for (int r = 0; r < c->rows; r++) {
+        const unsigned char *row = grid + r * cols;
+        int first = row[0], k = 0;
+        if (c->starters[r] >= 0 ? first == 16 * c->starters[r] + 2 : (first && (first & 15) == 2)) {
+            k = 1;
+            while (k < cols - 1 && row[k] == first + k) k++;
+        }
+        runs += k;
+        for (int j = 1; j < cols; j++) {
+            if (row[j]) adjacent += row[j] == row[j - 1] + 1;
+            else dead_gaps += !row[j - 1] || (row[j - 1] & 15) == c->top;
+        }
+    }
+    *in_runs = runs;
+    *dead = dead_gaps;
+    return BEAM_RUN * runs + BEAM_ADJACENT * adjacent - BEAM_DEAD * dead_gaps;
+}
+
+static int by_score(const void *a, const void *b) {
+    const Candidate *x = a, *y = b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    return x->order < y->order ? -1 : 1;
+}
+
+/* 64-bit keys of the positions made; a collision can only drop a position, as a beam may. */
+typedef struct { uint64_t *slot, mask, count; } Seen;
+
+static int seen_add(Seen *t, uint64_t h) {
+    h |= 1;
+    if (t->count + 1 > (t->mask + 1) / 2) {
+        uint64_t size = (t->mask + 1) * 2, *bigger = calloc(size, sizeof(uint64_t));
+        if (bigger == NULL) return -1;
+        for (uint64_t i = 0; i <= t->mask; i++) {
+            uint64_t e = t->slot[i];
+            if (!e) continue;
+            uint64_t j = (e * 0x9E3779B97F4A7C15ULL >> 20) & (size - 1);
+            while (bigger[j]) j = (j + 1) & (size - 1);
+            bigger[j] = e;
+        }
+        free(t->slot);
+        t->slot = bigger;
+        t->mask = size - 1;
+    }
+    for (uint64_t i = (h * 0x9E3779B97F4A7C15ULL >> 20) & t->mask;; i = (i + 1) & t->mask) {
+        if (!t->slot[i]) {
+            t->slot[i] = h;
+            t->count++;
+            return 1;
+        }
+        if (t->slot[i] == h) return 0;
+    }
+}
+
+/* Beam search from the Core's grid: level by level every fill of every kept grid is made, the
+ * new ones (not made before in this beam) are ranked by `evaluate` (ties: the order made), and
+ * the best `width` kept; a grid with every gap dead is dropped. WON with the line of fills,
+ * LOST when a level is empty or BEAM_LEVELS pass (nothing proven), or out of nodes, time or
+ * memory; *made counts the grids made. */
+static int beam(Core *c, int width, long long max_nodes, double seconds, int cpu, long long *made,
+                Fill **line, int *length) {
+    int n = c->n, cols = c->cols, verdict = LOST, levels = 0, count = 1;
+    int n_gaps = __builtin_popcountll(c->gaps);
+    double deadline = seconds >= 0 ? now(cpu) + seconds : -1;
+    unsigned char *level = malloc((size_t)width * n), *next = malloc((size_t)width * n);
+    uint64_t *hashes = malloc(width * sizeof(uint64_t)), *next_hashes = malloc(width * sizeof(uint64_t));
+    Step *history = malloc((size_t)BEAM_LEVELS * width * sizeof(Step));
+    size_t capacity = 4096;
+    Candidate *cand = malloc(capacity * sizeof(Candidate));
+    Seen seen = {calloc(1 << 16, sizeof(uint64_t)), (1 << 16) - 1, 0};
+    unsigned char after[MAXN];
+    int won_parent = -1;
+    Candidate won = {0};
+    *made = 0;
+    if (!level || !next || !hashes || !next_hashes || !history || !cand || !seen.slot) {
+        verdict = OUT_OF_MEMORY;
+        goto done;
+    }
+    memcpy(level, c->grid, n);
+    hashes[0] = 0;
+    for (int q = 0; q < n; q++)
+        if (c->grid[q]) hashes[0] ^= zobrist[c->grid[q]][q];
+    seen_add(&seen, hashes[0]);
+    for (; levels < BEAM_LEVELS; levels++) {
+        size_t nc = 0;
+        for (int p = 0; p < count && won_parent < 0; p++) {
+            const unsigned char *here = level + (size_t)p * n;
+            int where[64];
+            for (int q = 0; q < n; q++)
+                if (here[q]) where[here[q]] = q;
+            for (int g = 0; g < n && won_parent < 0; g++) {
+                if (here[g]) continue;
+                int k = g % cols, cards[4], nk = 0;
+                if (k == 0) {
+                    for (int s = 0; s < c->rows; s++)
+                        if (two_allowed(c, s, g / cols)) cards[nk++] = 16 * s + 2;
+                } else {
+                    int left = here[g - 1];
+                    if (!left || (left & 15) == c->top) continue;
+                    cards[nk++] = left + 1;
+                }
+                for (int i = 0; i < nk; i++) {
+                    int card = cards[i], frm = where[card];
+                    uint64_t h = hashes[p] ^ zobrist[card][frm] ^ zobrist[card][g];
+                    int added = seen_add(&seen, h);
+                    if (added < 0) {
+                        verdict = OUT_OF_MEMORY;
+                        goto done;
+                    }
+                    if (!added) continue;
+                    ++*made;
+                    if (max_nodes >= 0 && *made >= max_nodes) {
+                        verdict = OUT_OF_NODES;
+                        goto done;
+                    }
+                    if (deadline >= 0 && (*made & 1023) == 0 && now(cpu) >= deadline) {
+                        verdict = OUT_OF_TIME;
+                        goto done;
+                    }
+                    memcpy(after, here, n);
+                    after[frm] = 0;
+                    after[g] = (unsigned char)card;
+                    int in_runs, dead, score = evaluate(c, after, &in_runs, &dead);
+                    Candidate m = {score, p, (int)nc, (unsigned char)card, (unsigned char)frm,
+                                   (unsigned char)g, h};
+                    if (in_runs == c->rows * (cols - 1)) {
+                        won_parent = p;
+                        won = m;
+                        break;
+                    }
+                    if (dead == n_gaps) continue; /* no fill left: a dead end would waste a place */
+                    if (nc == capacity) {
+                        Candidate *bigger = realloc(cand, 2 * capacity * sizeof(Candidate));
+                        if (bigger == NULL) {
+                            verdict = OUT_OF_MEMORY;
+                            goto done;
+                        }
+                        cand = bigger;
+                        capacity *= 2;
+                    }
+                    cand[nc++] = m;
+                }
+            }
+        }
+        if (won_parent >= 0) {
+            verdict = WON;
+            break;
+        }
+        if (nc == 0) break;
+        if (nc > (size_t)width) {
+            qsort(cand, nc, sizeof(Candidate), by_score);
+            nc = width;
+        }
+        Step *steps = history + (size_t)levels * width;
+        for (size_t i = 0; i < nc; i++) {
+            unsigned char *child = next + i * n;
+            memcpy(child, level + (size_t)cand[i].parent * n, n);
+            child[cand[i].frm] = 0;
+            child[cand[i].to] = cand[i].card;
+            next_hashes[i] = cand[i].hash;
+            steps[i] = (Step){cand[i].parent, cand[i].card, cand[i].to};
+        }
+        unsigned char *t = level;
+        level = next;
+        next = t;
+        uint64_t *th = hashes;
+        hashes = next_hashes;
+        next_hashes = th;
+        count = (int)nc;
+    }
+done:
+    if (verdict == WON) {
+        *length = levels + 1;
+        *line = malloc((levels + 1) * sizeof(Fill));
+        if (*line == NULL) {
+            verdict = OUT_OF_MEMORY;
+        } else {
+            int p = won_parent;
+            (*line)[levels] = (Fill){won.card, won.frm, won.to};
+            for (int l = levels - 1; l >= 0; l--) {
+                Step st = history[(size_t)l * width + p];
+                (*line)[l] = (Fill){st.card, 0, st.to};
+                p = st.parent;
+            }
+        }
+    }
+    free(level);
+    free(next);
+    free(hashes);
+    free(next_hashes);
+    free(history);
+    free(cand);
+    free(seen.slot);
+    return verdict;
+}
+
+/* The Core of a board from Python's arguments; NULL (an exception set) when they are not one. */
+static Core *core_new(const Py_buffer *grid, int rows, int cols, const Py_buffer *starters) {
+    if (rows < 1 || rows > 4 || cols < 2 || cols > 13 || grid->len != rows * cols
+        || (starters->len != 0 && starters->len != rows)) {
+        PyErr_SetString(PyExc_ValueError, "a board is 1-4 rows of 2-13 cells, starters one per row or none");
         return NULL;
+    }
     Core *c = calloc(1, sizeof(Core));
-    PyObject *result = NULL;
     if (c == NULL) {
         PyErr_NoMemory();
-        goto release;
-    }
-    if (rows < 1 || rows > 4 || cols < 2 || cols > 13 || grid.len != rows * cols
-        || (starters.len != 0 && starters.len != rows)) {
-        PyErr_SetString(PyExc_ValueError, "a board is 1-4 rows of 2-13 cells, starters one per row or none");
-        goto release;
+        return NULL;
     }
     c->rows = rows;
     c->cols = cols;
     c->n = rows * cols;
     c->top = cols;
     for (int i = 0; i < c->n; i++) {
-        int x = ((unsigned char *)grid.buf)[i];
+        int x = ((const unsigned char *)grid->buf)[i];
         if (x && ((x >> 4) >= rows || (x & 15) < 2 || (x & 15) > cols)) {
             PyErr_SetString(PyExc_ValueError, "a cell holds a card 16 * suit + rank or 0");
-            goto release;
+            free(c);
+            return NULL;
         }
         c->grid[i] = (unsigned char)x;
         if (x) c->where[x] = i;
+        else c->gaps |= 1ULL << i;
         key_set(c, i, 0, x);
     }
     for (int r = 0; r < rows; r++) {
-        c->starters[r] = starters.len ? ((unsigned char *)starters.buf)[r] : -1;
+        c->starters[r] = starters->len ? ((const unsigned char *)starters->buf)[r] : -1;
         c->last_mask |= 1ULL << (r * cols + cols - 1);
         c->col0_mask |= 1ULL << (r * cols);
     }
@@ -450,9 +936,56 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     for (int s = 0; s < rows; s++)
         for (int r = 0; r < rows; r++)
             if (two_allowed(c, s, r)) c->t2[s] |= 1ULL << (r * cols);
+    return c;
+}
+
+static void core_free(Core *c) {
+    if (c == NULL) return;
+    free(c->table);
+    free(c->keys);
+    free(c->free_slots);
+    free(c);
+}
+
+/* (verdict, count, [(card, cell), ...]): the fills of a win, none otherwise. */
+static PyObject *answer(int verdict, long long count, const Fill *line, int length) {
+    PyObject *moves = PyList_New(0);
+    if (moves == NULL) return NULL;
+    for (int i = 0; verdict == WON && i < length; i++) {
+        PyObject *pair = Py_BuildValue("(ii)", line[i].card, line[i].to);
+        if (pair == NULL || PyList_Append(moves, pair) < 0) {
+            Py_XDECREF(pair);
+            Py_DECREF(moves);
+            return NULL;
+        }
+        Py_DECREF(pair);
+    }
+    return Py_BuildValue("(iLN)", verdict, count, moves);
+}
+
+/* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
+ *        max_states, first_run=0, unit=0, prune_every=1, classes=False) -> (verdict, nodes, line):
+ * verdict 0 lost, 1 won, 2-4 undecided (nodes, time, memory); line is a list of (card, cell)
+ * fills when won. max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no
+ * restarts); with prune, the relaxation at each run's root and at every prune_every-th depth;
+ * with classes (and no starters), column 0 as one arrangement (`moves`). */
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    Py_buffer grid, starters;
+    int rows, cols, cpu, prune;
+    long long max_nodes, max_states, first_run = 0, unit = 0;
+    int prune_every = 1, classes = 0;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLip", &grid, &rows, &cols, &starters, &max_nodes,
+                          &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every,
+                          &classes))
+        return NULL;
+    PyObject *result = NULL;
+    Core *c = core_new(&grid, rows, cols, &starters);
+    if (c == NULL) goto release;
+    c->classes = classes && !starters.len;
     c->mask = (1 << 16) - 1;
     c->max_count = max_states < 0 ? (size_t)-1 : (size_t)max_states;
-    c->table = calloc(c->mask + 1, sizeof(Key));
+    c->table = calloc(c->mask + 1, sizeof(uint64_t));
     if (c->table == NULL) {
         PyErr_NoMemory();
         goto release;
@@ -462,26 +995,46 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int length = 0, verdict;
     Py_BEGIN_ALLOW_THREADS
     verdict = search(c, max_nodes, seconds, cpu, prune, prune_every < 1 ? 1 : prune_every,
-                     first_run, unit < 1 ? 1 : unit, &nodes,
-                     &line, &length);
+                     first_run, unit < 1 ? 1 : unit, &nodes, &line, &length);
     Py_END_ALLOW_THREADS
-    PyObject *moves = PyList_New(0);
-    if (moves != NULL && verdict == WON) {
-        for (int i = 0; i < length; i++) {
-            PyObject *pair = Py_BuildValue("(ii)", line[i].card, line[i].to);
-            if (pair == NULL || PyList_Append(moves, pair) < 0) {
-                Py_XDECREF(pair);
-                Py_CLEAR(moves);
-                break;
-            }
-            Py_DECREF(pair);
-        }
-    }
+    result = answer(verdict, nodes, line, length);
     free(line);
-    if (moves != NULL) result = Py_BuildValue("(iLN)", verdict, nodes, moves);
 release:
-    if (c != NULL) free(c->table);
-    free(c);
+    core_free(c);
+    PyBuffer_Release(&grid);
+    PyBuffer_Release(&starters);
+    return result;
+}
+
+/* beam(grid: bytes, rows, cols, starters: bytes, width, max_nodes, seconds, cpu_clock)
+ * -> (verdict, made, line): verdict 1 won (line: the (card, cell) fills), 0 the beam found no
+ * win (nothing proven), 2-4 out of nodes, time or memory; made: the grids it made. */
+static PyObject *py_beam(PyObject *self, PyObject *args) {
+    Py_buffer grid, starters;
+    int rows, cols, width, cpu;
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiy*iLdp", &grid, &rows, &cols, &starters, &width, &max_nodes,
+                          &seconds, &cpu))
+        return NULL;
+    PyObject *result = NULL;
+    Core *c = NULL;
+    if (width < 1) {
+        PyErr_SetString(PyExc_ValueError, "a beam is at least 1 wide");
+        goto release;
+    }
+    c = core_new(&grid, rows, cols, &starters);
+    if (c == NULL) goto release;
+    long long made = 0;
+    Fill *line = NULL;
+    int length = 0, verdict;
+    Py_BEGIN_ALLOW_THREADS
+    verdict = beam(c, width, max_nodes, seconds, cpu, &made, &line, &length);
+    Py_END_ALLOW_THREADS
+    result = answer(verdict, made, line, length);
+    free(line);
+release:
+    core_free(c);
     PyBuffer_Release(&grid);
     PyBuffer_Release(&starters);
     return result;
@@ -489,9 +1042,14 @@ release:
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS, "Exhaustive depth-first search of one Gaps round."},
+    {"beam", py_beam, METH_VARARGS, "Beam search for a win of one Gaps round."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gaps_core", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__gaps_core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__gaps_core(void) {
+    make_routes();
+    make_zobrist();
+    return PyModule_Create(&module);
+}

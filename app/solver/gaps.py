@@ -64,9 +64,9 @@ descent, so a restart from a good line's middle is a cheaper descent.
 A position the relaxation (below) condemns also goes into ``dead``.
 
 The last round, compiled (``GapsSearch._last_round``). When no redeal is left and the compiled
-core is built, ``solve_gaps`` runs this search (``solve``) on a share of the budget and then the
-exhaustive search of ``app.solver.gaps_exhaustive`` on the rest, which proves the lost rounds
-this search cannot finish (its restarts and beam are built to find wins fast).
+core is built, ``solve_gaps`` runs the compiled beams and exhaustive search of
+``app.solver.gaps_exhaustive`` instead of this one: they find its quick wins twenty times as
+fast, and prove the lost rounds this search cannot finish.
 
 Beam (``GapsCore.beam``; last round only). Between the restarts, ``solve`` runs a beam
 search from the root: level by level it keeps the ``width`` best new positions by cards
@@ -147,8 +147,6 @@ from .result import Budget, BudgetExceeded, SolveResult
 
 ROWS, COLUMNS = 4, 13
 SUITS = "CDHS"
-# With no budget, the Python search's share of the last round (then the exhaustive search).
-FIRST_PHASE_NODES = 200_000
 RANKS = "A23456789TJQK"
 
 
@@ -1156,30 +1154,13 @@ class GapsSearch:
         return True, [self._move_text(m) for m in moves]
 
     def _last_round(self, grid: list[int]) -> tuple[bool, list]:
-        """The last round: the Python search (restarts and beam, which find most wins fast),
-        then the compiled exhaustive search (``app.solver.gaps_exhaustive``), which proves the
-        lost rounds. The Python search gets ``gaps_exhaustive.PYTHON_SHARE`` of a time budget
-        and all of a node budget (the callers' node budgets are sized for it), the compiled
-        one what is left; with no budget, ``FIRST_PHASE_NODES`` and then no limit."""
-        core, budget = self.core, self.core.budget
-        if budget is None:
-            first = Budget(FIRST_PHASE_NODES, None)
-        else:
-            first = Budget(budget.max_nodes, None, budget.clock)
-            if budget.deadline is not None:
-                left = budget.deadline - budget.clock()
-                first.deadline = budget.clock() + left * gaps_exhaustive.PYTHON_SHARE
-        core.budget = first
-        try:
-            return core.solve(grid, self.position.round, self.can_redeal, self.redeal)
-        except BudgetExceeded:
-            pass
-        finally:
-            core.budget = budget
-        if budget is not None and budget.max_nodes is not None and core.nodes >= budget.max_nodes:
-            raise BudgetExceeded
-        won, line, nodes = gaps_exhaustive.exhaustive(grid, ROWS, COLUMNS, core.starters, budget,
-                                                      core.nodes)
+        """The last round, compiled (``app.solver.gaps_exhaustive.decide``): beams, which find
+        the quick wins the Python search's restarts and beam found, twenty times as fast, then
+        the exhaustive search, which proves the lost rounds; on the whole budget (a node is
+        ``GRIDS_PER_NODE`` grids)."""
+        core = self.core
+        won, line, nodes = gaps_exhaustive.decide(grid, ROWS, COLUMNS, core.starters, core.budget,
+                                                  core.nodes)
         core.nodes += nodes
         if won is None:
             raise BudgetExceeded

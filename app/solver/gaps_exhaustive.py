@@ -1,14 +1,21 @@
-"""The exhaustive search of one Gaps round, compiled (``app.solver._gaps_core``, one C file).
+"""The last round of a Gaps deal, compiled (``app.solver._gaps_core``, one C file): beams that
+find wins fast, then an exhaustive search that decides the round (``decide``).
 
-It decides the last round of a deal (no redeal left): depth-first over every grid reachable
-by fills, each grid expanded at most once (an exact set of the grids met, 6 bits a cell:
-no hashing that could merge two grids), the fills in ``GapsCore.fills``'s order (those that
-extend a row's correct run first). A grid that the reach relaxation (``GapsCore.analyse``,
+The exhaustive search decides the last round of a deal (no redeal left): depth-first over every
+grid reachable by fills, each grid expanded at most once (an exact set of the grids met, 6 bits
+a cell: no hashing that could merge two grids), the fills in ``GapsCore.fills``'s order (those
+that extend a row's correct run first). A grid that the reach relaxation (``GapsCore.analyse``,
 ``app/solver/gaps.py``, "Reach") condemns is not expanded: no continuation from it wins
 within the round. Hence a search that ends without meeting a won grid has met every grid
 from which a win was reachable, and a win reachable from the start would have been met: the
 round is lost. A win is the line of fills on the search's stack, which the caller replays
 with the engine before anyone sees it.
+
+The set of grids met keeps the keys in one dense array and finds them through an index of
+8-byte entries that hold a key's place and part of its hash, so a probe reads the index alone
+unless the hash matches; the index's line for each move's grid is fetched from memory when the
+grid's moves are made (the set is far larger than the caches, and its lookups were half the
+time).
 
 Restarts. A depth-first search that goes wrong early spends its time under its first fills,
 so the search is run again and again from the root, sharing the set of grids met: first in
@@ -19,25 +26,36 @@ and keeps the rest, each of which had all its fills tried: so every successor of
 the set is in the set or reachable from the root through grids outside it, the next run
 searches those, and a run that ends without a cut has met every grid reachable through grids
 that may still win. A loss is still a proof; a win is still the line on the stack.
-Measured (``bench/gaps.py --seeds 1-100 --seconds 5``): 82 decided instead of 67 (15 more
-wins); a first run of 5,000 grids and a unit of 50 decided 85 as the 100,000 and 1,000 here
-do (two other wins, two fewer); the deals the fixed order won (seeds 9, 10, 13, 24, 26, 36,
-48, 57, 58, 90) are won with restarts too.
 
-Where the relaxation runs: at the root of every run and at every ``PRUNE_EVERY``-th depth.
-It is about 45 % of a grid's cost, and a grid it would condemn that goes unchecked is only
-expanded (its successors are condemned too: their reach lies within its own); skipping it
-never removes a grid, so a loss stays a proof. Measured on seeds 4 and 14 (2 million grids):
-1.8 s at every depth, 1.4 s at every 2nd; seed 63 (lost) is proven after 195,000 grids
-(0.15 s) at every depth, 254,000 (0.12 s) at every 4th, 555,000 (0.21 s) with none.
+Column 0 as one arrangement (``classes``; the international rule, as ``GapsCore.column0_moves``
+in ``app/solver/gaps.py``, "Column 0"): the grids that differ only in how the 2s of column 0
+sit over its cells that hold a 2 or a gap, when one of those is a gap, reach one another by
+moving 2s within column 0 and win or lose together; the set holds one key for all of them and
+a grid's moves are those of every arrangement (a move may play a few 2s within column 0 before
+its own fill; the line holds them all, and the engine replays it). Seed 19 is lost: one run in
+the fixed order proves it after 10.6 million grids instead of 13.9 million; seed 63 after
+182,000 instead of 254,000.
 
-Measured: about 750,000 grids a second of CPU here (the relaxation at every grid; about
-1.4 million at every 4th depth) against about 100,000 for the Python search. It proves the
-lost rounds the Python search cannot (its restarts and beam are built to find wins fast) and
-finds wins they miss; they find many wins sooner. So ``solve_gaps`` runs the Python search
-first, for ``PYTHON_SHARE`` of a time budget (and all of a node budget: the app's node budgets
-are sized for the Python search, and the wins it finds within them stay the same), and this
-one on what is left.
+Where the relaxation runs: at the root of every run and at every ``PRUNE_EVERY``-th depth. A
+grid it would condemn that goes unchecked is only expanded (its successors are condemned too:
+their reach lies within its own); skipping it never removes a grid, so a loss stays a proof.
+Seed 19, one run: 6.4 million grids at every depth, 7.8 at every 2nd, 9.1 at every 3rd, 10.6
+at every 4th, 15.9 at every 8th; the 2nd and 3rd took the least time (4.5-4.7 s against 5.0
+at every 4th and 5.3 at every depth).
+
+The beams (``beam``, ``GapsCore.beam``'s, level by level the best grids by cards in correct
+runs, neighbours in sequence and dead gaps) drop grids, so they prove nothing: only their wins
+count, a line of legal fills like any other. They find in hundredths of a second wins that the
+depth-first search's order misses for seconds (seeds 18 and 65: the 1,000-wide beam within
+0.05 s, no win from the exhaustive search in 4.9 s); wider ones than ``MAX_BEAM_WIDTH`` won no
+deal the exhaustive search left undecided (seeds 4, 14, 33, 34, 45, 67, 74, 88 and 98 at
+widths 4,000, 16,000 and 64,000; seed 92 at 64,000 in 3 s).
+
+Measured: about 2 million grids a second of CPU here against about 100,000 positions for the
+Python search (``GapsCore.solve``), whose quick wins the beams find too; so in the last round
+``solve_gaps`` runs these instead of it, on the whole budget (a node of a budget is
+``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 89 decided (85 won,
+4 lost).
 
 Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
 tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had
@@ -58,7 +76,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .result import Budget
+from .result import Budget, BudgetExceeded
 
 try:
     from . import _gaps_core  # type: ignore[attr-defined]
@@ -66,21 +84,24 @@ except ImportError:  # built without a C compiler
     _gaps_core = None
 
 LOST, WON = 0, 1
-# The share of a last-round budget the Python search (restarts and beam) gets first (0.3 before
-# this search restarted: 82 decided of seeds 1-100 at 5 s with 0.3, 83 with 0.1).
-PYTHON_SHARE = 0.1
-# A node of a budget (the Python search's unit) is worth this many grids of this search: about
-# the same CPU (measured: 750,000 grids against 100,000 nodes a second).
-GRIDS_PER_NODE = 7
-# Grids the exhaustive search may hold (40 bytes each in a table at most 3/4 full): a run
-# that needs more is undecided, never wrong.
-MAX_GRIDS = 6_000_000
+# A node of a budget (the Python search's unit) is worth this many grids of these searches: about
+# the same CPU (measured: 2 million grids against 100,000 positions a second).
+GRIDS_PER_NODE = 20
+# Grids the exhaustive search may hold (a 40-byte key each, and an 8-byte entry of an index at
+# most 3/4 full: 560-600 MB at the most, measured): a run that needs more is undecided, never
+# wrong.
+MAX_GRIDS = 12_000_000
 # Restarts (``exhaustive``): the first run's grids in the fixed order, then the unit of the Luby
 # schedule of the runs with shuffled orders.
 FIRST_RUN_GRIDS = 100_000
 RESTART_GRIDS = 1_000
 # The relaxation runs at the root and at every PRUNE_EVERY-th depth (module docstring).
-PRUNE_EVERY = 4
+PRUNE_EVERY = 3
+# The beams before the exhaustive search (``decide``): widths from BEAM_WIDTH to MAX_BEAM_WIDTH,
+# each twice the last, on at most BEAM_SHARE of the time.
+BEAM_WIDTH = 1_000
+MAX_BEAM_WIDTH = 2_000
+BEAM_SHARE = 0.05
 
 
 def available() -> bool:
@@ -88,10 +109,68 @@ def available() -> bool:
     return _gaps_core is not None
 
 
+def _limits(budget: Budget | None, spent: int) -> tuple[int, float, bool]:
+    """The core's limits from a budget of which ``spent`` nodes are used: grids (-1: none),
+    seconds (-1: none) and whether they are CPU seconds."""
+    max_nodes, seconds, cpu = -1, -1.0, True
+    if budget is not None:
+        if budget.max_nodes is not None:
+            max_nodes = max(0, budget.max_nodes - spent) * GRIDS_PER_NODE
+        if budget.deadline is not None:
+            seconds = max(0.0, budget.deadline - budget.clock())
+            cpu = budget.clock is time.process_time
+    return max_nodes, seconds, cpu
+
+
+def decide(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
+           budget: Budget | None = None, spent: int = 0) -> tuple[bool | None, list[tuple[int, int]], int]:
+    """The last round from ``grid``: the beams (``beam``), widths ``BEAM_WIDTH`` to
+    ``MAX_BEAM_WIDTH`` each twice the last, on up to ``BEAM_SHARE`` of the time left, then
+    ``exhaustive`` on the rest; answers as ``exhaustive``."""
+    beams = budget
+    if budget is not None and budget.deadline is not None:
+        beams = Budget(budget.max_nodes, (budget.deadline - budget.clock()) * BEAM_SHARE, budget.clock)
+    nodes, width = 0, BEAM_WIDTH
+    while width <= MAX_BEAM_WIDTH:
+        won, line, used = beam(grid, rows, cols, starters, width, beams, spent + nodes)
+        nodes += used
+        if won:
+            return True, line, nodes
+        if won is None:
+            if budget is not None and _spent(budget, spent + nodes):
+                return None, [], nodes
+            break  # the beams' share of the time is used
+        width *= 2
+    won, line, used = exhaustive(grid, rows, cols, starters, budget, spent + nodes)
+    return won, line, nodes + used
+
+
+def _spent(budget: Budget, nodes: int) -> bool:
+    try:
+        budget.check(nodes)
+    except BudgetExceeded:
+        return True
+    return False
+
+
+def beam(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
+         width: int = BEAM_WIDTH, budget: Budget | None = None, spent: int = 0,
+         ) -> tuple[bool | None, list[tuple[int, int]], int]:
+    """The compiled beam (``GapsCore.beam``'s, 20 times as fast): ``(True, fills, nodes)`` with
+    a win, ``(False, [], nodes)`` when it found none (which proves nothing), ``(None, [],
+    nodes)`` when ``budget`` runs out; ``nodes`` as ``exhaustive``'s."""
+    if _gaps_core is None:
+        raise RuntimeError("the compiled Gaps core is not built (setup.py)")
+    max_nodes, seconds, cpu = _limits(budget, spent)
+    verdict, made, line = _gaps_core.beam(bytes(grid), rows, cols, bytes(starters), width,
+                                          max_nodes, seconds, cpu)
+    return (None if verdict not in (LOST, WON) else verdict == WON), line, -(-made // GRIDS_PER_NODE)
+
+
 def exhaustive(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
                budget: Budget | None = None, spent: int = 0, prune: bool = True,
                max_grids: int = MAX_GRIDS, first_run: int = FIRST_RUN_GRIDS,
-               unit: int = RESTART_GRIDS, prune_every: int = PRUNE_EVERY,
+               unit: int = RESTART_GRIDS, prune_every: int = PRUNE_EVERY, classes: bool = True,
                ) -> tuple[bool | None, list[tuple[int, int]], int]:
     """Search the round from ``grid`` (``GapsCore``'s codes): ``(True, fills, nodes)`` with
     the winning fills as (card, cell), ``(False, [], nodes)`` when the round is lost,
@@ -100,14 +179,8 @@ def exhaustive(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int
     over ``GRIDS_PER_NODE``, rounded up."""
     if _gaps_core is None:
         raise RuntimeError("the compiled Gaps core is not built (setup.py)")
-    max_nodes, seconds, cpu = -1, -1.0, True
-    if budget is not None:
-        if budget.max_nodes is not None:
-            max_nodes = max(0, budget.max_nodes - spent) * GRIDS_PER_NODE
-        if budget.deadline is not None:
-            seconds = max(0.0, budget.deadline - budget.clock())
-            cpu = budget.clock is time.process_time
+    max_nodes, seconds, cpu = _limits(budget, spent)
     verdict, nodes, line = _gaps_core.search(bytes(grid), rows, cols, bytes(starters), max_nodes,
                                              seconds, cpu, prune, max_grids, first_run, unit,
-                                             prune_every)
+                                             prune_every, classes)
     return (None if verdict not in (LOST, WON) else verdict == WON), line, -(-nodes // GRIDS_PER_NODE)
