@@ -446,23 +446,32 @@ static int matching_place(int s, int *seen, const int *fits, int *match, int row
     return 0;
 }
 
-/* 1 when no continuation within this round can win. */
+/* 1 when no continuation within this round can win. The suits advance rank by rank together
+ * (four independent chains for the processor to overlap), each rank on the cells that could be
+ * gaps before it; the least solution is the same in any order. */
 static int hopeless(const Core *c) {
     int rows = c->rows, top = c->top, cols = c->cols;
-    uint64_t can_gap = c->gaps, pos[14][4], reach[14][4];
+    uint64_t can_gap = c->gaps, pos[14][4] = {{0}}, reach[14][4], nl = c->not_last;
     for (int k = 2; k <= top; k++)
         for (int s = 0; s < rows; s++) pos[k][s] = 1ULL << c->where[16 * s + k];
     for (;;) {
-        uint64_t before = can_gap;
-        for (int s = 0; s < rows; s++) {
-            uint64_t r = pos[2][s] | (can_gap & c->t2[s]);
-            reach[2][s] = r;
-            if (r != pos[2][s]) can_gap |= pos[2][s];
-            for (int k = 3; k <= top; k++) {
-                r = pos[k][s] | (((r & c->not_last) << 1) & can_gap);
-                reach[k][s] = r;
-                if (r != pos[k][s]) can_gap |= pos[k][s];
-            }
+        uint64_t before = can_gap, r0, r1, r2, r3, g = can_gap;
+        r0 = pos[2][0] | (g & c->t2[0]);
+        r1 = pos[2][1] | (g & c->t2[1]);
+        r2 = pos[2][2] | (g & c->t2[2]);
+        r3 = pos[2][3] | (g & c->t2[3]);
+        reach[2][0] = r0, reach[2][1] = r1, reach[2][2] = r2, reach[2][3] = r3;
+        can_gap |= (r0 != pos[2][0] ? pos[2][0] : 0) | (r1 != pos[2][1] ? pos[2][1] : 0)
+            | (r2 != pos[2][2] ? pos[2][2] : 0) | (r3 != pos[2][3] ? pos[2][3] : 0);
+        for (int k = 3; k <= top; k++) {
+            g = can_gap;
+            r0 = pos[k][0] | (((r0 & nl) << 1) & g);
+            r1 = pos[k][1] | (((r1 & nl) << 1) & g);
+            r2 = pos[k][2] | (((r2 & nl) << 1) & g);
+            r3 = pos[k][3] | (((r3 & nl) << 1) & g);
+            reach[k][0] = r0, reach[k][1] = r1, reach[k][2] = r2, reach[k][3] = r3;
+            can_gap |= (r0 != pos[k][0] ? pos[k][0] : 0) | (r1 != pos[k][1] ? pos[k][1] : 0)
+                | (r2 != pos[k][2] ? pos[k][2] : 0) | (r3 != pos[k][3] ? pos[k][3] : 0);
         }
         if (can_gap == before) break;
     }

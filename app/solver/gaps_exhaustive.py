@@ -96,7 +96,7 @@ MAX_GRIDS = 12_000_000
 FIRST_RUN_GRIDS = 100_000
 RESTART_GRIDS = 1_000
 # The relaxation runs at the root and at every PRUNE_EVERY-th depth (module docstring).
-PRUNE_EVERY = 3
+PRUNE_EVERY = 2
 # The beams before the exhaustive search (``decide``): widths from BEAM_WIDTH to MAX_BEAM_WIDTH,
 # each twice the last, on at most BEAM_SHARE of the time.
 BEAM_WIDTH = 1_000
