@@ -1,12 +1,13 @@
-/* The compiled exhaustive search of one Gaps round (app.solver._gaps_core; see
- * app/solver/gaps_exhaustive.py, which states the method and is its Python fallback).
+/* The compiled searches of one Gaps round, exhaustive and beam (app.solver._gaps_core; see
+ * app/solver/gaps_exhaustive.py, which states the method).
  *
  * A board has `rows` rows of `cols` cells (rows <= 4, rows * cols <= 52); a card is
  * 16 * suit + rank (rank 2..cols, rank `cols` plays the king), a gap is 0. Depth-first over
  * every grid reachable by fills (no redeal), each grid expanded at most once (an exact set of
  * the grids met, 6 bits a cell); a grid the reach relaxation condemns is not expanded. So a
  * search that ends without meeting a won grid has searched every grid reachable through
- * grids that may still win: the round is lost. Restarts (see search) share the set. */
+ * grids that may still win: the round is lost. Restarts (see search) share the set. The beam
+ * (see beam) proves nothing: only its wins count. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

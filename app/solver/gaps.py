@@ -1174,7 +1174,7 @@ class GapsSearch:
 def solve_gaps(position, budget: Budget | None = None, prune: bool = True,
                restarts: bool = True, compiled: bool = True) -> SolveResult:
     """The search for ``position``; in the last round, with ``compiled`` and the compiled core
-    built, the Python search's share and then the exhaustive one (``GapsSearch._last_round``)."""
+    built, the compiled beams and exhaustive search (``GapsSearch._last_round``)."""
     search = GapsSearch(position, budget, prune, restarts, compiled)
     try:
         won, moves = search.run()

@@ -41,7 +41,9 @@ grid it would condemn that goes unchecked is only expanded (its successors are c
 their reach lies within its own); skipping it never removes a grid, so a loss stays a proof.
 Seed 19, one run: 6.4 million grids at every depth, 7.8 at every 2nd, 9.1 at every 3rd, 10.6
 at every 4th, 15.9 at every 8th; the 2nd and 3rd took the least time (4.5-4.7 s against 5.0
-at every 4th and 5.3 at every depth).
+at every 4th and 5.3 at every depth). The relaxation advances the four suits rank by rank
+together, four independent chains of operations that the processor overlaps (seed 73's loss in
+3.4 s instead of 3.9-4.2, the same grids).
 
 The beams (``beam``, ``GapsCore.beam``'s, level by level the best grids by cards in correct
 runs, neighbours in sequence and dead gaps) drop grids, so they prove nothing: only their wins
@@ -54,8 +56,8 @@ widths 4,000, 16,000 and 64,000; seed 92 at 64,000 in 3 s).
 Measured: about 2 million grids a second of CPU here against about 100,000 positions for the
 Python search (``GapsCore.solve``), whose quick wins the beams find too; so in the last round
 ``solve_gaps`` runs these instead of it, on the whole budget (a node of a budget is
-``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 89 decided (85 won,
-4 lost).
+``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 91 decided (86 won,
+5 lost).
 
 Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
 tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had
