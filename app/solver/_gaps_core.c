@@ -528,7 +528,7 @@ static double now(int cpu) {
 
 /* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
  * grid will be looked up in is fetched from memory now, while the search goes on (the set is
- * far larger than the caches, and its lookups were half the time). */
+ * far larger than the caches, and its lookups are the search's largest cost). */
 static int expand(Core *c, Frame *f, int prune) {
     f->next = 0;
     if (prune && hopeless(c)) {

@@ -14,8 +14,8 @@ with the engine before anyone sees it.
 The set of grids met keeps the keys in one dense array and finds them through an index of
 8-byte entries that hold a key's place and part of its hash, so a probe reads the index alone
 unless the hash matches; the index's line for each move's grid is fetched from memory when the
-grid's moves are made (the set is far larger than the caches, and its lookups were half the
-time).
+grid's moves are made (the set is far larger than the caches, and its lookups are the
+search's largest cost).
 
 Restarts. A depth-first search that goes wrong early spends its time under its first fills,
 so the search is run again and again from the root, sharing the set of grids met: first in
