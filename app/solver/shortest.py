@@ -69,9 +69,9 @@ A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beam
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
 specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
 ``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams
-before A* are ``CORE_BEAMS`` (leaving A* at least one part in ``CORE_ASTAR_SHARE``), each
-ranking its positions by the bound plus what the cards on the waste and in the stock may still
-cost (``ShortestSearch.beam``), and A* gets every position left.
+before A* are ``CORE_BEAMS`` (leaving A* at least one part in ``CORE_ASTAR_SHARE``), the wide
+ones ranking their positions by the bound plus what the cards on the waste and in the stock may
+still cost (``ShortestSearch.beam``), and A* gets every position left.
 """
 
 from __future__ import annotations
@@ -121,11 +121,11 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 EARLY_BEAM_WIDTH = 512
 # The compiled core's beams before A* (``_core``, whose beams are cheaper): (width, weights) of
 # each (``ShortestSearch.beam``). Two narrow ones ranked by the bound alone find a line at little
-# cost, which the next beams and A* only look below (a deal whose par it is is proven sooner);
-# ranked by the bound alone, wider beams find longer lines at four times the width than ranked
-# with weights, two rankings find different lines, and the positions wider beams would take go
-# to A* (its bound)
-CORE_BEAMS = ((256, (0, 0)), (4096, (0, 0)), (16_384, (4, 2)), (16_384, (1, 0)))
+# cost, which the next beams and A* only look below (a deal whose par it is is proven sooner).
+# The wide ones rank with weights (two moves a waste card and one a stock card; a quarter move a
+# waste card): ranked by the bound alone a beam four times as wide finds longer lines, the two
+# rankings find different lines, and the positions wider beams would take go to A* (its bound)
+CORE_BEAMS = ((256, (0, 0)), (4096, (0, 0)), (16_384, (8, 4)), (16_384, (1, 0)))
 # ... and the beams before A* leave it at least one part in this many of the positions: its
 # bound is the answer's lower bound
 CORE_ASTAR_SHARE = 10

@@ -149,7 +149,7 @@ def test_double_pyramids_beams_before_a_star_are_core_beams_and_leave_a_star_its
     assert beams == shortest.CORE_BEAMS and calls[-1][0] == 0
     assert found.lower_bound >= at_start > 40
     # a beam that could take every position: A* still gets its share
-    monkeypatch.setattr(shortest, "CORE_BEAMS", ((1 << 20, (0, 0)), (4096, (4, 2))))
+    monkeypatch.setattr(shortest, "CORE_BEAMS", ((1 << 20, (0, 0)), (4096, (8, 4))))
     calls.clear()
     shortest._cached.cache_clear()
     found = shortest_win(start, budget_nodes=20_000)
@@ -162,15 +162,16 @@ def test_double_pyramids_beams_before_a_star_are_core_beams_and_leave_a_star_its
 
 def test_beams_ranked_by_what_the_waste_and_stock_still_cost_find_shorter_lines():
     """The bound counts the stock a win must pass, not the draws still to come for cards buried
-    on the waste or left in the stock: ranked by the bound alone, a 4,096-wide beam finds 63
-    moves on this deal; ranked with a move for each waste card and half a move for each stock
-    card, 58 (the bound at the start is 44); both are wins, as the compiled and the Python beam."""
-    start = _start("double-pyramid", 14089154938208861744)
+    on the waste or left in the stock: ranked by the bound alone, a 4,096-wide beam finds 71
+    moves on this deal; ranked as the first wide beam of ``CORE_BEAMS`` (two moves a waste card,
+    one a stock card), 64 (the par search's bound: 61); both are wins."""
+    start = _start("double-pyramid", 8291646586825371460)
     problem = problem_of(start)
     plain = ShortestSearch(problem).beam(4096)
-    weighted = ShortestSearch(problem).beam(4096, None, (4, 2))
+    weighted = ShortestSearch(problem).beam(4096, None, (8, 4))
+    assert (8, 4) in [weights for _, weights in shortest.CORE_BEAMS]
     assert plain is not None and weighted is not None
-    assert (len(plain), len(weighted)) == (63, 58)
+    assert (len(plain), len(weighted)) == (71, 64)
     for line in (plain, weighted):
         assert _wins(start, tuple(problem.move_text(m) for m in line))
 
@@ -184,7 +185,7 @@ def test_the_compiled_beam_and_the_pythons_find_wins_with_every_ranking(monkeypa
     for move in moves[:-16]:
         here = here.apply(move)
     problem = problem_of(here)
-    for weights in ((0, 0), (4, 2), (1, 0)):
+    for weights in ((0, 0), (8, 4), (1, 0)):
         for core in (shortest._core, None):
             with monkeypatch.context() as patch:
                 patch.setattr(shortest, "_core", core)
@@ -202,7 +203,7 @@ def test_beam_lines_win_and_are_never_shorter_than_breadth_first():
     found = 0
     for small, problem in _reduced_cases(80, seed=57):
         expected = reference.shortest(small)
-        for width, weights in ((1, (0, 0)), (4, (0, 0)), (4, (4, 2)), (4, (1, 0))):
+        for width, weights in ((1, (0, 0)), (4, (0, 0)), (4, (8, 4)), (4, (1, 0))):
             line = ShortestSearch(problem).beam(width, None, weights)
             if line is None:
                 continue
