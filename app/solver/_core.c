@@ -624,11 +624,13 @@ static int by_rank(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Level by level, the ``width`` new positions of the least bound (then the most cards gone, then
- * the first made) are expanded; the first won position ends it. It drops positions, so it proves
- * nothing: FOUND or EXHAUSTED (no line below ``upper``) or OUT_OF_BUDGET. */
+/* Level by level, the ``width`` new positions of the least estimate (then the most cards gone,
+ * then the first made) are expanded; the first won position ends it. The estimate is the bound
+ * plus ``waste_weight`` quarter moves for each waste card and ``stock_weight`` for each stock card
+ * left (``ShortestSearch.beam``). It drops positions, so it proves nothing: FOUND or EXHAUSTED (no
+ * line below ``upper``) or OUT_OF_BUDGET. */
 static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upper, long max_nodes,
-                   double seconds, long width) {
+                   double seconds, long width, int waste_weight, int stock_weight) {
     Result res = {EXHAUSTED, h, 0, 0};
     double deadline = seconds > 0 ? now() + seconds : 0;
     if (h >= INF) return res;
@@ -676,7 +678,11 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int up
                     scored = more;
                 }
                 int gone = __builtin_popcountll(cpm & c->full);
-                scored[nscored++] = (uint64_t)hc << 40 | (uint64_t)(64 - gone) << 32 | node;
+                uint64_t cam = cst & ((1ULL << MAX_SEQ) - 1);
+                int waste = __builtin_popcountll(cam & ((1ULL << (cst >> MAX_SEQ & PMASK)) - 1));
+                int stock = __builtin_popcountll(cam) - waste;
+                uint64_t estimate = 4 * (uint64_t)hc + (uint64_t)waste_weight * waste + (uint64_t)stock_weight * stock;
+                scored[nscored++] = estimate << 40 | (uint64_t)(64 - gone) << 32 | node;
             }
         }
         qsort(scored, nscored, sizeof(uint64_t), by_rank);
@@ -802,9 +808,11 @@ static PyObject *move_tuple(uint16_t move) {
 
 PyDoc_STRVAR(search_doc,
 "search(values, covers, under, layout_partners, sequence, partitions, removed, pointer, pass_number,\n"
-"       passes, upper, max_nodes, relaxed_cap, seconds, width) -> (line, lower, expanded, outcome)\n\n"
+"       passes, upper, max_nodes, relaxed_cap, seconds, width, waste_weight, stock_weight)\n"
+"       -> (line, lower, expanded, outcome)\n\n"
 "A* below ``upper`` moves from one position (``ShortestSearch.run`` with the reach bound), or\n"
-"with ``width`` > 0 a beam of that width (``ShortestSearch.beam``: its line is not proven).\n"
+"with ``width`` > 0 a beam of that width (``ShortestSearch.beam``: its line is not proven), its\n"
+"positions ranked by the bound plus the weights, in quarter moves, of each waste and stock card.\n"
 "``line``: the moves of a shortest win (tuples of locations, ('D',), ('R',)) or None;\n"
 "``lower``: a bound every win reaches; ``outcome``: 'found', 'exhausted' (no win shorter than\n"
 "``upper``), 'budget' (``max_nodes`` expansions, ``relaxed_cap`` relaxed positions or\n"
@@ -815,11 +823,16 @@ static PyObject *search(PyObject *self, PyObject *args) {
     unsigned long long removed;
     int pointer, pass_number, passes, upper;
     long max_nodes, relaxed_cap, width;
+    int waste_weight, stock_weight;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOOOOO!Kiiiilldl", &values, &covers, &under, &partners, &sequence, &PyList_Type,
+    if (!PyArg_ParseTuple(args, "OOOOOO!Kiiiilldlii", &values, &covers, &under, &partners, &sequence, &PyList_Type,
                           &partitions, &removed, &pointer, &pass_number, &passes, &upper, &max_nodes, &relaxed_cap,
-                          &seconds, &width))
+                          &seconds, &width, &waste_weight, &stock_weight))
         return NULL;
+    if (waste_weight < 0 || stock_weight < 0 || waste_weight > 64 || stock_weight > 64) {
+        PyErr_SetString(PyExc_ValueError, "beam weights: 0-64 quarter moves");
+        return NULL;
+    }
     Core *c = calloc(1, sizeof(Core));
     Search *s = calloc(1, sizeof(Search));
     uint64_t under_m[64];
@@ -865,7 +878,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (c->aborted)
         res.outcome = stopped(c);
     else if (width > 0)
-        res = beam(c, s, removed, st0, h, upper, max_nodes, seconds, width);
+        res = beam(c, s, removed, st0, h, upper, max_nodes, seconds, width, waste_weight, stock_weight);
     else
         res = run(c, s, removed, st0, h, upper, max_nodes, seconds);
     Py_END_ALLOW_THREADS

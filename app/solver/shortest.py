@@ -68,10 +68,10 @@ cuts positions, but each costs far more.
 A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beams in the
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
 specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
-``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams go
-from ``CORE_FIRST_BEAM_WIDTH`` up to ``CORE_EARLY_BEAM_WIDTH`` wide before A* (each
-``CORE_BEAM_GROWTH`` times as wide as the last, leaving A* at least one part in
-``CORE_ASTAR_SHARE``), and A* gets every position left.
+``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams
+before A* are ``CORE_BEAMS`` (leaving A* at least one part in ``CORE_ASTAR_SHARE``), the wide
+ones ranking their positions by the bound plus what the cards on the waste and in the stock may
+still cost (``ShortestSearch.beam``), and A* gets every position left.
 """
 
 from __future__ import annotations
@@ -119,10 +119,13 @@ BEST_KNOWN_SHARE = 5  # ... and one in five is kept for the best-known line, if 
 # ceiling, and the line is the best known if A* runs out); the reach bound makes A* worth most
 # of the budget, and one part in this many is kept for wider beams
 EARLY_BEAM_WIDTH = 512
-CORE_EARLY_BEAM_WIDTH = 65_536  # the same in the compiled core (``_core``), whose beams are cheaper
-# ... three of them, each sixteen times as wide as the one before (256, 4,096, 65,536): the widths
-# between found the same lines, and the positions they would take go to A* (its bound)
-CORE_FIRST_BEAM_WIDTH, CORE_BEAM_GROWTH = 256, 16
+# The compiled core's beams before A* (``_core``, whose beams are cheaper): (width, weights) of
+# each (``ShortestSearch.beam``). Two narrow ones ranked by the bound alone find a line at little
+# cost, which the next beams and A* only look below (a deal whose par it is is proven sooner).
+# The wide ones rank with weights (two moves a waste card and one a stock card; a quarter move a
+# waste card): ranked by the bound alone a beam four times as wide finds longer lines, the two
+# rankings find different lines, and the positions wider beams would take go to A* (its bound)
+CORE_BEAMS = ((256, (0, 0)), (4096, (0, 0)), (16_384, (8, 4)), (16_384, (1, 0)))
 # ... and the beams before A* leave it at least one part in this many of the positions: its
 # bound is the answer's lower bound
 CORE_ASTAR_SHARE = 10
@@ -200,7 +203,7 @@ class _Par:
                 return self._answer()
             if search is not None and search.exhausted:  # no win at all, and none was known
                 return ShortestWin(False, (), True, 0, self.spent)
-            self._best_known(search, FIRST_BEAM_WIDTH if self.problem.pyramids == 1 else 2 * EARLY_BEAM_WIDTH)
+            self._best_known(search, _widths(FIRST_BEAM_WIDTH if self.problem.pyramids == 1 else 2 * EARLY_BEAM_WIDTH))
         except BudgetExceeded:
             pass
         return self._answer()
@@ -269,11 +272,10 @@ class _Par:
             if self.problem.pyramids > 1:
                 if search.compiled():  # wide beams are cheap there, and A* gets every position left
                     with contextlib.suppress(BudgetExceeded):  # the beams reached A*'s share: A* runs all the same
-                        self._best_known(search, CORE_FIRST_BEAM_WIDTH, CORE_EARLY_BEAM_WIDTH,
-                                         0 if total is None else total // CORE_ASTAR_SHARE, CORE_BEAM_GROWTH)
+                        self._best_known(search, CORE_BEAMS, 0 if total is None else total // CORE_ASTAR_SHARE)
                     keep_back = 0
                 else:
-                    self._best_known(search, FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH, keep_back)
+                    self._best_known(search, _widths(FIRST_BEAM_WIDTH, EARLY_BEAM_WIDTH), keep_back)
                 search.budget, search.nodes = self._allowance(cap, keep_back), 0
             line, lower = search.run(None if self.best is None else len(self.best))
             self.spent += search.nodes
@@ -284,24 +286,24 @@ class _Par:
                 return search
         return first
 
-    def _best_known(self, search: ShortestSearch | None, width: int, last_width: int | None = None,
-                    keep_back: int = 0, growth: int = 2) -> None:
-        """Beam searches (``ShortestSearch.beam``) of widths ``width``, ``growth`` times that, …
-        (up to ``last_width``) with the positions left but ``keep_back``, each looking for a line
-        shorter than the best known; a line as short as the bound ends the search (it is
-        proven). A beam is deterministic: one as wide as an earlier one finds nothing new."""
+    def _best_known(self, search: ShortestSearch | None, beams, keep_back: int = 0) -> None:
+        """Beam searches (``ShortestSearch.beam``), one for each (width, weights) of ``beams``,
+        with the positions left but ``keep_back``, each looking for a line shorter than the best
+        known; a line as short as the bound ends the search (it is proven). A beam is
+        deterministic: one as wide as an earlier one, ranked alike, finds nothing new."""
         if search is None:
             return
-        while not self._proven() and (last_width is None or width <= last_width):
+        for width, weights in beams:
+            if self._proven():
+                return
             phase = self._allowance(None, keep_back)
             search.budget, search.nodes = phase, 0
             try:
-                line = search.beam(width, None if self.best is None else len(self.best))
+                line = search.beam(width, None if self.best is None else len(self.best), weights)
             finally:
                 self.spent += search.nodes
             if line is not None:
                 self._keep(self.problem.move_text(m) for m in line)
-            width *= growth
 
 
 class _GroupGame:
@@ -560,6 +562,14 @@ def _joining(partitions: list[tuple], count: int) -> list[tuple]:
         chosen.append(best)
         joined |= pairs(best)
     return chosen
+
+
+def _widths(width: int, last_width: int | None = None):
+    """Beams ranked by the bound alone (``_Par._best_known``), ``width`` wide, then each twice
+    as wide as the last, up to ``last_width`` (no end: until the budget runs out)."""
+    while last_width is None or width <= last_width:
+        yield width, (0, 0)
+        width *= 2
 
 
 def _first(am: int, q: int, n: int) -> int:
@@ -931,8 +941,9 @@ class ShortestSearch:
             # every shortest line still has a position waiting, with a bound no larger
             return None, min([lower] + ([heap[0][0]] if heap else []))
 
-    def _compiled(self, upper: int | None, width: int = 0) -> tuple[list | None, int, str]:
-        """``run`` (or with ``width``, ``beam``) in the compiled core: the same moves, bound and
+    def _compiled(self, upper: int | None, width: int = 0,
+                  weights: tuple[int, int] = (0, 0)) -> tuple[list | None, int, str]:
+        """``run`` (or with ``width`` and ``weights``, ``beam``) in the compiled core: the same moves, bound and
         pruning (``_core.c`` says how it follows this class); ``CORE_POSITIONS`` of its positions
         count one of the budget. Answers the line, the bound and how it ended."""
         pr, budget = self.problem, self.budget
@@ -948,7 +959,8 @@ class ShortestSearch:
         line, lower, expanded, outcome = _core.search(
             self.vals, self.covers, self.under, self.layout_partners, pr.sequence,
             [[game.groups for game in games] for games in self.partitions], pr.removed, pr.pointer,
-            pr.pass_number, pr.passes, -1 if upper is None else upper, nodes, min(relaxed, 1 << 62), seconds, width)
+            pr.pass_number, pr.passes, -1 if upper is None else upper, nodes, min(relaxed, 1 << 62), seconds, width,
+            *weights)
         self.nodes += -(-expanded // CORE_POSITIONS)
         if line is not None:  # the draw and the recycle are known by identity (``move_text``)
             line = [DRAW if m == DRAW else RECYCLE if m == RECYCLE else m for m in line]
@@ -962,13 +974,17 @@ class ShortestSearch:
         return line, lower
 
     # --- the best-known line -------------------------------------------------------------------
-    def beam(self, width: int, upper: int | None = None) -> list | None:
+    def beam(self, width: int, upper: int | None = None, weights: tuple[int, int] = (0, 0)) -> list | None:
         """A line shorter than ``upper`` found by a beam search: level by level, the ``width``
-        positions of the least bound (then the most cards gone) among the new ones. It drops
-        positions, so it proves nothing; ``None`` when it finds no such line or the budget runs
-        out."""
+        positions of the least estimate (then the most cards gone) among the new ones. The
+        estimate is the bound plus ``weights`` (waste, stock), in quarter moves, for each card on
+        the waste and each card left in the stock: the bound counts only the stock a win must
+        pass, not the draws that cards buried on the waste or left in the stock still cost, and
+        beams ranked by different weights find different lines (``BEAMS``). It drops positions,
+        so it proves nothing; ``None`` when it finds no such line or the budget runs out."""
         if self.compiled():
-            return self._compiled(upper, width)[0]
+            return self._compiled(upper, width, weights)[0]
+        waste_weight, stock_weight = weights
         start = self.start()
         h = self.bound(start)
         if h >= INF:
@@ -990,8 +1006,13 @@ class ShortestSearch:
                             return _line(parents, child)
                         hc = self.child_bound(here, h, child, group)
                         if hc < INF and (upper is None or depth + hc < upper):
-                            scored.append((hc, -(child & self.full).bit_count(), child))
-                level = [(hc, child) for hc, _, child in heapq.nsmallest(width, scored)]
+                            estimate = 4 * hc
+                            if waste_weight or stock_weight:
+                                _pm, p, am, _pas, _heights = self.unpack(child)
+                                waste = (am & ((1 << p) - 1)).bit_count()
+                                estimate += waste_weight * waste + stock_weight * (am.bit_count() - waste)
+                            scored.append((estimate, -(child & self.full).bit_count(), hc, child))
+                level = [(hc, child) for _, _, hc, child in heapq.nsmallest(width, scored)]
         except BudgetExceeded:
             pass
         return None

@@ -125,17 +125,18 @@ def test_a_best_known_line_is_much_shorter_than_the_first_win_found():
     assert found.lower_bound <= len(found.moves)
 
 
-def test_double_pyramids_early_beams_grow_sixteenfold_and_leave_a_star_its_share(monkeypatch):
-    """The compiled core's beams before A* (Double Pyramid) are 256, 4,096 and 65,536 wide (each
-    ``CORE_BEAM_GROWTH`` times the last), and however wide they go they leave A* one part in
-    ``CORE_ASTAR_SHARE`` of the positions: A* always runs, and the answer's bound is at least the
-    bound at the start (beams that took every position once left the answer "at least 0")."""
+def test_double_pyramids_beams_before_a_star_are_core_beams_and_leave_a_star_its_share(monkeypatch):
+    """The compiled core's beams before A* (Double Pyramid) are ``CORE_BEAMS``, each with its
+    ranking, and however wide they go they leave A* one part in ``CORE_ASTAR_SHARE`` of the
+    positions: A* always runs, and the answer's bound is at least the bound at the start (beams
+    that took every position once left the answer "at least 0")."""
     calls = []
     search = shortest._core.search
 
     def recorded(*args):
         answer = search(*args)
-        calls.append((args[14], args[11], answer[2]))  # width (0: A*), positions allowed, expanded
+        # width (0: A*), the beam's weights, positions allowed, expanded
+        calls.append((args[14], tuple(args[15:17]), args[11], answer[2]))
         return answer
 
     monkeypatch.setattr(shortest._core, "search", recorded)
@@ -143,32 +144,67 @@ def test_double_pyramids_early_beams_grow_sixteenfold_and_leave_a_star_its_share
     first = ShortestSearch(problem_of(start))
     at_start = first.bound(first.start())
     shortest._cached.cache_clear()
-    found = shortest_win(start, budget_nodes=20_000)
-    widths = [width for width, _, _ in calls if width]
-    assert widths == [256, 4096, 65536][:len(widths)] and len(widths) >= 2 and calls[-1][0] == 0
+    found = shortest_win(start, budget_nodes=100_000)
+    beams = tuple((width, weights) for width, weights, _, _ in calls if width)
+    assert beams == shortest.CORE_BEAMS and calls[-1][0] == 0
     assert found.lower_bound >= at_start > 40
-    # beams that could take every position: A* still gets its share
-    monkeypatch.setattr(shortest, "CORE_FIRST_BEAM_WIDTH", 4096)
-    monkeypatch.setattr(shortest, "CORE_BEAM_GROWTH", 4)
-    monkeypatch.setattr(shortest, "CORE_EARLY_BEAM_WIDTH", 1 << 20)
+    # a beam that could take every position: A* still gets its share
+    monkeypatch.setattr(shortest, "CORE_BEAMS", ((1 << 20, (0, 0)), (4096, (8, 4))))
     calls.clear()
     shortest._cached.cache_clear()
     found = shortest_win(start, budget_nodes=20_000)
     shortest._cached.cache_clear()
     share = 20_000 // shortest.CORE_ASTAR_SHARE * shortest.CORE_POSITIONS
-    assert calls[-2][0] and calls[-2][2] == calls[-2][1]  # the last beam ran out of positions
-    assert calls[-1][0] == 0 and calls[-1][1] >= share
+    assert calls[-2][0] and calls[-2][3] == calls[-2][2]  # the beam ran out of positions
+    assert calls[-1][0] == 0 and calls[-1][2] >= share
     assert found.lower_bound >= at_start and _wins(start, found.moves)
+
+
+def test_beams_ranked_by_what_the_waste_and_stock_still_cost_find_shorter_lines():
+    """The bound counts the stock a win must pass, not the draws still to come for cards buried
+    on the waste or left in the stock: ranked by the bound alone, a 4,096-wide beam finds 71
+    moves on this deal; ranked as the first wide beam of ``CORE_BEAMS`` (two moves a waste card,
+    one a stock card), 64 (the par search's bound: 61); both are wins."""
+    start = _start("double-pyramid", 8291646586825371460)
+    problem = problem_of(start)
+    plain = ShortestSearch(problem).beam(4096)
+    weighted = ShortestSearch(problem).beam(4096, None, (8, 4))
+    assert (8, 4) in [weights for _, weights in shortest.CORE_BEAMS]
+    assert plain is not None and weighted is not None
+    assert (len(plain), len(weighted)) == (71, 64)
+    for line in (plain, weighted):
+        assert _wins(start, tuple(problem.move_text(m) for m in line))
+
+
+def test_the_compiled_beam_and_the_pythons_find_wins_with_every_ranking(monkeypatch):
+    """Late in a Double Pyramid game: the compiled beam and its specification, with each ranking,
+    find a win, never shorter than the shortest (their ties may be broken apart)."""
+    start = _start("double-pyramid", 4)
+    moves = shortest_win(start).moves
+    here = start
+    for move in moves[:-16]:
+        here = here.apply(move)
+    problem = problem_of(here)
+    for weights in ((0, 0), (8, 4), (1, 0)):
+        for core in (shortest._core, None):
+            with monkeypatch.context() as patch:
+                patch.setattr(shortest, "_core", core)
+                search = ShortestSearch(problem)
+                assert search.compiled() == (core is not None)
+                line = search.beam(64, None, weights)
+            assert line is not None and len(line) >= 16
+            assert _wins(here, tuple(problem.move_text(m) for m in line))
 
 
 def test_beam_lines_win_and_are_never_shorter_than_breadth_first():
     """The beam (the best-known line where A* runs out) drops positions: its lines are wins, as
-    long as a shortest one or longer, never shorter; every rule variant on small deals."""
+    long as a shortest one or longer, never shorter, however its positions are ranked; every rule
+    variant on small deals."""
     found = 0
     for small, problem in _reduced_cases(80, seed=57):
         expected = reference.shortest(small)
-        for width in (1, 4):
-            line = ShortestSearch(problem).beam(width)
+        for width, weights in ((1, (0, 0)), (4, (0, 0)), (4, (8, 4)), (4, (1, 0))):
+            line = ShortestSearch(problem).beam(width, None, weights)
             if line is None:
                 continue
             found += 1
