@@ -497,7 +497,8 @@ static int hopeless(const Core *c) {
 /* --- the search ----------------------------------------------------------------------- */
 typedef struct {
     Move moves[MAXMOVES];
-    uint64_t hash[MAXMOVES]; /* key_hash of the key (`visit_key`) of the grid each move makes */
+    Key keys[MAXMOVES];      /* the key (`visit_key`) of the grid each move makes */
+    uint64_t hash[MAXMOVES]; /* and its key_hash */
     int count, next;
     Move via;
 } Frame;
@@ -542,18 +543,18 @@ static int expand(Core *c, Frame *f, int prune) {
     visit_key(c, &here);
     for (int w = 0; w < WORDS; w++) here.w[w] ^= c->key.w[w];
     for (int i = 0; i < f->count; i++) {
-        Key k;
+        Key *k = &f->keys[i];
         const Fill *m = &f->moves[i].step[0];
         if (f->moves[i].n == 1 && m->frm % c->cols && m->to % c->cols) {
-            for (int w = 0; w < WORDS; w++) k.w[w] = c->key.w[w] ^ here.w[w];
-            key_set_on(&k, m->frm, m->card, 0);
-            key_set_on(&k, m->to, 0, m->card);
+            for (int w = 0; w < WORDS; w++) k->w[w] = c->key.w[w] ^ here.w[w];
+            key_set_on(k, m->frm, m->card, 0);
+            key_set_on(k, m->to, 0, m->card);
         } else {
             play(c, &f->moves[i]);
-            visit_key(c, &k);
+            visit_key(c, k);
             take_back(c, &f->moves[i]);
         }
-        f->hash[i] = key_hash(&k);
+        f->hash[i] = key_hash(k);
         __builtin_prefetch(&c->table[f->hash[i] & c->mask]);
     }
     return f->count;
@@ -608,19 +609,16 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
             depth--;
             continue;
         }
-        uint64_t hash = f->hash[f->next];
-        Move m = f->moves[f->next++];
-        play(c, &m);
-        visit_key(c, &key);
-        int added = table_add(c, &key, hash);
+        /* a grid met before is known by its key, without playing its move */
+        int added = table_add(c, &f->keys[f->next], f->hash[f->next]);
         if (added < 0) {
             verdict = OUT_OF_MEMORY;
             break;
         }
-        if (!added) {
-            take_back(c, &m);
-            continue;
-        }
+        key = f->keys[f->next];
+        Move m = f->moves[f->next++];
+        if (!added) continue;
+        play(c, &m);
         ++*nodes;
         if (is_won(c)) {
             verdict = WON;
