@@ -31,6 +31,7 @@ typedef struct {
     int starters[4]; /* the suit of each row's 2 (Danish rule), -1: any */
     unsigned char grid[MAXN];
     int where[64];
+    uint64_t at[16][4]; /* at[rank][suit]: the bit of the card's cell (the relaxation's start) */
     Key key;
     uint64_t gaps; /* a bit for each cell that holds a gap */
     uint64_t last_mask, not_last, col0_mask, t2[4];
@@ -452,9 +453,8 @@ static int matching_place(int s, int *seen, const int *fits, int *match, int row
  * gaps before it; the least solution is the same in any order. */
 static int hopeless(const Core *c) {
     int rows = c->rows, top = c->top, cols = c->cols;
-    uint64_t can_gap = c->gaps, pos[14][4] = {{0}}, reach[14][4], nl = c->not_last;
-    for (int k = 2; k <= top; k++)
-        for (int s = 0; s < rows; s++) pos[k][s] = 1ULL << c->where[16 * s + k];
+    uint64_t can_gap = c->gaps, reach[14][4], nl = c->not_last;
+    const uint64_t (*pos)[4] = c->at;
     for (;;) {
         uint64_t before = can_gap, r0, r1, r2, r3, g = can_gap;
         r0 = pos[2][0] | (g & c->t2[0]);
@@ -511,6 +511,7 @@ static void move_card(Core *c, int card, int frm, int to) {
     c->grid[to] = (unsigned char)card;
     c->gaps ^= 1ULL << frm | 1ULL << to;
     c->where[card] = to;
+    c->at[card & 15][card >> 4] = 1ULL << to;
 }
 
 static void play(Core *c, const Move *m) {
@@ -931,7 +932,10 @@ static Core *core_new(const Py_buffer *grid, int rows, int cols, const Py_buffer
             return NULL;
         }
         c->grid[i] = (unsigned char)x;
-        if (x) c->where[x] = i;
+        if (x) {
+            c->where[x] = i;
+            c->at[x & 15][x >> 4] = 1ULL << i;
+        }
         else c->gaps |= 1ULL << i;
         key_set(c, i, 0, x);
     }
