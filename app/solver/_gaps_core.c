@@ -582,10 +582,11 @@ static long long luby(long long i) {
  * run, which starts at the root again, reaches every grid of that stack afresh. So the set
  * stays closed under fills but for grids still to be searched, and a run that ends without a
  * cut has searched every grid reachable from the root (through grids the relaxation spares):
- * a loss is still a proof. */
+ * a loss is still a proof. Once `last_cut` grids are searched the run going on is never cut:
+ * it ends the search. */
 static int search(Core *c, long long max_nodes, double seconds, int cpu, int prune,
-                  int prune_every, long long first_run, long long unit, long long *nodes, Fill **line,
-                  int *length) {
+                  int prune_every, long long first_run, long long unit, long long last_cut,
+                  long long *nodes, Fill **line, int *length) {
     int depth = 0, capacity = 1024, verdict = LOST;
     Key key;
     Frame *stack = malloc(capacity * sizeof(Frame));
@@ -635,6 +636,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
             verdict = OUT_OF_TIME;
             break;
         }
+        if (allowance >= 0 && last_cut >= 0 && *nodes >= last_cut) allowance = -1; /* run on, uncut */
         if (allowance >= 0 && ++run_nodes >= allowance) {
             /* The run is cut: its stack leaves the set, and the next run starts at the root. */
             table_remove(c, &key);
@@ -976,20 +978,22 @@ static PyObject *answer(int verdict, long long count, const Fill *line, int leng
 }
 
 /* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states, first_run=0, unit=0, prune_every=1, classes=False) -> (verdict, nodes, line):
+ *        max_states, first_run=0, unit=0, prune_every=1, classes=False, last_cut=-1)
+ *        -> (verdict, nodes, line):
  * verdict 0 lost, 1 won, 2-4 undecided (nodes, time, memory); line is a list of (card, cell)
  * fills when won. max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no
  * restarts); with prune, the relaxation at each run's root and at every prune_every-th depth;
- * with classes (and no starters), column 0 as one arrangement (`moves`). */
+ * with classes (and no starters), column 0 as one arrangement (`moves`); once `last_cut` grids
+ * are searched (>= 0), the run going on is not cut. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer grid, starters;
     int rows, cols, cpu, prune;
-    long long max_nodes, max_states, first_run = 0, unit = 0;
+    long long max_nodes, max_states, first_run = 0, unit = 0, last_cut = -1;
     int prune_every = 1, classes = 0;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLip", &grid, &rows, &cols, &starters, &max_nodes,
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLipL", &grid, &rows, &cols, &starters, &max_nodes,
                           &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every,
-                          &classes))
+                          &classes, &last_cut))
         return NULL;
     PyObject *result = NULL;
     Core *c = core_new(&grid, rows, cols, &starters);
@@ -1007,7 +1011,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int length = 0, verdict;
     Py_BEGIN_ALLOW_THREADS
     verdict = search(c, max_nodes, seconds, cpu, prune, prune_every < 1 ? 1 : prune_every,
-                     first_run, unit < 1 ? 1 : unit, &nodes, &line, &length);
+                     first_run, unit < 1 ? 1 : unit, last_cut, &nodes, &line, &length);
     Py_END_ALLOW_THREADS
     result = answer(verdict, nodes, line, length);
     free(line);
