@@ -195,6 +195,27 @@ def test_restarts_search_more_grids_than_one_run_to_the_same_loss():
     pytest.fail("no lost board of enough grids")
 
 
+def test_a_loss_is_proven_when_the_cuts_stop_in_the_middle_of_a_run():
+    """After ``last_cut`` grids the run going on is never cut: it ends the search, and its loss
+    is still a proof (reduced boards against breadth-first search; seed 63 cut after every grid
+    until the last cut)."""
+    rng = random.Random(63)
+    lost = 0
+    for _ in range(60):
+        grid = ref.random_grid(3, 6, rng)
+        expected = ref.winnable(3, 6, grid)
+        lost += not expected
+        for last_cut in (0, 3, 10, 40):
+            won, moves, _ = gaps_exhaustive.exhaustive(_codes(grid), 3, 6, prune=False, first_run=1,
+                                                       unit=1, last_cut=last_cut)
+            assert won == expected, (grid, last_cut)
+            if won:
+                assert ref.replays_to_won(3, 6, grid, _line(moves))
+    assert lost
+    cut = gaps_exhaustive.exhaustive(_seed_grid(63), 4, 13, first_run=1, unit=1, last_cut=50_000)
+    assert cut[0] is False
+
+
 def test_a_full_board_loss_is_proven_with_runs_of_one_grid():
     """Seed 63 (one round) is lost (one run in the fixed order proves it); with the runs cut
     after every new grid, thousands of stacks leave the set (deletions from a full-size
