@@ -617,9 +617,12 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
             verdict = OUT_OF_MEMORY;
             break;
         }
+        if (!added) {
+            f->next++;
+            continue;
+        }
         key = f->keys[f->next];
         Move m = f->moves[f->next++];
-        if (!added) continue;
         play(c, &m);
         ++*nodes;
         if (is_won(c)) {

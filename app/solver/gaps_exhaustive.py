@@ -82,7 +82,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .result import Budget, BudgetExceeded
+from .result import Budget
 
 try:
     from . import _gaps_core  # type: ignore[attr-defined]
@@ -145,20 +145,12 @@ def decide(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = 
         if won:
             return True, line, nodes
         if won is None:
-            if budget is not None and _spent(budget, spent + nodes):
+            if budget is not None and budget.spent(spent + nodes):
                 return None, [], nodes
             break  # the beams' share of the time is used
         width *= 2
     won, line, used = exhaustive(grid, rows, cols, starters, budget, spent + nodes)
     return won, line, nodes + used
-
-
-def _spent(budget: Budget, nodes: int) -> bool:
-    try:
-        budget.check(nodes)
-    except BudgetExceeded:
-        return True
-    return False
 
 
 def beam(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),

@@ -45,8 +45,11 @@ class Budget:
         self.max_nodes = nodes
         self.deadline = None if seconds is None else self.clock() + seconds
 
+    def spent(self, nodes: int) -> bool:
+        """Whether ``nodes`` nodes, or the time since it was made, use it up."""
+        return (self.max_nodes is not None and nodes >= self.max_nodes) or \
+            (self.deadline is not None and self.clock() >= self.deadline)
+
     def check(self, nodes: int) -> None:
-        if self.max_nodes is not None and nodes >= self.max_nodes:
-            raise BudgetExceeded
-        if self.deadline is not None and self.clock() >= self.deadline:
+        if self.spent(nodes):
             raise BudgetExceeded
