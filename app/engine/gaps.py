@@ -67,6 +67,15 @@ def parse_gaps_move(text: str) -> GapsMove:
     return Fill(moving, row, col)
 
 
+def _cell_of(grid: list[Card | None], moving: Card) -> int:
+    """Where ``moving`` lies: the shared card is found by identity (``==`` on cards is a Python
+    call per cell); another equal card, by equality."""
+    for i, c in enumerate(grid):
+        if c is moving:
+            return i
+    return grid.index(moving)
+
+
 @dataclass(frozen=True, slots=True)
 class GapsPosition:
     """A Gaps position: ``grid`` holds 52 cells row-major, ``None`` for a gap.
@@ -183,7 +192,7 @@ class GapsPosition:
         if isinstance(move, Redeal):
             return self.redealt()
         grid = list(self.grid)
-        grid[grid.index(move.card)] = None
+        grid[_cell_of(grid, move.card)] = None
         grid[move.row * COLUMNS + move.col] = move.card
         return replace(self, grid=tuple(grid))
 
@@ -206,6 +215,9 @@ class GapsPosition:
     # --- status ------------------------------------------------------------------------
     def is_won(self) -> bool:
         """Won when every row holds 2 to K of one suit in columns 0–11 (gap in column 12)."""
+        grid = self.grid
+        if any(grid[r * COLUMNS + COLUMNS - 1] is not None for r in range(ROWS)):
+            return False  # a card in the last column: asked before every move, so answered cheaply
         return self.correct_prefix_lengths() == (COLUMNS - 1,) * ROWS
 
     @property

@@ -11,7 +11,8 @@ from app.engine import (
     get_game,
     parse_deal,
 )
-from app.engine.gaps import GapsPosition
+from app.engine.cards import Card
+from app.engine.gaps import Fill, GapsPosition
 from app.engine.pyramid import PyramidPosition
 
 from .strategies import new_record
@@ -251,6 +252,21 @@ def test_a_won_gaps_layout_is_won_and_takes_no_moves():
     position = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
     assert position.status == "won" and position.legal_moves() == ()
     assert position.simple_score == 48
+
+
+def test_a_fill_moves_its_card_whether_or_not_it_is_the_shared_card_object():
+    position = GAPS.new_position(deal_for_seed("gaps", 12), GAPS.default_rules())
+    shared = next(m for m in position.legal_moves() if isinstance(m, Fill))
+    equal = Fill(Card(shared.card.rank, shared.card.suit), shared.row, shared.col)
+    assert equal.card is not shared.card and position.apply(equal) == position.apply(shared)
+    assert position.apply(shared).grid.count(shared.card) == 1
+
+
+def test_a_layout_with_every_gap_in_the_last_column_is_won_only_in_suit_order():
+    rows = [" ".join(f"{r}{s}" for r in "23456789TJQK") + f" A{s}" for s in "CDHS"]
+    swapped = " ".join(rows).replace("5C", "xx").replace("6C", "5C").replace("xx", "6C")
+    position = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(swapped))
+    assert not position.is_won() and position.correct_prefix_lengths() == (3, 12, 12, 12)
 
 
 def test_a_stuck_last_round_is_lost():
