@@ -10,7 +10,7 @@ import pytest
 from app.db.models import DailyDeal, DealVerdict, Game
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.seeding import text_seed
-from app.services.assist import daily_choice
+from app.services.assist import daily_choice, solver_cache
 from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
@@ -67,7 +67,8 @@ def test_chosen_once_per_day_and_preset_then_read_from_the_database(app, monkeyp
         assert session.get(DailyDeal, (day, "relaxed")).seed == first.seed
 
 
-def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, other_client, app):
+def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, other_client, app, monkeypatch):
+    monkeypatch.setattr(solver_cache, "SHORTEST_NODES", 20_000)  # its par is searched, not looked at here
     auth = api_player(client)
     browse_as(other_client, client, auth)
     lobby = other_client.get("/")
