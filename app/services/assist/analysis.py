@@ -62,10 +62,13 @@ def analysable(game: Game) -> bool:
 
 
 def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
-    """The analysis of a finished game, asked for by ``player_id`` (its searches are admitted
-    for that player: app.services.assist.searches)."""
+    """The analysis of a finished game, asked for by ``player_id``. The end screen asks for it by
+    itself as the game ends, so its searches are admitted apart from the player's own (one at a
+    time each: app.services.assist.searches): a hint asked in the next game while this still
+    searches (a Double Pyramid's par takes seconds) is not refused."""
     if not analysable(game):
         return None
+    player_id = None if player_id is None else f"{player_id}/analysis"
     record = record_of(game)
     total = record.cursor
     moves = tuple(str(m) for m in record.moves[:total])

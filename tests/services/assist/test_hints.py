@@ -10,10 +10,11 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Player
 from app.db.session import session_factory
 from app.engine import PRESETS
-from app.services.assist import assist, par, searches, solver_cache, winnable
+from app.services.assist import analysis, assist, par, searches, solver_cache, winnable
 from app.services.play import games, moves
 from app.services.play.games import record_of
 from app.settings import Settings
+from tests.web.play import WIN_LINE, WIN_SEED
 
 DEALS = 10
 PLAYED = ["gaps", "gaps-danish", "pyramid", "pyramid-3", "relaxed", "giza", "double-pyramid"]
@@ -157,6 +158,30 @@ def test_the_pages_own_status_search_never_takes_the_players_hint_slot(sessions,
         with searches.admitted(f"{player.id}/status"):  # the page's status search under way
             assist.still_winnable(session, game, player)
     assert asked == [f"{record_player}/status"]
+
+
+def test_the_end_screens_analysis_never_takes_the_players_hint_slot(sessions, monkeypatch):
+    asked = []
+
+    def par_of(session, start, *, player_id):
+        asked.append(player_id)
+        # while the won game's par is searched (its slot taken, as the search takes it), a hint
+        # in the player's next game is let in
+        with searches.admitted(player_id), searches.admitted(player.id):
+            return None
+
+    monkeypatch.setattr(par, "par_of", par_of)
+    with sessions() as session:
+        player = Player()
+        session.add(player)
+        session.flush()
+        game = games.start_game(session, player, "pyramid", seed=WIN_SEED)
+        session.commit()
+        for text in WIN_LINE:
+            moves.play_move(session, game, player, text)
+        session.commit()
+        found = analysis.analyse(session, game, player.id)
+    assert found is not None and found.kind == "won" and asked == [f"{player.id}/analysis"]
 
 
 def follows_the_kept_line(session, preset: str, seed: int, proven: bool) -> None:
