@@ -391,6 +391,7 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     assert solve(record.at(ply - 1).position).winnable is True    # winnable before that move
     assert solve(record.at(ply).position).winnable is False       # not after it
     assert 'class="fatal" data-fatal' in response.text
+    assert f'href="/g/{game_id}/replay?ply={ply}"' in response.text  # the replay at the move that lost it
     # the replay page shows the same analysis through its hook
     replay = client.get(f"/g/{game_id}/replay?ply={ply}")
     assert 'data-analysis="yes"' in replay.text and "No longer winnable from here." in replay.text
@@ -402,7 +403,7 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     assert new.moves.split() == record.played_text.split()[: ply - 1]
 
 
-def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client):
+def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client, other_client):
     deals = _vector_deals(False)
     game_id, _ = _open(client, "/play/pyramid?deal=" + deals[2].replace(" ", "+"))
     record = GameRecord.from_text("pyramid", PRESETS["pyramid"].rules, deals[2])
@@ -420,6 +421,12 @@ def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client):
     _play(client, won_id, list(WIN_LINE))
     response = client.get(f"/games/{won_id}/analysis", headers=HX)
     assert 'data-analysis-kind="won"' in response.text and 'data-shortest-proven="true"' in response.text
+    # one link to the replay on its owner's end panel ("Replay"), none again in the analysis;
+    # a watcher, who has no end panel, finds it in the analysis
+    assert f"/g/{won_id}/replay" not in response.text
+    assert client.get(f"/games/{won_id}").text.count(f'href="/g/{won_id}/replay"') == 1
+    watched = other_client.get(f"/games/{won_id}/analysis", headers=HX)
+    assert watched.status_code == 200 and f'href="/g/{won_id}/replay"' in watched.text
     with _session(client) as session:  # the probes are cached per position
         assert session.scalar(select(func.count()).select_from(PositionVerdict)) > 0
 
