@@ -455,16 +455,24 @@ static int hopeless(const Core *c) {
     int rows = c->rows, top = c->top, cols = c->cols;
     uint64_t can_gap = c->gaps, reach[14][4], nl = c->not_last;
     const uint64_t (*pos)[4] = c->at;
+    uint64_t t2any = c->t2[0] | c->t2[1] | c->t2[2] | c->t2[3];
+    int start = 2;
     for (;;) {
         uint64_t before = can_gap, r0, r1, r2, r3, g = can_gap;
-        r0 = pos[2][0] | (g & c->t2[0]);
-        r1 = pos[2][1] | (g & c->t2[1]);
-        r2 = pos[2][2] | (g & c->t2[2]);
-        r3 = pos[2][3] | (g & c->t2[3]);
-        reach[2][0] = r0, reach[2][1] = r1, reach[2][2] = r2, reach[2][3] = r3;
-        can_gap |= (r0 != pos[2][0] ? pos[2][0] : 0) | (r1 != pos[2][1] ? pos[2][1] : 0)
-            | (r2 != pos[2][2] ? pos[2][2] : 0) | (r3 != pos[2][3] ? pos[2][3] : 0);
-        for (int k = 3; k <= top; k++) {
+        if (start == 2) {
+            r0 = pos[2][0] | (g & c->t2[0]);
+            r1 = pos[2][1] | (g & c->t2[1]);
+            r2 = pos[2][2] | (g & c->t2[2]);
+            r3 = pos[2][3] | (g & c->t2[3]);
+            reach[2][0] = r0, reach[2][1] = r1, reach[2][2] = r2, reach[2][3] = r3;
+            can_gap |= (r0 != pos[2][0] ? pos[2][0] : 0) | (r1 != pos[2][1] ? pos[2][1] : 0)
+                | (r2 != pos[2][2] ? pos[2][2] : 0) | (r3 != pos[2][3] ? pos[2][3] : 0);
+            start = 3;
+        } else {
+            r0 = reach[start - 1][0], r1 = reach[start - 1][1];
+            r2 = reach[start - 1][2], r3 = reach[start - 1][3];
+        }
+        for (int k = start; k <= top; k++) {
             g = can_gap;
             r0 = pos[k][0] | (((r0 & nl) << 1) & g);
             r1 = pos[k][1] | (((r1 & nl) << 1) & g);
@@ -475,6 +483,21 @@ static int hopeless(const Core *c) {
                 | (r2 != pos[k][2] ? pos[k][2] : 0) | (r3 != pos[k][3] ? pos[k][3] : 0);
         }
         if (can_gap == before) break;
+        /* The next pass starts at the lowest rank that the new gaps can reach: the ranks below
+         * it would compute what they hold (each saw the gaps known before this pass). */
+        uint64_t fresh = can_gap & ~before;
+        if (fresh & t2any) {
+            start = 2;
+            continue;
+        }
+        start = top + 1;
+        for (int k = 3; k <= top; k++)
+            if (((((reach[k - 1][0] | reach[k - 1][1] | reach[k - 1][2] | reach[k - 1][3]) & nl) << 1)
+                 & fresh)) {
+                start = k;
+                break;
+            }
+        if (start > top) break;
     }
     if ((can_gap & c->last_mask) != c->last_mask) return 1;
     int fits[4];
