@@ -554,13 +554,41 @@ static double now(int cpu) {
 /* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
  * grid will be looked up in is fetched from memory now, while the search goes on (the set is
  * far larger than the caches, and its lookups are the search's largest cost). */
-static int expand(Core *c, Frame *f, int prune) {
+/* Whether two fills (one step each) commute: made in either order, each is legal after the
+ * other and both make the same grid (they touch four different cells, and neither takes the
+ * card left of the other's gap). */
+static int independent(const Core *c, const Fill *a, const Fill *b) {
+    return a->card != b->card && a->to != b->to && (b->to % c->cols == 0 || b->to - 1 != a->frm)
+        && (a->to % c->cols == 0 || a->to - 1 != b->frm);
+}
+
+static int expand(Core *c, Frame *f, int prune, const Frame *parent) {
     f->next = 0;
     if (prune && hopeless(c)) {
         f->count = 0;
         return 0;
     }
     f->count = moves(c, f->moves);
+    /* A fill a that the parent made before this grid's own fill b, when the two commute, makes a
+     * grid that the parent's a-child met already (it tried b, or its relaxation condemned it and
+     * so this one too): it is not looked up again. */
+    if (parent != NULL && f->via.n == 1) {
+        const Fill *b = &f->via.step[0];
+        int k = 0;
+        for (int i = 0; i < f->count; i++) {
+            const Move *m = &f->moves[i];
+            int asleep = 0;
+            if (m->n == 1)
+                for (int j = 0; j < parent->next - 1 && !asleep; j++) {
+                    const Move *a = &parent->moves[j];
+                    asleep = a->n == 1 && a->step[0].card == m->step[0].card
+                        && a->step[0].frm == m->step[0].frm && a->step[0].to == m->step[0].to
+                        && independent(c, &a->step[0], b);
+                }
+            if (!asleep) f->moves[k++] = *m;
+        }
+        f->count = k;
+    }
     /* A fill that leaves column 0 alone leaves its class too: its grid's key is the grid's own
      * with the members' contents sorted as here. */
     Key here;
@@ -626,7 +654,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         verdict = OUT_OF_MEMORY;
         goto done;
     }
-    expand(c, &stack[0], prune);
+    expand(c, &stack[0], prune, NULL);
     while (depth >= 0) {
         Frame *f = &stack[depth];
         if (f->next == f->count) {
@@ -681,7 +709,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
                 verdict = OUT_OF_MEMORY;
                 break;
             }
-            expand(c, &stack[0], prune);
+            expand(c, &stack[0], prune, NULL);
             continue;
         }
         if (depth + 1 == capacity) {
@@ -695,7 +723,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         }
         depth++;
         stack[depth].via = m;
-        expand(c, &stack[depth], prune && depth % prune_every == 0);
+        expand(c, &stack[depth], prune && depth % prune_every == 0, &stack[depth - 1]);
     }
 done:
     if (verdict == WON) {
