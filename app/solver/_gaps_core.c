@@ -41,6 +41,7 @@ typedef struct {
     size_t count, max_count, nkeys, keys_cap, nfree, free_cap;
     uint64_t rng; /* the order's shuffle (xorshift64), 0: the fixed order */
     int classes; /* column 0 as one arrangement (see `moves`); never under starters */
+    int greedy;  /* a grid with fills that extend a row's correct run has only those (`order`) */
 } Core;
 
 /* --- the set of grids met ------------------------------------------------------------- */
@@ -325,6 +326,9 @@ static void order(Core *c, Groups *g, Move *out, int *n) {
     memcpy(out + g->ng, g->other, g->no * sizeof(Move));
     memcpy(out + g->ng + g->no, g->bad, g->nb * sizeof(Move));
     *n = g->ng + g->no + g->nb;
+    /* Greedy: the other fills of such a grid are dropped, so a search that ends proves nothing;
+     * its space is far smaller, and most wins lie within it. */
+    if (c->greedy && g->ng) *n = g->ng;
 }
 
 static void keep_plain(const Core *c, Move *list, int *n, uint64_t near) {
@@ -1032,27 +1036,29 @@ static PyObject *answer(int verdict, long long count, const Fill *line, int leng
 }
 
 /* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states, first_run=0, unit=0, prune_every=1, classes=False, last_cut=-1)
- *        -> (verdict, nodes, line):
+ *        max_states, first_run=0, unit=0, prune_every=1, classes=False, last_cut=-1,
+ *        greedy=False) -> (verdict, nodes, line):
  * verdict 0 lost, 1 won, 2-4 undecided (nodes, time, memory); line is a list of (card, cell)
  * fills when won. max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no
  * restarts); with prune, the relaxation at each run's root and at every prune_every-th depth;
  * with classes (and no starters), column 0 as one arrangement (`moves`); once `last_cut` grids
- * are searched (>= 0), the run going on is not cut. */
+ * are searched (>= 0), the run going on is not cut; with greedy, a grid with fills that extend
+ * a row's correct run has only those, and a loss (0) proves nothing. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer grid, starters;
     int rows, cols, cpu, prune;
     long long max_nodes, max_states, first_run = 0, unit = 0, last_cut = -1;
-    int prune_every = 1, classes = 0;
+    int prune_every = 1, classes = 0, greedy = 0;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLipL", &grid, &rows, &cols, &starters, &max_nodes,
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLipLp", &grid, &rows, &cols, &starters, &max_nodes,
                           &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every,
-                          &classes, &last_cut))
+                          &classes, &last_cut, &greedy))
         return NULL;
     PyObject *result = NULL;
     Core *c = core_new(&grid, rows, cols, &starters);
     if (c == NULL) goto release;
     c->classes = classes && !starters.len;
+    c->greedy = greedy;
     c->mask = (1 << 16) - 1;
     c->max_count = max_states < 0 ? (size_t)-1 : (size_t)max_states;
     c->table = calloc(c->mask + 1, sizeof(uint64_t));
