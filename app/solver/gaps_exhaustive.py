@@ -79,8 +79,8 @@ widths 4,000, 16,000 and 64,000; seed 92 at 64,000 in 3 s).
 Measured: about 2 million grids a second of CPU here against about 100,000 positions for the
 Python search (``GapsCore.solve``), whose quick wins the beams find too; so in the last round
 ``solve_gaps`` runs these instead of it, on the whole budget (a node of a budget is
-``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 90 decided (85 won,
-5 lost).
+``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 93 decided (88 won,
+5 lost; 90 without the greedy search, the sleep sets and the relaxation's shorter passes).
 
 Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
 tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had
