@@ -327,7 +327,7 @@ static void order(Core *c, Groups *g, Move *out, int *n) {
     memcpy(out + g->ng + g->no, g->bad, g->nb * sizeof(Move));
     *n = g->ng + g->no + g->nb;
     /* Greedy: the other fills of such a grid are dropped, so a search that ends proves nothing;
-     * its space is far smaller, and most wins lie within it. */
+     * its space is far smaller, and it holds most wins (app/solver/gaps_exhaustive.py, "Greedy"). */
     if (c->greedy && g->ng) *n = g->ng;
 }
 
@@ -555,9 +555,6 @@ static double now(int cpu) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
- * grid will be looked up in is fetched from memory now, while the search goes on (the set is
- * far larger than the caches, and its lookups are the search's largest cost). */
 /* Whether two fills (one step each) commute: made in either order, each is legal after the
  * other and both make the same grid (they touch four different cells, and neither takes the
  * card left of the other's gap). */
@@ -566,6 +563,9 @@ static int independent(const Core *c, const Fill *a, const Fill *b) {
         && (a->to % c->cols == 0 || a->to - 1 != b->frm);
 }
 
+/* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
+ * grid will be looked up in is fetched from memory now, while the search goes on (the set is
+ * far larger than the caches, and its lookups are the search's largest cost). */
 static int expand(Core *c, Frame *f, int prune, const Frame *parent) {
     f->next = 0;
     if (prune && hopeless(c)) {
