@@ -41,6 +41,7 @@ typedef struct {
     size_t count, max_count, nkeys, keys_cap, nfree, free_cap;
     uint64_t rng; /* the order's shuffle (xorshift64), 0: the fixed order */
     int classes; /* column 0 as one arrangement (see `moves`); never under starters */
+    int greedy;  /* a grid with fills that extend a row's correct run has only those (`order`) */
 } Core;
 
 /* --- the set of grids met ------------------------------------------------------------- */
@@ -325,6 +326,9 @@ static void order(Core *c, Groups *g, Move *out, int *n) {
     memcpy(out + g->ng, g->other, g->no * sizeof(Move));
     memcpy(out + g->ng + g->no, g->bad, g->nb * sizeof(Move));
     *n = g->ng + g->no + g->nb;
+    /* Greedy: the other fills of such a grid are dropped, so a search that ends proves nothing;
+     * its space is far smaller, and it holds most wins (app/solver/gaps_exhaustive.py, "Greedy"). */
+    if (c->greedy && g->ng) *n = g->ng;
 }
 
 static void keep_plain(const Core *c, Move *list, int *n, uint64_t near) {
@@ -455,16 +459,24 @@ static int hopeless(const Core *c) {
     int rows = c->rows, top = c->top, cols = c->cols;
     uint64_t can_gap = c->gaps, reach[14][4], nl = c->not_last;
     const uint64_t (*pos)[4] = c->at;
+    uint64_t t2any = c->t2[0] | c->t2[1] | c->t2[2] | c->t2[3];
+    int start = 2;
     for (;;) {
         uint64_t before = can_gap, r0, r1, r2, r3, g = can_gap;
-        r0 = pos[2][0] | (g & c->t2[0]);
-        r1 = pos[2][1] | (g & c->t2[1]);
-        r2 = pos[2][2] | (g & c->t2[2]);
-        r3 = pos[2][3] | (g & c->t2[3]);
-        reach[2][0] = r0, reach[2][1] = r1, reach[2][2] = r2, reach[2][3] = r3;
-        can_gap |= (r0 != pos[2][0] ? pos[2][0] : 0) | (r1 != pos[2][1] ? pos[2][1] : 0)
-            | (r2 != pos[2][2] ? pos[2][2] : 0) | (r3 != pos[2][3] ? pos[2][3] : 0);
-        for (int k = 3; k <= top; k++) {
+        if (start == 2) {
+            r0 = pos[2][0] | (g & c->t2[0]);
+            r1 = pos[2][1] | (g & c->t2[1]);
+            r2 = pos[2][2] | (g & c->t2[2]);
+            r3 = pos[2][3] | (g & c->t2[3]);
+            reach[2][0] = r0, reach[2][1] = r1, reach[2][2] = r2, reach[2][3] = r3;
+            can_gap |= (r0 != pos[2][0] ? pos[2][0] : 0) | (r1 != pos[2][1] ? pos[2][1] : 0)
+                | (r2 != pos[2][2] ? pos[2][2] : 0) | (r3 != pos[2][3] ? pos[2][3] : 0);
+            start = 3;
+        } else {
+            r0 = reach[start - 1][0], r1 = reach[start - 1][1];
+            r2 = reach[start - 1][2], r3 = reach[start - 1][3];
+        }
+        for (int k = start; k <= top; k++) {
             g = can_gap;
             r0 = pos[k][0] | (((r0 & nl) << 1) & g);
             r1 = pos[k][1] | (((r1 & nl) << 1) & g);
@@ -475,6 +487,21 @@ static int hopeless(const Core *c) {
                 | (r2 != pos[k][2] ? pos[k][2] : 0) | (r3 != pos[k][3] ? pos[k][3] : 0);
         }
         if (can_gap == before) break;
+        /* The next pass starts at the lowest rank that the new gaps can reach: the ranks below
+         * it would compute what they hold (each saw the gaps known before this pass). */
+        uint64_t fresh = can_gap & ~before;
+        if (fresh & t2any) {
+            start = 2;
+            continue;
+        }
+        start = top + 1;
+        for (int k = 3; k <= top; k++)
+            if (((((reach[k - 1][0] | reach[k - 1][1] | reach[k - 1][2] | reach[k - 1][3]) & nl) << 1)
+                 & fresh)) {
+                start = k;
+                break;
+            }
+        if (start > top) break;
     }
     if ((can_gap & c->last_mask) != c->last_mask) return 1;
     int fits[4];
@@ -528,16 +555,44 @@ static double now(int cpu) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Whether two fills (one step each) commute: made in either order, each is legal after the
+ * other and both make the same grid (they touch four different cells, and neither takes the
+ * card left of the other's gap). */
+static int independent(const Core *c, const Fill *a, const Fill *b) {
+    return a->card != b->card && a->to != b->to && (b->to % c->cols == 0 || b->to - 1 != a->frm)
+        && (a->to % c->cols == 0 || a->to - 1 != b->frm);
+}
+
 /* Expand a grid: its moves, none when the relaxation condemns it. The slot of the set each move's
  * grid will be looked up in is fetched from memory now, while the search goes on (the set is
  * far larger than the caches, and its lookups are the search's largest cost). */
-static int expand(Core *c, Frame *f, int prune) {
+static int expand(Core *c, Frame *f, int prune, const Frame *parent) {
     f->next = 0;
     if (prune && hopeless(c)) {
         f->count = 0;
         return 0;
     }
     f->count = moves(c, f->moves);
+    /* A fill a that the parent made before this grid's own fill b, when the two commute, makes a
+     * grid that the parent's a-child met already (it tried b, or its relaxation condemned it and
+     * so this one too): it is not looked up again. */
+    if (parent != NULL && f->via.n == 1) {
+        const Fill *b = &f->via.step[0];
+        int k = 0;
+        for (int i = 0; i < f->count; i++) {
+            const Move *m = &f->moves[i];
+            int asleep = 0;
+            if (m->n == 1)
+                for (int j = 0; j < parent->next - 1 && !asleep; j++) {
+                    const Move *a = &parent->moves[j];
+                    asleep = a->n == 1 && a->step[0].card == m->step[0].card
+                        && a->step[0].frm == m->step[0].frm && a->step[0].to == m->step[0].to
+                        && independent(c, &a->step[0], b);
+                }
+            if (!asleep) f->moves[k++] = *m;
+        }
+        f->count = k;
+    }
     /* A fill that leaves column 0 alone leaves its class too: its grid's key is the grid's own
      * with the members' contents sorted as here. */
     Key here;
@@ -603,7 +658,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         verdict = OUT_OF_MEMORY;
         goto done;
     }
-    expand(c, &stack[0], prune);
+    expand(c, &stack[0], prune, NULL);
     while (depth >= 0) {
         Frame *f = &stack[depth];
         if (f->next == f->count) {
@@ -658,7 +713,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
                 verdict = OUT_OF_MEMORY;
                 break;
             }
-            expand(c, &stack[0], prune);
+            expand(c, &stack[0], prune, NULL);
             continue;
         }
         if (depth + 1 == capacity) {
@@ -672,7 +727,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
         }
         depth++;
         stack[depth].via = m;
-        expand(c, &stack[depth], prune && depth % prune_every == 0);
+        expand(c, &stack[depth], prune && depth % prune_every == 0, &stack[depth - 1]);
     }
 done:
     if (verdict == WON) {
@@ -981,27 +1036,29 @@ static PyObject *answer(int verdict, long long count, const Fill *line, int leng
 }
 
 /* search(grid: bytes, rows, cols, starters: bytes, max_nodes, seconds, cpu_clock, prune,
- *        max_states, first_run=0, unit=0, prune_every=1, classes=False, last_cut=-1)
- *        -> (verdict, nodes, line):
+ *        max_states, first_run=0, unit=0, prune_every=1, classes=False, last_cut=-1,
+ *        greedy=False) -> (verdict, nodes, line):
  * verdict 0 lost, 1 won, 2-4 undecided (nodes, time, memory); line is a list of (card, cell)
  * fills when won. max_nodes, seconds < 0: no limit; first_run 0: one run in the fixed order (no
  * restarts); with prune, the relaxation at each run's root and at every prune_every-th depth;
  * with classes (and no starters), column 0 as one arrangement (`moves`); once `last_cut` grids
- * are searched (>= 0), the run going on is not cut. */
+ * are searched (>= 0), the run going on is not cut; with greedy, a grid with fills that extend
+ * a row's correct run has only those, and a loss (0) proves nothing. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer grid, starters;
     int rows, cols, cpu, prune;
     long long max_nodes, max_states, first_run = 0, unit = 0, last_cut = -1;
-    int prune_every = 1, classes = 0;
+    int prune_every = 1, classes = 0, greedy = 0;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLipL", &grid, &rows, &cols, &starters, &max_nodes,
+    if (!PyArg_ParseTuple(args, "y*iiy*LdppL|LLipLp", &grid, &rows, &cols, &starters, &max_nodes,
                           &seconds, &cpu, &prune, &max_states, &first_run, &unit, &prune_every,
-                          &classes, &last_cut))
+                          &classes, &last_cut, &greedy))
         return NULL;
     PyObject *result = NULL;
     Core *c = core_new(&grid, rows, cols, &starters);
     if (c == NULL) goto release;
     c->classes = classes && !starters.len;
+    c->greedy = greedy;
     c->mask = (1 << 16) - 1;
     c->max_count = max_states < 0 ? (size_t)-1 : (size_t)max_states;
     c->table = calloc(c->mask + 1, sizeof(uint64_t));

@@ -47,7 +47,26 @@ Seed 19, one run: 6.4 million grids at every depth, 7.8 at every 2nd, 9.1 at eve
 at every 4th, 15.9 at every 8th; the 2nd and 3rd took the least time (4.5-4.7 s against 5.0
 at every 4th and 5.3 at every depth). The relaxation advances the four suits rank by rank
 together, four independent chains of operations that the processor overlaps (seed 73's loss in
-3.4 s instead of 3.9-4.2, the same grids).
+3.4 s instead of 3.9-4.2, the same grids); a pass after the first starts at the lowest rank
+that the last pass's new gaps can reach (the ranks below it would compute what they hold), the
+same least solution (seed 19's loss: the same grids, 3-5 % less time).
+
+Transpositions. A fill that commutes with the fill that made a grid (four different cells,
+neither taking the card left of the other's gap) and that the parent made before it is not
+looked up: the parent's earlier child tried this grid's fill (or was condemned by the
+relaxation, and then so is the grid both make). One level of sleep sets; without the relaxation
+and restarts the grids met are the same, with them fewer (seed 19: 7.5 million instead of 7.8),
+2-4 % less time.
+
+Greedy (``greedy``; ``decide`` runs it after the beams on up to ``GREEDY_SHARE`` of the time
+left). The same depth-first search (one run in the fixed order, its own set of grids met) where
+a grid with fills that extend a row's correct run has only those. It drops fills, so it proves
+nothing: only its wins count, and the exhaustive search runs on the rest of the time. Its space
+is far smaller than the round's: at 1.5 s it won 75 of seeds 1-100 (4, 45 and 92 among them,
+which the exhaustive search left undecided in 5 s: won in 0.9-1.5 s) and ended without a win
+in under 1 s on the lost deals (seeds 19 and 73: 0.6-0.7 s), which is what it costs a loss.
+With the restarts it won 82 but not 45; keeping only the first such fill, or dropping the fills
+that leave a dead gap, won neither 4 nor 92.
 
 The beams (``beam``, ``GapsCore.beam``'s, level by level the best grids by cards in correct
 runs, neighbours in sequence and dead gaps) drop grids, so they prove nothing: only their wins
@@ -60,8 +79,8 @@ widths 4,000, 16,000 and 64,000; seed 92 at 64,000 in 3 s).
 Measured: about 2 million grids a second of CPU here against about 100,000 positions for the
 Python search (``GapsCore.solve``), whose quick wins the beams find too; so in the last round
 ``solve_gaps`` runs these instead of it, on the whole budget (a node of a budget is
-``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 90 decided (85 won,
-5 lost).
+``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 93 decided (88 won,
+5 lost; 90 without the greedy search, the sleep sets and the relaxation's shorter passes).
 
 Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
 tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had
@@ -110,6 +129,8 @@ PRUNE_EVERY = 2
 BEAM_WIDTH = 1_000
 MAX_BEAM_WIDTH = 2_000
 BEAM_SHARE = 0.05
+# The greedy search after the beams (``decide``): at most this share of the time (or nodes) left.
+GREEDY_SHARE = 0.45
 
 
 def available() -> bool:
@@ -130,11 +151,25 @@ def _limits(budget: Budget | None, spent: int) -> tuple[int, float, bool]:
     return max_nodes, seconds, cpu
 
 
+def _share(budget: Budget | None, spent: int, share: float) -> Budget | None:
+    """A budget of ``share`` of what is left of ``budget`` (of which ``spent`` nodes are used),
+    in the same nodes."""
+    if budget is None:
+        return None
+    nodes = budget.max_nodes
+    if nodes is not None:
+        nodes = spent + int(max(0, nodes - spent) * share)
+    if budget.deadline is None:
+        return Budget(nodes, None, budget.clock)
+    return Budget(nodes, max(0.0, budget.deadline - budget.clock()) * share, budget.clock)
+
+
 def decide(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
            budget: Budget | None = None, spent: int = 0) -> tuple[bool | None, list[tuple[int, int]], int]:
     """The last round from ``grid``: the beams (``beam``), widths ``BEAM_WIDTH`` to
     ``MAX_BEAM_WIDTH`` each twice the last, on up to ``BEAM_SHARE`` of the time left, then
-    ``exhaustive`` on the rest; answers as ``exhaustive``."""
+    ``greedy`` on up to ``GREEDY_SHARE`` of the time (and nodes) left, then ``exhaustive`` on
+    the rest; answers as ``exhaustive``."""
     beams = budget
     if budget is not None and budget.deadline is not None:
         beams = Budget(budget.max_nodes, (budget.deadline - budget.clock()) * BEAM_SHARE, budget.clock)
@@ -149,8 +184,32 @@ def decide(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = 
                 return None, [], nodes
             break  # the beams' share of the time is used
         width *= 2
+    won, line, used = greedy(grid, rows, cols, starters, _share(budget, spent + nodes, GREEDY_SHARE),
+                             spent + nodes)
+    nodes += used
+    if won:
+        return True, line, nodes
+    if budget is not None and budget.spent(spent + nodes):
+        return None, [], nodes
     won, line, used = exhaustive(grid, rows, cols, starters, budget, spent + nodes)
     return won, line, nodes + used
+
+
+def greedy(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
+           budget: Budget | None = None, spent: int = 0, max_grids: int = MAX_GRIDS,
+           ) -> tuple[bool | None, list[tuple[int, int]], int]:
+    """The exhaustive search's depth-first search (one run in the fixed order) where a grid
+    with fills that extend a row's correct run has only those (module docstring, "Greedy"):
+    ``(True, fills, nodes)`` with a win, ``(False, [], nodes)`` when it found none (which
+    proves nothing), ``(None, [], nodes)`` when ``budget`` or ``max_grids`` runs out; ``nodes``
+    as ``exhaustive``'s."""
+    if _gaps_core is None:
+        raise RuntimeError("the compiled Gaps core is not built (setup.py)")
+    max_nodes, seconds, cpu = _limits(budget, spent)
+    verdict, nodes, line = _gaps_core.search(bytes(grid), rows, cols, bytes(starters), max_nodes,
+                                             seconds, cpu, True, max_grids, 0, 1, PRUNE_EVERY, True,
+                                             -1, True)
+    return (None if verdict not in (LOST, WON) else verdict == WON), line, -(-nodes // GRIDS_PER_NODE)
 
 
 def beam(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),

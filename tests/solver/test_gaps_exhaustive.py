@@ -301,3 +301,46 @@ def test_decide_answers_undecided_when_the_budget_runs_out():
     assert gaps_exhaustive.decide(grid, 4, 13, budget=Budget(2_000, None))[0] is None
     assert gaps_exhaustive.decide(grid, 4, 13, budget=Budget(None, 0.05, time.process_time))[0] is None
 
+
+
+@pytest.mark.parametrize("rows,cols,starters", [(4, 4, False), (3, 6, False), (4, 5, True)])
+def test_greedy_wins_replay_and_decide_agrees_with_breadth_first(rows, cols, starters):
+    """The greedy search drops fills, so it proves nothing: a win it answers is a line of legal
+    fills to a won grid, found only where breadth-first search finds one, and ``decide`` (beams,
+    greedy, then the exhaustive search) answers breadth-first search's verdict, a loss included."""
+    rng = random.Random(rows * cols + 7)
+    wins = misses = 0
+    for _ in range(120):
+        grid = ref.random_grid(rows, cols, rng)
+        order = tuple(rng.sample(range(rows), rows)) if starters else ()
+        expected = ref.winnable(rows, cols, grid, order)
+        won, line, _ = gaps_exhaustive.greedy(_codes(grid), rows, cols, order)
+        if won:
+            wins += 1
+            assert expected
+            assert ref.replays_to_won(rows, cols, grid, _line(line), order)
+        else:
+            assert won is False and line == []
+            misses += expected
+        won, line, _ = gaps_exhaustive.decide(_codes(grid), rows, cols, order)
+        assert won == expected, (grid, order)
+        if won:
+            assert ref.replays_to_won(rows, cols, grid, _line(line), order)
+    assert wins
+
+
+def test_greedy_wins_a_deal_quickly_and_finds_none_in_a_lost_one():
+    """Seed 92 (one round): the greedy search wins it within 3 million grids (the exhaustive
+    search met no win in 12 million) and the line replays in the engine; seed 63 is lost: the
+    greedy search ends without a win, which ``decide`` does not take for a loss (the exhaustive
+    search proves it)."""
+    variant = get_game("gaps")
+    budget = 3_000_000 // gaps_exhaustive.GRIDS_PER_NODE
+    won, line, _ = gaps_exhaustive.greedy(_seed_grid(92), 4, 13, budget=Budget(budget, None))
+    assert won is True
+    position = variant.new_position(deal_for_seed("gaps", 92), variant.parse_rules({"rounds": "1"}))
+    for card, cell in line:
+        position = position.apply(fill_text(card, cell))
+    assert position.is_won()
+    assert gaps_exhaustive.greedy(_seed_grid(63), 4, 13)[0] is False
+    assert gaps_exhaustive.decide(_seed_grid(63), 4, 13, budget=Budget(10**7, None))[0] is False
