@@ -118,6 +118,23 @@ typedef struct {
     int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
 } Group;
 
+/* What one position's burial has asked of each game (``bound``): its cases ask the same of most
+ * games again and again (each waste card's cases differ from the plain bound in one game, or in
+ * the games of the cards over it), and the memos' tables are far larger than the caches. */
+#define BURIAL_ASKED 64
+typedef struct {
+    int32_t plain[MAX_GAMES][MAX_SEQ + 2];  /* group_reaching at deep + 1 ... */
+    uint32_t plain_at[MAX_GAMES][MAX_SEQ + 2];  /* ... when this is ``at`` (else not asked) */
+    uint32_t at;                            /* counts the positions asked about */
+    int32_t reach[MAX_GAMES];               /* the plain reach */
+    int nasked[MAX_GAMES];
+    struct {
+        uint32_t need;
+        int frozen;
+        int32_t creach, deep, len;
+    } asked[MAX_GAMES][BURIAL_ASKED];
+} Asked;
+
 typedef struct {
     int L, n, passes;
     int vals[64];
@@ -135,6 +152,7 @@ typedef struct {
     int seq_game[MAX_SEQ], seq_local[MAX_SEQ];  /* each sequence card's game and its place there (-1: a king) */
     long relaxed, relaxed_cap;
     int aborted;
+    Asked asked;                /* what the burial of the position ``bound`` is at has asked */
 } Core;
 
 static inline uint64_t gkey(const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas) {
@@ -355,17 +373,63 @@ static uint32_t local_seq(const Group *g, uint64_t mask) {
     return out;
 }
 
+/* ``group_burying`` and ``group_creach`` of game ``j`` through ``*q``. */
+static int32_t asked_creach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
+                            int frozen, int *slot) {
+    Group *g = &c->groups[j];
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    *slot = -1;
+    if (!need && frozen < 0) return q->reach[j];
+    for (int k = 0; k < q->nasked[j]; k++)
+        if (q->asked[j][k].need == need && q->asked[j][k].frozen == frozen) {
+            *slot = k;
+            return q->asked[j][k].creach;
+        }
+    int32_t r = group_creach(c, g, lrm, lam, lp, pas, need, frozen);
+    if (q->nasked[j] < BURIAL_ASKED) {
+        int k = q->nasked[j]++;
+        q->asked[j][k].need = need;
+        q->asked[j][k].frozen = frozen;
+        q->asked[j][k].creach = r;
+        q->asked[j][k].deep = -2;
+        *slot = k;
+    }
+    return r;
+}
+
+static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, int deep,
+                             uint32_t need, int frozen, int slot) {
+    Group *g = &c->groups[j];
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    if (!need && frozen < 0) {
+        if (q->plain_at[j][deep + 1] != q->at) {
+            q->plain_at[j][deep + 1] = q->at;
+            q->plain[j][deep + 1] = group_burying(c, g, lrm, lam, lp, pas, deep, 0, -1);
+        }
+        return q->plain[j][deep + 1];
+    }
+    if (slot >= 0 && q->asked[j][slot].deep == deep) return q->asked[j][slot].len;
+    int32_t d = group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
+    if (slot >= 0) {
+        q->asked[j][slot].deep = deep;
+        q->asked[j][slot].len = d;
+    }
+    return d;
+}
+
 /* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``). */
-static int burial_case(Core *c, uint64_t pm, uint64_t am, int p, int pas, const uint32_t *lrm, const uint32_t *lam,
-                       const int *lp, const uint32_t *need, const int *frozen) {
-    int deep = -1, total = 0;
+static int burial_case(Core *c, Asked *q, uint64_t pm, uint64_t am, int p, int pas, const uint32_t *lrm,
+                       const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
+    int deep = -1, total = 0, slot[MAX_GAMES];
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t r = group_creach(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
+        int32_t r = asked_creach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &slot[j]);
         if (r > deep) deep = r;
     }
     if (deep >= INF || c->aborted) return INF;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t d = group_burying(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
+        int32_t d = asked_burying(c, q, j, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j], slot[j]);
         if (d >= INF) return INF;
         total += d;
     }
@@ -395,12 +459,12 @@ static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *l
 static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) {
     uint32_t lrm[MAX_GAMES], lam[MAX_GAMES];
     int lp[MAX_GAMES], len[MAX_GAMES], deep = -1;
+    int32_t reach[MAX_GAMES];
     for (int i = 0; i < c->ngroups; i++) {
         Group *g = &c->groups[i];
-        int32_t r;
         project(g, pm, am, p, &lrm[i], &lam[i], &lp[i]);
-        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &r);
-        if (r > deep) deep = r;
+        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &reach[i]);
+        if (reach[i] > deep) deep = reach[i];
     }
     if (deep >= INF || c->aborted) return INF;
     for (int i = 0; i < c->ngroups; i++) {
@@ -425,6 +489,14 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
     uint64_t waste = p >= 64 ? am : am & ((1ULL << p) - 1);
     uint32_t need[MAX_GAMES];
     int frozen[MAX_GAMES];
+    Asked *q = &c->asked;
+    q->at++;  /* from 1: ``calloc`` left every ``plain_at`` 0 */
+    for (int j = 0; j < c->ngroups; j++) {
+        q->plain_at[j][deep + 1] = q->at;
+        q->plain[j][deep + 1] = len[j];
+        q->reach[j] = reach[j];
+        q->nasked[j] = 0;
+    }
     for (uint64_t left = waste & ~c->seq_kings; left; left &= left - 1) {
         int i = __builtin_ctzll(left);
         uint64_t above = waste & ~((2ULL << i) - 1);
@@ -434,13 +506,13 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
             frozen[j] = -1;
         }
         frozen[c->seq_game[i]] = c->seq_local[i];
-        int kept = burial_case(c, pm, am, p, pas, lrm, lam, lp, need, frozen);
+        int kept = burial_case(c, q, pm, am, p, pas, lrm, lam, lp, need, frozen);
         if (kept <= best) continue;  /* the cheaper case first: one game held */
         for (int j = 0; j < c->ngroups; j++) {
             need[j] = local_seq(&c->groups[j], above);
             frozen[j] = -1;
         }
-        int taken = burial_case(c, pm, am, p, pas, lrm, lam, lp, need, frozen);
+        int taken = burial_case(c, q, pm, am, p, pas, lrm, lam, lp, need, frozen);
         int least = taken < kept ? taken : kept;
         if (least > best) best = least;
     }
