@@ -121,18 +121,15 @@ typedef struct {
 /* What one position's burial has asked of each game (``bound``): its cases ask the same of most
  * games again and again (each waste card's cases differ from the plain bound in one game, or in
  * the games of the cards over it), and the memos' tables are far larger than the caches. */
-#define BURIAL_ASKED 64
 typedef struct {
-    int32_t plain[MAX_GAMES][MAX_SEQ + 2];  /* group_reaching at deep + 1 ... */
+    int32_t plain[MAX_GAMES][MAX_SEQ + 2];      /* group_reaching at deep + 1 ... */
     uint32_t plain_at[MAX_GAMES][MAX_SEQ + 2];  /* ... when this is ``at`` (else not asked) */
-    uint32_t at;                            /* counts the positions asked about */
-    int32_t reach[MAX_GAMES];               /* the plain reach */
-    int nasked[MAX_GAMES];
-    struct {
-        uint32_t need;
-        int frozen;
+    uint32_t at;                                /* counts the positions asked about */
+    int32_t reach[MAX_GAMES];                   /* the plain reach */
+    struct {                                    /* the last cards to clear asked (none held) */
+        uint32_t need;                          /* (0: none asked; the plain case never is) */
         int32_t creach, deep, len;
-    } asked[MAX_GAMES][BURIAL_ASKED];
+    } last[MAX_GAMES];
 } Asked;
 
 typedef struct {
@@ -373,33 +370,25 @@ static uint32_t local_seq(const Group *g, uint64_t mask) {
     return out;
 }
 
-/* ``group_burying`` and ``group_creach`` of game ``j`` through ``*q``. */
+/* ``group_burying`` and ``group_creach`` of game ``j`` through ``*q``: a card held is asked once
+ * a position, and the cards to clear of the cards over the waste cards, each card's game's fewer
+ * than the last card's (``bound`` goes up the waste), are asked again while they stay the same. */
 static int32_t asked_creach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
-                            int frozen, int *slot) {
-    Group *g = &c->groups[j];
+                            int frozen) {
     need &= lam;
     if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
-    *slot = -1;
     if (!need && frozen < 0) return q->reach[j];
-    for (int k = 0; k < q->nasked[j]; k++)
-        if (q->asked[j][k].need == need && q->asked[j][k].frozen == frozen) {
-            *slot = k;
-            return q->asked[j][k].creach;
-        }
-    int32_t r = group_creach(c, g, lrm, lam, lp, pas, need, frozen);
-    if (q->nasked[j] < BURIAL_ASKED) {
-        int k = q->nasked[j]++;
-        q->asked[j][k].need = need;
-        q->asked[j][k].frozen = frozen;
-        q->asked[j][k].creach = r;
-        q->asked[j][k].deep = -2;
-        *slot = k;
+    if (frozen >= 0) return group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, frozen);
+    if (q->last[j].need != need) {
+        q->last[j].need = need;
+        q->last[j].creach = group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, -1);
+        q->last[j].deep = -2;
     }
-    return r;
+    return q->last[j].creach;
 }
 
 static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, int deep,
-                             uint32_t need, int frozen, int slot) {
+                             uint32_t need, int frozen) {
     Group *g = &c->groups[j];
     need &= lam;
     if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
@@ -410,30 +399,29 @@ static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t la
         }
         return q->plain[j][deep + 1];
     }
-    if (slot >= 0 && q->asked[j][slot].deep == deep) return q->asked[j][slot].len;
-    int32_t d = group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
-    if (slot >= 0) {
-        q->asked[j][slot].deep = deep;
-        q->asked[j][slot].len = d;
+    if (frozen >= 0) return group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
+    if (q->last[j].need != need) return group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
+    if (q->last[j].deep != deep) {  /* (``asked_creach`` asked for ``need`` first) */
+        q->last[j].deep = deep;
+        q->last[j].len = group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
     }
-    return d;
+    return q->last[j].len;
 }
 
 /* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``). */
-static int burial_case(Core *c, Asked *q, uint64_t pm, uint64_t am, int p, int pas, const uint32_t *lrm,
+static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, const uint32_t *lrm,
                        const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
-    int deep = -1, total = 0, slot[MAX_GAMES];
+    int deep = -1, total = 0;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t r = asked_creach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &slot[j]);
+        int32_t r = asked_creach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
         if (r > deep) deep = r;
     }
     if (deep >= INF || c->aborted) return INF;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t d = asked_burying(c, q, j, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j], slot[j]);
+        int32_t d = asked_burying(c, q, j, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
         if (d >= INF) return INF;
         total += d;
     }
-    int kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
     if (deep >= p) {
         uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
         kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
@@ -477,7 +465,7 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
         for (int j = 0; j < c->part_len[k]; j++) sum += len[c->part[k][j]];
         if (sum > total) total = sum;
     }
-    int kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
+    int layout_kings = __builtin_popcountll(~pm & c->full & c->layout_kings), kings = layout_kings;
     if (deep >= p) {
         uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
         kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
@@ -487,32 +475,28 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
     /* each waste card is taken from the waste in this pass, every card over it gone first, or
      * it is not (``ShortestSearch._burial``) */
     uint64_t waste = p >= 64 ? am : am & ((1ULL << p) - 1);
-    uint32_t need[MAX_GAMES];
-    int frozen[MAX_GAMES];
+    uint32_t over[MAX_GAMES], none[MAX_GAMES];
+    int frozen[MAX_GAMES], free_[MAX_GAMES];
     Asked *q = &c->asked;
     q->at++;  /* from 1: ``calloc`` left every ``plain_at`` 0 */
     for (int j = 0; j < c->ngroups; j++) {
         q->plain_at[j][deep + 1] = q->at;
         q->plain[j][deep + 1] = len[j];
         q->reach[j] = reach[j];
-        q->nasked[j] = 0;
+        q->last[j].need = 0;
+        over[j] = local_seq(&c->groups[j], waste);  /* the waste cards over the card at hand */
+        none[j] = 0;
+        free_[j] = -1;
     }
-    for (uint64_t left = waste & ~c->seq_kings; left; left &= left - 1) {
-        int i = __builtin_ctzll(left);
-        uint64_t above = waste & ~((2ULL << i) - 1);
-        if (!(above & ~c->seq_kings)) continue;
-        for (int j = 0; j < c->ngroups; j++) {
-            need[j] = 0;
-            frozen[j] = -1;
-        }
-        frozen[c->seq_game[i]] = c->seq_local[i];
-        int kept = burial_case(c, q, pm, am, p, pas, lrm, lam, lp, need, frozen);
+    for (uint64_t left = waste & ~c->seq_kings; left; left &= left - 1) {  /* up the waste */
+        int i = __builtin_ctzll(left), own = c->seq_game[i];
+        over[own] &= ~(1u << c->seq_local[i]);
+        if (!(left & (left - 1))) break;  /* nothing but kings over it */
+        for (int j = 0; j < c->ngroups; j++) frozen[j] = -1;
+        frozen[own] = c->seq_local[i];
+        int kept = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, none, frozen);
         if (kept <= best) continue;  /* the cheaper case first: one game held */
-        for (int j = 0; j < c->ngroups; j++) {
-            need[j] = local_seq(&c->groups[j], above);
-            frozen[j] = -1;
-        }
-        int taken = burial_case(c, q, pm, am, p, pas, lrm, lam, lp, need, frozen);
+        int taken = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, over, free_);
         int least = taken < kept ? taken : kept;
         if (least > best) best = least;
     }
