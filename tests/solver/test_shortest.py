@@ -272,13 +272,15 @@ def test_the_reach_bound_keeps_the_lengths_of_breadth_first(together):
     assert checked > 40 and won > 15
 
 
-def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monkeypatch):
+@pytest.mark.parametrize(("seed", "moves", "walk_seed"), [(51, 8, 7), (52, 14, 8), (53, 14, 9)])
+def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monkeypatch, seed, moves, walk_seed):
     """The reach bound with the waste's burial (``ShortestSearch._burial``: a waste card is
     taken from the waste this pass, every card over it gone first, or it is not) never exceeds
     the shortest win of a plain breadth-first search, from positions with cards on the waste, one
     pyramid or two; A* (the Python search and the compiled core) finds that length, and the
-    burial raises the bound at some of them."""
-    rng = random.Random(7)
+    burial raises the bound at some of them. Longer walks leave more cards on the waste (several
+    of one game: the core keeps what a position's cases ask of each game, ``Asked``)."""
+    rng = random.Random(walk_seed)
     raised = checked = 0
     burial = ShortestSearch._burial
 
@@ -289,10 +291,10 @@ def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monke
         return got
 
     monkeypatch.setattr(ShortestSearch, "_burial", recorded)
-    for small, _ in _reduced_cases(1500, seed=51):
+    for small, _ in _reduced_cases(1500, seed=seed):
         if small.reserves or small.goal != "pyramid" or small.passes is None or small.overlap:
             continue
-        pos = reduced.walk(small, rng, rng.randint(2, 8))
+        pos = reduced.walk(small, rng, rng.randint(2, moves))
         removed, stock, waste, pas, _ = pos
         if reference.won(small, pos) or len(waste) < 2:
             continue
@@ -432,3 +434,28 @@ def test_the_compiled_core_finds_the_pythons_shortest_wins_late_in_double_pyrami
             _python_and_compiled(monkeypatch, problem, upper=len(line))  # nothing shorter
             checked += 1
     assert checked == 4
+
+
+def test_the_compiled_bound_with_the_waste_burial_is_the_pythons_along_double_pyramid_wins(monkeypatch):
+    """The core's bound at a position (with the waste's burial: what its A* answers when it may
+    expand one position) is ``ShortestSearch.bound``, at every other position along two Double
+    Pyramid wins: full deals, many cards on the waste, several of a game (the core keeps what one
+    position's cases ask of each game, ``Asked``), and the burial raises the bound at some."""
+    lines = {seed: shortest_win(_start("double-pyramid", seed)).moves for seed in (4, 7)}
+    monkeypatch.setattr(shortest, "CORE_MAX_POSITIONS", 1)
+    monkeypatch.setattr(shortest, "RELAXED_PER_POSITION", 1 << 40)  # the relaxed games as far as they go
+    checked = raised = 0
+    for seed, moves in lines.items():
+        here = _start("double-pyramid", seed)
+        for k, move in enumerate(moves):
+            problem = problem_of(here)
+            search = ShortestSearch(problem)
+            assert search.compiled() and search.burial
+            expected = search.bound(search.start()) if k % 2 else shortest.INF  # every other one
+            if expected < shortest.INF:
+                _line, lower = ShortestSearch(problem).run()
+                assert lower == expected, (seed, move)
+                raised += expected > search.bound(search.start(), burial=False)
+                checked += 1
+            here = here.apply(move)
+    assert checked > 40 and raised > 5
