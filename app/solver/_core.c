@@ -4,7 +4,10 @@
  * (``ShortestSearch``) is its specification: the same moves (an open king first, the forced pair
  * of a card with one partner left, every removal, draw and recycle), the same admissible bound
  * (kings + stock kings up to the deepest reach + a recycle + each value group's relaxed shortest
- * win that reaches that deep), the same pruning below ``upper``. Only the order of positions of
+ * win that reaches that deep; with one partition, the largest over the waste cards of the lesser
+ * of that bound over relaxed wins that clear the cards over the card before a recycle and over
+ * those that leave it on the waste: ``_burial``, which A* takes for a position it is about to
+ * expand and the beams not at all), the same pruning below ``upper``. Only the order of positions of
  * equal f and g may differ, so a line it answers may be another line of the same length. The
  * line is replayed by the engine on the Python side before anyone sees it.
  *
@@ -111,7 +114,23 @@ typedef struct {
     int shift_p, shift_pas, shift_deep;
     Memo dist;                  /* key -> (shortest win, reach) */
     Memo reached;               /* key | deep -> shortest win that reaches deep */
+    Memo buried, creached;      /* key | need | frozen (| deep) -> ``group_burying``, ``group_creach`` */
+    int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
 } Group;
+
+/* What one position's burial has asked of each game (``bound``): its cases ask the same of most
+ * games again and again (each waste card's cases differ from the plain bound in one game, or in
+ * the games of the cards over it), and the memos' tables are far larger than the caches. */
+typedef struct {
+    int32_t plain[MAX_GAMES][MAX_SEQ + 2];      /* group_reaching at deep + 1 ... */
+    uint32_t plain_at[MAX_GAMES][MAX_SEQ + 2];  /* ... when this is ``at`` (else not asked) */
+    uint32_t at;                                /* counts the positions asked about */
+    int32_t reach[MAX_GAMES];                   /* the plain reach */
+    struct {                                    /* the last cards to clear asked (none held) */
+        uint32_t need;                          /* (0: none asked; the plain case never is) */
+        int32_t creach, deep, len;
+    } last[MAX_GAMES];
+} Asked;
 
 typedef struct {
     int L, n, passes;
@@ -126,8 +145,11 @@ typedef struct {
     Group groups[MAX_GAMES];
     int nparts;                 /* the bound's partitions of the groups, each a list of games */
     int part_len[MAX_PARTITIONS], part[MAX_PARTITIONS][6];
+    int burial;                 /* the waste's burial is part of the bound (one partition, room in the keys) */
+    int seq_game[MAX_SEQ], seq_local[MAX_SEQ];  /* each sequence card's game and its place there (-1: a king) */
     long relaxed, relaxed_cap;
     int aborted;
+    Asked asked;                /* what the burial of the position ``bound`` is at has asked */
 } Core;
 
 static inline uint64_t gkey(const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas) {
@@ -251,6 +273,162 @@ static int32_t group_reaching(Core *c, Group *g, uint32_t lrm, uint32_t lam, int
     return best;
 }
 
+/* The waste's burial (``_GroupGame.burying`` and ``creach``): relaxed wins that, before any
+ * recycle, take every card of ``need`` (local sequence bits of cards on the waste) away and never
+ * take the waste card ``frozen`` (a local sequence index, -1: none) from the waste. */
+static inline uint64_t burial_key(const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
+                                  int frozen, int deep) {
+    return gkey(g, lrm, lam, lp, pas) | (uint64_t)need << g->shift_need
+           | (uint64_t)(frozen + 1) << (g->shift_need + g->ns) | (uint64_t)(deep + 1) << (g->shift_need + g->ns + 6);
+}
+
+/* The shortest such win that also reaches ``deep`` (``group_reaching``; -1: any). */
+static int32_t group_burying(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, int deep, uint32_t need,
+                             int frozen) {
+    int32_t r;
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    if (!need && frozen < 0)
+        return deep < 0 ? group_distance(c, g, lrm, lam, lp, pas, &r) : group_reaching(c, g, lrm, lam, lp, pas, deep);
+    if (!need && lrm == g->full)  /* won, the frozen card left on the waste */
+        return global_p(c, g, lp) > deep ? 0 : group_reaching(c, g, lrm, lam, lp, pas, deep);
+    uint64_t key = burial_key(g, lrm, lam, lp, pas, need, frozen, deep);
+    Entry *e = memo_find(&g->buried, key);
+    if (e) return e->a;
+    int32_t best = INF;
+    if (!c->aborted) {
+        tick(c);
+        GMove moves[MAX_GMOVES];
+        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
+        for (int i = 0; i < k; i++) {
+            GMove *m = &moves[i];
+            int32_t d;
+            if (m->pas != pas) {  /* a recycle: only once every card of ``need`` is gone */
+                if (need) continue;
+                d = group_distance(c, g, m->lrm, m->lam, m->lp, m->pas, &r);
+            } else {
+                if (frozen >= 0 && !(m->lam >> frozen & 1)) continue;
+                d = group_burying(c, g, m->lrm, m->lam, m->lp, m->pas, deep, need, frozen);
+            }
+            if (d < INF && m->cost + d < best) best = m->cost + d;
+        }
+    }
+    if (c->aborted) return INF;
+    if (memo_put(&g->buried, key, best, 0)) {
+        c->aborted = 2;
+        return INF;
+    }
+    return best;
+}
+
+/* The least, over those wins, of the deepest sequence index one takes or draws a card from (n: a
+ * recycle; INF: none wins), as ``group_distance``'s reach. */
+static int32_t group_creach(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need, int frozen) {
+    int32_t r;
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    if (!need && frozen < 0) {
+        group_distance(c, g, lrm, lam, lp, pas, &r);
+        return r;
+    }
+    if (!need && lrm == g->full) return -1;
+    uint64_t key = burial_key(g, lrm, lam, lp, pas, need, frozen, -1);
+    Entry *e = memo_find(&g->creached, key);
+    if (e) return e->a;
+    int32_t best = INF;
+    if (!c->aborted) {
+        tick(c);
+        GMove moves[MAX_GMOVES];
+        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
+        for (int i = 0; i < k; i++) {
+            GMove *m = &moves[i];
+            int32_t t;
+            if (m->pas != pas) {
+                if (need || group_distance(c, g, m->lrm, m->lam, m->lp, m->pas, &r) >= INF) continue;
+                t = c->n;
+            } else {
+                if (frozen >= 0 && !(m->lam >> frozen & 1)) continue;
+                if (group_burying(c, g, m->lrm, m->lam, m->lp, m->pas, -1, need, frozen) >= INF) continue;
+                t = group_creach(c, g, m->lrm, m->lam, m->lp, m->pas, need, frozen);
+                if (m->touch > t) t = m->touch;
+            }
+            if (t < best) best = t;
+        }
+    }
+    if (c->aborted) return INF;
+    if (memo_put(&g->creached, key, best, 0)) {
+        c->aborted = 2;
+        return INF;
+    }
+    return best;
+}
+
+/* The local sequence bits of game ``g`` of the global sequence mask ``mask``. */
+static uint32_t local_seq(const Group *g, uint64_t mask) {
+    uint32_t out = 0;
+    for (int k = 0; k < g->ns; k++) out |= (uint32_t)(mask >> g->sidx[k] & 1) << k;
+    return out;
+}
+
+/* ``group_burying`` and ``group_creach`` of game ``j`` through ``*q``: a card held is asked once
+ * a position, and the cards to clear of the cards over the waste cards, each card's game's fewer
+ * than the last card's (``bound`` goes up the waste), are asked again while they stay the same. */
+static int32_t asked_creach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
+                            int frozen) {
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    if (!need && frozen < 0) return q->reach[j];
+    if (frozen >= 0) return group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, frozen);
+    if (q->last[j].need != need) {
+        q->last[j].need = need;
+        q->last[j].creach = group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, -1);
+        q->last[j].deep = -2;
+    }
+    return q->last[j].creach;
+}
+
+static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, int deep,
+                             uint32_t need, int frozen) {
+    Group *g = &c->groups[j];
+    need &= lam;
+    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    if (!need && frozen < 0) {
+        if (q->plain_at[j][deep + 1] != q->at) {
+            q->plain_at[j][deep + 1] = q->at;
+            q->plain[j][deep + 1] = group_burying(c, g, lrm, lam, lp, pas, deep, 0, -1);
+        }
+        return q->plain[j][deep + 1];
+    }
+    if (frozen >= 0) return group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
+    if (q->last[j].need != need) return group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
+    if (q->last[j].deep != deep) {  /* (``asked_creach`` asked for ``need`` first) */
+        q->last[j].deep = deep;
+        q->last[j].len = group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
+    }
+    return q->last[j].len;
+}
+
+/* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``). */
+static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, const uint32_t *lrm,
+                       const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
+    int deep = -1, total = 0;
+    for (int j = 0; j < c->ngroups; j++) {
+        int32_t r = asked_creach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
+        if (r > deep) deep = r;
+    }
+    if (deep >= INF || c->aborted) return INF;
+    for (int j = 0; j < c->ngroups; j++) {
+        int32_t d = asked_burying(c, q, j, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
+        if (d >= INF) return INF;
+        total += d;
+    }
+    if (deep >= p) {
+        uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
+        kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
+    }
+    return kings + (deep == c->n) + total;
+}
+
 static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *lrm, uint32_t *lam, int *lp) {
     uint32_t r = 0, s = 0;
     for (int x = 0; x < g->nl; x++) r |= (uint32_t)(pm >> g->lay[x] & 1) << x;
@@ -265,16 +443,16 @@ static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *l
     *lp = first;
 }
 
-/* ``ShortestSearch._reach_bound``. */
-static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas) {
+/* ``ShortestSearch._reach_bound`` (with the waste's burial when ``burial``). */
+static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) {
     uint32_t lrm[MAX_GAMES], lam[MAX_GAMES];
     int lp[MAX_GAMES], len[MAX_GAMES], deep = -1;
+    int32_t reach[MAX_GAMES];
     for (int i = 0; i < c->ngroups; i++) {
         Group *g = &c->groups[i];
-        int32_t r;
         project(g, pm, am, p, &lrm[i], &lam[i], &lp[i]);
-        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &r);
-        if (r > deep) deep = r;
+        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &reach[i]);
+        if (reach[i] > deep) deep = reach[i];
     }
     if (deep >= INF || c->aborted) return INF;
     for (int i = 0; i < c->ngroups; i++) {
@@ -287,12 +465,43 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas) {
         for (int j = 0; j < c->part_len[k]; j++) sum += len[c->part[k][j]];
         if (sum > total) total = sum;
     }
-    int kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
+    int layout_kings = __builtin_popcountll(~pm & c->full & c->layout_kings), kings = layout_kings;
     if (deep >= p) {
         uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
         kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
     }
-    return kings + (deep == c->n) + total;
+    int best = kings + (deep == c->n) + total;
+    if (!burial || !c->burial) return best;
+    /* each waste card is taken from the waste in this pass, every card over it gone first, or
+     * it is not (``ShortestSearch._burial``) */
+    uint64_t waste = p >= 64 ? am : am & ((1ULL << p) - 1);
+    uint32_t over[MAX_GAMES], none[MAX_GAMES];
+    int frozen[MAX_GAMES], free_[MAX_GAMES];
+    Asked *q = &c->asked;
+    q->at++;  /* from 1: ``calloc`` left every ``plain_at`` 0 */
+    for (int j = 0; j < c->ngroups; j++) {
+        q->plain_at[j][deep + 1] = q->at;
+        q->plain[j][deep + 1] = len[j];
+        q->reach[j] = reach[j];
+        q->last[j].need = 0;
+        over[j] = local_seq(&c->groups[j], waste);  /* the waste cards over the card at hand */
+        none[j] = 0;
+        free_[j] = -1;
+    }
+    for (uint64_t left = waste & ~c->seq_kings; left; left &= left - 1) {  /* up the waste */
+        int i = __builtin_ctzll(left), own = c->seq_game[i];
+        over[own] &= ~(1u << c->seq_local[i]);
+        if (!(left & (left - 1))) break;  /* nothing but kings over it */
+        for (int j = 0; j < c->ngroups; j++) frozen[j] = -1;
+        frozen[own] = c->seq_local[i];
+        int kept = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, none, frozen);
+        if (kept <= best) continue;  /* the cheaper case first: one game held */
+        int taken = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, over, free_);
+        int least = taken < kept ? taken : kept;
+        if (least > best) best = least;
+    }
+    if (c->aborted) return INF;
+    return best;
 }
 
 /* --- the real game ---------------------------------------------------------------------------- */
@@ -415,6 +624,8 @@ typedef struct {
     size_t mask;
     Stack buckets[MAX_F][MAX_F];  /* open positions by f, then g */
     int top_g[MAX_F];
+    uint64_t *exact;  /* the positions whose bound has the waste's burial in it, a bit each */
+    size_t nexact;
 } Search;
 
 static inline uint64_t node_hash(uint64_t pm, uint64_t st) { return mix(pm * 0x9E3779B97F4A7C15ULL ^ st); }
@@ -497,12 +708,15 @@ static void free_core(Core *c) {
     for (int i = 0; i < c->ngroups; i++) {
         free(c->groups[i].dist.slots);
         free(c->groups[i].reached.slots);
+        free(c->groups[i].buried.slots);
+        free(c->groups[i].creached.slots);
     }
 }
 
 static void free_search(Search *s) {
     free(s->nodes);
     free(s->index);
+    free(s->exact);
     for (int f = 0; f < MAX_F; f++)
         for (int g = 0; g < MAX_F; g++) free(s->buckets[f][g].items);
 }
@@ -523,7 +737,32 @@ typedef struct {
 
 /* The bound of a packed position (``bound``). */
 static inline int bound_at(Core *c, uint64_t pm, uint64_t st) {
-    return bound(c, pm, st & ((1ULL << MAX_SEQ) - 1), (int)(st >> MAX_SEQ & PMASK), (int)(st >> (MAX_SEQ + 6)));
+    return bound(c, pm, st & ((1ULL << MAX_SEQ) - 1), (int)(st >> MAX_SEQ & PMASK), (int)(st >> (MAX_SEQ + 6)), 1);
+}
+
+/* The bound without the waste's burial: A* takes the burial only for a position it is about to
+ * expand (``run``), not for the many it makes and never expands. */
+static inline int cheap_at(Core *c, uint64_t pm, uint64_t st) {
+    return bound(c, pm, st & ((1ULL << MAX_SEQ) - 1), (int)(st >> MAX_SEQ & PMASK), (int)(st >> (MAX_SEQ + 6)), 0);
+}
+
+/* Sets position ``node``'s bit in ``*bits`` (room for ``*len`` positions, grown as needed). */
+static int mark(uint64_t **bits, size_t *len, uint32_t node) {
+    if (node >= *len) {
+        size_t len2 = *len ? *len : 1 << 20;
+        while (len2 <= node) len2 *= 2;
+        uint64_t *more = realloc(*bits, len2 / 8);
+        if (!more) return -1;
+        memset(more + *len / 64, 0, (len2 - *len) / 8);
+        *bits = more;
+        *len = len2;
+    }
+    (*bits)[node >> 6] |= 1ULL << (node & 63);
+    return 0;
+}
+
+static inline int marked(const uint64_t *bits, size_t len, uint32_t node) {
+    return node < len && bits[node >> 6] >> (node & 63) & 1;
 }
 
 /* How a search the relaxed games stopped ended. */
@@ -561,6 +800,26 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upp
         while (s->top_g[f] >= 0 && !s->buckets[f][s->top_g[f]].len) s->top_g[f]--;
         Node nd = s->nodes[here];
         if (nd.g != g) continue;  /* reached again by a shorter line since */
+        if (c->burial && !marked(s->exact, s->nexact, here)) {  /* its bound with the burial, then */
+            if (mark(&s->exact, &s->nexact, here)) {
+                res.outcome = NO_MEMORY;
+                return res;
+            }
+            int full = bound_at(c, nd.pm, nd.st);
+            if (c->aborted) {
+                res.outcome = stopped(c);
+                return res;
+            }
+            if (full > nd.h) {  /* higher: it waits for its f (or goes, a win below upper out of reach) */
+                if (full >= INF || g + full >= upper || g + full >= MAX_F) continue;
+                s->nodes[here].h = (uint8_t)full;
+                if (push(s, g + full, g, here)) {
+                    res.outcome = NO_MEMORY;
+                    return res;
+                }
+                continue;
+            }
+        }
         res.lower = f;
         if ((nd.pm & c->full) == c->full) {
             res.outcome = FOUND;
@@ -583,7 +842,7 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upp
                 if (seen->g <= g + 1) continue;
                 hc = seen->h;
             } else {
-                hc = bound_at(c, cpm, cst);
+                hc = cheap_at(c, cpm, cst);
                 if (c->aborted) {
                     res.outcome = stopped(c);
                     return res;
@@ -665,7 +924,7 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int up
                     res.won = node;
                     goto out;
                 }
-                int hc = bound_at(c, cpm, cst);
+                int hc = cheap_at(c, cpm, cst);
                 if (c->aborted) {
                     res.outcome = stopped(c);
                     goto out;
@@ -764,7 +1023,11 @@ static int game_of(Core *c, const uint64_t *under, int values, int *made_values)
     g->shift_deep = g->shift_pas + 8;
     made_values[c->ngroups] = values;
     c->ngroups++;  /* counted before the memos, so that ``free_core`` frees what was made */
-    if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12)) return -2;
+    /* the burial's keys: the position, the cards to clear, the frozen card and the depth in 64 bits */
+    if (g->shift_pas + 8 + g->ns + 12 <= 64) g->shift_need = g->shift_pas + 8;
+    if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12) || memo_init(&g->buried, 1 << 12)
+        || memo_init(&g->creached, 1 << 12))
+        return -2;
     return c->ngroups - 1;
 }
 
@@ -795,6 +1058,18 @@ static int setup_groups(Core *c, const uint64_t *under, PyObject *partitions) {
         }
     }
     c->nparts = (int)np;
+    c->burial = np == 1;  /* the burial's cases add the games of one partition */
+    for (int k = 0; k < MAX_SEQ; k++) c->seq_game[k] = -1;
+    for (int j = 0; j < c->part_len[0]; j++) {
+        Group *g = &c->groups[c->part[0][j]];
+        if (!g->shift_need) c->burial = 0;
+        for (int k = 0; k < g->ns; k++) {
+            c->seq_game[g->sidx[k]] = c->part[0][j];
+            c->seq_local[g->sidx[k]] = k;
+        }
+    }
+    for (int k = 0; k < c->n; k++)
+        if (c->seq[k] != KING && c->seq_game[k] < 0) c->burial = 0;
     return 0;
 }
 

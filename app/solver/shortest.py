@@ -65,10 +65,23 @@ to ``deep`` (``_GroupGame.reaching``, at least its shortest win); when ``deep`` 
 real win recycles, a move of its own. One pyramid's deals are proven sooner without it: it
 cuts positions, but each costs far more.
 
+With the reach bound and one partition the bound also counts the waste's burial
+(``ShortestSearch._burial``): a relaxed game takes its own waste cards as though nothing lay over
+them. A real win either takes a given waste card from the waste in this pass, every card over it
+gone first (so each group's relaxed line takes its own of those away before a recycle), or it does
+not (its group's relaxed line leaves it there until a recycle). Either way each group's line is a
+relaxed win with that condition, the real win goes as deep as the deepest of their least reaches,
+and the reach bound over those wins holds; so does the lesser of the two cases, and the largest
+over the waste cards. A card buried under other groups' cards thus costs their clearing, or a pass
+and the whole stock drawn. It is dear to take (games with conditions to explore), so A* takes it
+for a position only when about to expand it, and puts the position back when it is higher (a
+child gets the bound without it); the beams rank by the bound without it.
+
 A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beams in the
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
 specification (the tests hold the two to the same shortest wins), at about 20 times the speed;
-``CORE_POSITIONS`` of its positions count one of the budget. With it, Double Pyramid's beams
+``CORE_POSITIONS`` of its positions count one of the budget (``CORE_BURIAL_POSITIONS`` of its A*'s
+with the burial). With it, Double Pyramid's beams
 before A* are ``CORE_BEAMS`` (leaving A* at least one part in ``CORE_ASTAR_SHARE``), the wide
 ones ranking their positions by the bound plus what the cards on the waste and in the stock may
 still cost (``ShortestSearch.beam``), and A* gets every position left.
@@ -108,6 +121,11 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 # The compiled A* (``_core``) expands this many positions for one of the budget: about the
 # ratio of its speed to Python's, so that its phase costs the CPU a Python phase would
 CORE_POSITIONS = 25
+# ... but its A* with the waste's burial (``ShortestSearch._burial``, Double Pyramid) takes that bound
+# for each position it expands, dearer than a position: this many of those count one (fewer would
+# lose proofs the budget makes; 12 proves the same deals, bounds a few moves higher, at more CPU:
+# docs/par.md)
+CORE_BURIAL_POSITIONS = 10
 CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
 # positions one call of the core may expand whatever the budget: it keeps every position it makes
 # (about 50 bytes per expansion; 7.5 million, the par budget's, peak at about 380 MB)
@@ -341,6 +359,8 @@ class _GroupGame:
         self.shapes: dict[int, tuple] = {}
         self.reaches: dict[int, int] = {}  # the reach bound's memos (``reach``, ``reaching``)
         self.reached: dict[int, int] = {}
+        self.buried: dict[tuple, int] = {}  # the waste's burial (``burying``, ``creach``)
+        self.creached: dict[tuple, int] = {}
         self.deep_shift = search.S + (pr.passes or 1).bit_length() + 1
 
     def project(self, pm: int, p: int, am: int, pas: int, heights: int) -> int:
@@ -505,6 +525,74 @@ class _GroupGame:
             self.reached[memo_key] = got
         return got
 
+    def burying(self, key: int, deep: int, need: int, frozen: int) -> int:
+        """The shortest relaxed win from ``key`` that, before any recycle, takes every card of
+        ``need`` (a mask of sequence indices, cards on the waste) away and never takes the waste
+        card ``frozen`` (a sequence index; -1: none) from the waste, and reaches ``deep`` as
+        ``reaching`` does (-1: any). ``ShortestSearch._burial`` says why."""
+        search = self.search
+        A, S = search.A, search.S
+        am = key >> A & search.seq_mask
+        need &= am
+        if frozen >= 0 and not am >> frozen & 1:
+            frozen = -1
+        if not need and frozen < 0:
+            return self.distance(key) if deep < 0 else self.reaching(key, deep)
+        if not need and key & search.full == self.lm:  # won, the frozen card left on the waste
+            return 0 if (key >> search.P & 63) > deep else self.reaching(key, deep)
+        memo_key = (key, need, frozen, deep)
+        got = self.buried.get(memo_key)
+        if got is None:
+            self._tick()
+            got = INF
+            pas = key >> S
+            for child, cost, _touch in self._moves(key):
+                if child >> S != pas:  # a recycle: only once every card of ``need`` is gone
+                    if need:
+                        continue
+                    d = self.distance(child)
+                else:
+                    if frozen >= 0 and not child >> A >> frozen & 1:
+                        continue
+                    d = self.burying(child, deep, need, frozen)
+                got = min(got, cost + d)
+            self.buried[memo_key] = got
+        return got
+
+    def creach(self, key: int, need: int, frozen: int) -> int:
+        """The least, over the relaxed wins ``burying`` allows, of the deepest sequence index one
+        takes or draws a card from (``reach``: ``n`` a recycle, ``INF`` none wins)."""
+        search = self.search
+        A, S = search.A, search.S
+        am = key >> A & search.seq_mask
+        need &= am
+        if frozen >= 0 and not am >> frozen & 1:
+            frozen = -1
+        if not need and frozen < 0:
+            return self.reach(key)
+        if not need and key & search.full == self.lm:
+            return -1
+        memo_key = (key, need, frozen)
+        got = self.creached.get(memo_key)
+        if got is None:
+            self._tick()
+            got = INF
+            pas = key >> S
+            for child, _cost, touch in self._moves(key):
+                if child >> S != pas:
+                    if need or self.distance(child) >= INF:
+                        continue
+                    deepest = self.n
+                else:
+                    if frozen >= 0 and not child >> A >> frozen & 1:
+                        continue
+                    if self.burying(child, -1, need, frozen) >= INF:
+                        continue
+                    deepest = max(touch, self.creach(child, need, frozen))
+                got = min(got, deepest)
+            self.creached[memo_key] = got
+        return got
+
     def _giza(self, key: int) -> int:
         search = self.search
         P = search.P
@@ -635,6 +723,8 @@ class ShortestSearch:
         self.games = list(games.values())
         self.seq_kings = sum(1 << k for k in range(n) if seq[k] == KING)
         self.layout_kings = sum(1 << i for i in range(self.L) if self.vals[i] == KING)
+        # the waste's burial (``_burial``): its cases add the games of one partition
+        self.burial = self.reach_bound and len(self.partitions) == 1
         self.game_of: list[_GroupGame | None] = [None] * 14  # in the first partition
         for game in self.partitions[0]:
             for g in game.groups:
@@ -804,14 +894,15 @@ class ShortestSearch:
             pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
         return game.distance(game.project(pm, p, am, pas, heights))
 
-    def bound(self, key: int) -> int:
+    def bound(self, key: int, burial: bool = True) -> int:
         """kings + the largest Σ d(g) over the partitions (module docstring); ``INF`` when
-        some relaxed game is lost."""
+        some relaxed game is lost. ``burial``: with the reach bound, the waste's burial too
+        (``_burial``)."""
         pm, p, am, pas, heights = self.unpack(key)
         if self.problem.passes is None:
             pas = 1  # unlimited: the relaxed game may recycle (``_GroupGame``)
         if self.reach_bound:
-            return self._reach_bound(pm, p, am, pas)
+            return self._reach_bound(pm, p, am, pas, burial)
         best = 0
         for games in self.partitions:
             total = 0
@@ -820,7 +911,7 @@ class ShortestSearch:
             best = max(best, total)
         return INF if best >= INF else self.kings(key) + best
 
-    def _reach_bound(self, pm: int, p: int, am: int, pas: int) -> int:
+    def _reach_bound(self, pm: int, p: int, am: int, pas: int, burial: bool = True) -> int:
         """The bound with the stock's depth counted (module docstring): every win takes or
         draws each stock card up to the deepest index some relaxed game's every win reaches;
         a stock king among them costs a move of its own, and each relaxed game's line must
@@ -856,7 +947,57 @@ class ShortestSearch:
         stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
         # every relaxed win of some group recycles: so does every real win, a move of its own
         recycles = 1 if deep == n else 0
-        return kings.bit_count() + stock_kings.bit_count() + recycles + best
+        best += kings.bit_count() + stock_kings.bit_count() + recycles
+        if burial and self.burial:
+            best = self._burial(pm, p, am, keys, best)
+        return best
+
+    def _burial(self, pm: int, p: int, am: int, keys: list[int], best: int) -> int:
+        """The bound with the waste's burial: a waste card is taken from the waste in this pass,
+        or it is not. If it is, every card over it has gone first (cards leave the waste only
+        taken away or by a recycle): each group's relaxed line takes its own of them away before
+        a recycle. If not, its group's relaxed line never takes it from the waste before a
+        recycle. Either way each group's line is a relaxed win with those conditions
+        (``_GroupGame.burying``), so the real win goes as deep as the deepest of their least
+        reaches (``_GroupGame.creach``), and the bound is ``_reach_bound``'s with those wins and
+        that depth; the lesser of the two cases is a bound, and so is the largest over the waste
+        cards and ``best`` (the bound without them). A group's relaxed game takes its own waste
+        cards as though nothing lay over them: a card it needs under another group's cards costs
+        the clearing of those, or a pass."""
+        games, kings = self.games, self.seq_kings
+        waste = am & ((1 << p) - 1)
+        left = waste & ~kings
+        while left:
+            low = left & -left
+            left ^= low
+            i = low.bit_length() - 1
+            above = waste & ~((2 << i) - 1)
+            if not above & ~kings:
+                continue
+            own = self.game_of[_group(self.problem.sequence[i])]
+            kept = self._burial_case(pm, p, am, keys, [(0, i if game is own else -1) for game in games])
+            if kept <= best:  # the cheaper case first: one group's game held
+                continue
+            taken = self._burial_case(pm, p, am, keys, [(above & game.sm, -1) for game in games])
+            best = max(best, min(taken, kept))
+        return best
+
+    def _burial_case(self, pm: int, p: int, am: int, keys: list[int], conditions: list[tuple[int, int]]) -> int:
+        """``_reach_bound`` with each group's relaxed wins held to its (need, frozen) of
+        ``conditions`` (``_burial``)."""
+        deep = -1
+        for game, key, (need, frozen) in zip(self.games, keys, conditions, strict=True):
+            deep = max(deep, game.creach(key, need, frozen))
+        if deep >= INF:
+            return INF
+        total = 0
+        for game, key, (need, frozen) in zip(self.games, keys, conditions, strict=True):
+            total += game.burying(key, deep, need, frozen)
+        if total >= INF:
+            return INF
+        kings = (pm ^ self.full) & self.layout_kings
+        stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
+        return kings.bit_count() + stock_kings.bit_count() + (1 if deep == self.n else 0) + total
 
     def child_bound(self, here: int, h: int, child: int, group: int) -> int:
         """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of
@@ -864,7 +1005,7 @@ class ShortestSearch:
         only that group's relaxed position changed; with several, the largest sum may be
         another partition's, and the bound is taken again."""
         if group < 0 or len(self.partitions) > 1 or self.reach_bound:
-            return self.bound(child)
+            return self.bound(child, burial=False)  # A* takes the burial when it expands (``run``)
         if group == 0:
             return h - (self.kings(here) - self.kings(child))
         game = self.game_of[group]
@@ -915,12 +1056,24 @@ class ShortestSearch:
             # position -> (moves to it, its bound, parent, move)
             best: dict[int, tuple] = {start: (0, h, None, None)}
             heap = [(h, 0, start)]
+            # a position's bound has the waste's burial in it once A* is about to expand it: the
+            # many positions made and never expanded are spared it (children get ``cheap``)
+            exact = {start}
+            cheap = self.burial
             while heap:
                 f, negative, here = heapq.heappop(heap)
                 g = -negative
                 entry = best[here]
                 if g > entry[0]:
                     continue
+                if cheap and here not in exact:
+                    exact.add(here)
+                    full = self.bound(here)
+                    if full > entry[1]:  # higher: it waits for its f, or goes (no win below upper)
+                        if full < INF and (upper is None or g + full < upper):
+                            best[here] = (g, full, *entry[2:])
+                            heapq.heappush(heap, (g + full, negative, here))
+                        continue
                 lower = f
                 if self.is_won(here):
                     return _line(best, here), f
@@ -930,7 +1083,12 @@ class ShortestSearch:
                     seen = best.get(child)
                     if seen is not None and seen[0] <= g + 1:
                         continue
-                    hc = seen[1] if seen is not None else self.child_bound(here, h, child, group)
+                    if seen is not None:
+                        hc = seen[1]
+                    elif cheap:
+                        hc = self.bound(child, burial=False)
+                    else:
+                        hc = self.child_bound(here, h, child, group)
                     if hc >= INF or (upper is not None and g + 1 + hc >= upper):
                         continue
                     best[child] = (g + 1, hc, here, move)
@@ -947,9 +1105,10 @@ class ShortestSearch:
         pruning (``_core.c`` says how it follows this class); ``CORE_POSITIONS`` of its positions
         count one of the budget. Answers the line, the bound and how it ended."""
         pr, budget = self.problem, self.budget
+        rate = CORE_BURIAL_POSITIONS if self.burial and not width else CORE_POSITIONS
         nodes = CORE_MAX_POSITIONS
         if budget is not None and budget.max_nodes is not None:
-            nodes = min(nodes, budget.max_nodes * CORE_POSITIONS)
+            nodes = min(nodes, budget.max_nodes * rate)
         cap = self.relaxed_cap
         relaxed = RELAXED_PER_POSITION * nodes if cap is None else cap * CORE_POSITIONS
         seconds = 0.0
@@ -961,7 +1120,7 @@ class ShortestSearch:
             [[game.groups for game in games] for games in self.partitions], pr.removed, pr.pointer,
             pr.pass_number, pr.passes, -1 if upper is None else upper, nodes, min(relaxed, 1 << 62), seconds, width,
             *weights)
-        self.nodes += -(-expanded // CORE_POSITIONS)
+        self.nodes += -(-expanded // rate)
         if line is not None:  # the draw and the recycle are known by identity (``move_text``)
             line = [DRAW if m == DRAW else RECYCLE if m == RECYCLE else m for m in line]
         return line, lower, outcome

@@ -154,7 +154,7 @@ def test_double_pyramids_beams_before_a_star_are_core_beams_and_leave_a_star_its
     shortest._cached.cache_clear()
     found = shortest_win(start, budget_nodes=20_000)
     shortest._cached.cache_clear()
-    share = 20_000 // shortest.CORE_ASTAR_SHARE * shortest.CORE_POSITIONS
+    share = 20_000 // shortest.CORE_ASTAR_SHARE * shortest.CORE_BURIAL_POSITIONS  # A*'s positions, with the burial
     assert calls[-2][0] and calls[-2][3] == calls[-2][2]  # the beam ran out of positions
     assert calls[-1][0] == 0 and calls[-1][2] >= share
     assert found.lower_bound >= at_start and _wins(start, found.moves)
@@ -270,6 +270,50 @@ def test_the_reach_bound_keeps_the_lengths_of_breadth_first(together):
             won += 1
             assert lower == len(line)
     assert checked > 40 and won > 15
+
+
+@pytest.mark.parametrize(("seed", "moves", "walk_seed"), [(51, 8, 7), (52, 14, 8), (53, 14, 9)])
+def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monkeypatch, seed, moves, walk_seed):
+    """The reach bound with the waste's burial (``ShortestSearch._burial``: a waste card is
+    taken from the waste this pass, every card over it gone first, or it is not) never exceeds
+    the shortest win of a plain breadth-first search, from positions with cards on the waste, one
+    pyramid or two; A* (the Python search and the compiled core) finds that length, and the
+    burial raises the bound at some of them. Longer walks leave more cards on the waste (several
+    of one game: the core keeps what a position's cases ask of each game, ``Asked``)."""
+    rng = random.Random(walk_seed)
+    raised = checked = 0
+    burial = ShortestSearch._burial
+
+    def recorded(self, pm, p, am, keys, best):
+        nonlocal raised
+        got = burial(self, pm, p, am, keys, best)
+        raised += got > best
+        return got
+
+    monkeypatch.setattr(ShortestSearch, "_burial", recorded)
+    for small, _ in _reduced_cases(1500, seed=seed):
+        if small.reserves or small.goal != "pyramid" or small.passes is None or small.overlap:
+            continue
+        pos = reduced.walk(small, rng, rng.randint(2, moves))
+        removed, stock, waste, pas, _ = pos
+        if reference.won(small, pos) or len(waste) < 2:
+            continue
+        problem = PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
+                                 sequence=waste[::-1] + stock, pointer=len(waste), pass_number=pas,
+                                 passes=small.passes, goal=small.goal, overlap=small.overlap,
+                                 rows=small.rows, pyramids=small.pyramids)
+        expected = reference.shortest(small, pos)
+        search = ShortestSearch(problem, reach_always=True)
+        assert search.reach_bound
+        if expected is not None:
+            assert search.bound(search.start()) <= expected, small
+        for core in (shortest._core, None):
+            with monkeypatch.context() as patch:
+                patch.setattr(shortest, "_core", core)
+                line, lower = ShortestSearch(problem, reach_always=True).run()
+            assert (None if line is None else len(line)) == expected, small
+        checked += 1
+    assert checked > 60 and raised > 10
 
 
 def test_a_deal_the_cheap_bound_does_not_settle_is_proven_with_the_strong_one(monkeypatch):
@@ -390,3 +434,28 @@ def test_the_compiled_core_finds_the_pythons_shortest_wins_late_in_double_pyrami
             _python_and_compiled(monkeypatch, problem, upper=len(line))  # nothing shorter
             checked += 1
     assert checked == 4
+
+
+def test_the_compiled_bound_with_the_waste_burial_is_the_pythons_along_double_pyramid_wins(monkeypatch):
+    """The core's bound at a position (with the waste's burial: what its A* answers when it may
+    expand one position) is ``ShortestSearch.bound``, at every other position along two Double
+    Pyramid wins: full deals, many cards on the waste, several of a game (the core keeps what one
+    position's cases ask of each game, ``Asked``), and the burial raises the bound at some."""
+    lines = {seed: shortest_win(_start("double-pyramid", seed)).moves for seed in (4, 7)}
+    monkeypatch.setattr(shortest, "CORE_MAX_POSITIONS", 1)
+    monkeypatch.setattr(shortest, "RELAXED_PER_POSITION", 1 << 40)  # the relaxed games as far as they go
+    checked = raised = 0
+    for seed, moves in lines.items():
+        here = _start("double-pyramid", seed)
+        for k, move in enumerate(moves):
+            problem = problem_of(here)
+            search = ShortestSearch(problem)
+            assert search.compiled() and search.burial
+            expected = search.bound(search.start()) if k % 2 else shortest.INF  # every other one
+            if expected < shortest.INF:
+                _line, lower = ShortestSearch(problem).run()
+                assert lower == expected, (seed, move)
+                raised += expected > search.bound(search.start(), burial=False)
+                checked += 1
+            here = here.apply(move)
+    assert checked > 40 and raised > 5
