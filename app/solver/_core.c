@@ -114,7 +114,7 @@ typedef struct {
     int shift_p, shift_pas, shift_deep;
     Memo dist;                  /* key -> (shortest win, reach) */
     Memo reached;               /* key | deep -> shortest win that reaches deep */
-    Memo buried, creached;      /* key | need | frozen (| deep) -> ``group_burying``, ``group_creach`` */
+    Memo held, buried;          /* key | need | frozen (| deep) -> ``group_held``, ``group_burying`` */
     int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
 } Group;
 
@@ -128,7 +128,7 @@ typedef struct {
     int32_t reach[MAX_GAMES];                   /* the plain reach */
     struct {                                    /* the last cards to clear asked (none held) */
         uint32_t need;                          /* (0: none asked; the plain case never is) */
-        int32_t creach, deep, len;
+        int32_t held_reach, deep, len;
     } last[MAX_GAMES];
 } Asked;
 
@@ -273,7 +273,7 @@ static int32_t group_reaching(Core *c, Group *g, uint32_t lrm, uint32_t lam, int
     return best;
 }
 
-/* The waste's burial (``_GroupGame.burying`` and ``creach``): relaxed wins that, before any
+/* The waste's burial (``_GroupGame.held`` and ``burying``): relaxed wins that, before any
  * recycle, take every card of ``need`` (local sequence bits of cards on the waste) away and never
  * take the waste card ``frozen`` (a local sequence index, -1: none) from the waste. */
 static inline uint64_t burial_key(const Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
@@ -282,14 +282,67 @@ static inline uint64_t burial_key(const Group *g, uint32_t lrm, uint32_t lam, in
            | (uint64_t)(frozen + 1) << (g->shift_need + g->ns) | (uint64_t)(deep + 1) << (g->shift_need + g->ns + 6);
 }
 
+/* ``need`` and ``frozen`` as they stand (``_GroupGame._held``): the cards of ``need`` still on the
+ * waste, and ``frozen`` only while it is there. */
+static inline void held_now(uint32_t lam, uint32_t *need, int *frozen) {
+    *need &= lam;
+    if (*frozen >= 0 && !(lam >> *frozen & 1)) *frozen = -1;
+}
+
+/* The shortest such win and its reach (``_GroupGame.held``; as ``group_distance``'s). */
+static int32_t group_held(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need, int frozen,
+                          int32_t *reach) {
+    held_now(lam, &need, &frozen);
+    if (!need && frozen < 0) return group_distance(c, g, lrm, lam, lp, pas, reach);
+    if (!need && lrm == g->full) {  /* won, the frozen card left on the waste */
+        *reach = -1;
+        return 0;
+    }
+    uint64_t key = burial_key(g, lrm, lam, lp, pas, need, frozen, -1);
+    Entry *e = memo_find(&g->held, key);
+    if (e) {
+        *reach = e->b;
+        return e->a;
+    }
+    int32_t best = INF, deepest = INF;
+    if (!c->aborted) {
+        tick(c);
+        GMove moves[MAX_GMOVES];
+        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
+        for (int i = 0; i < k; i++) {
+            GMove *m = &moves[i];
+            int32_t d, r;
+            if (m->pas != pas) {  /* a recycle: only once every card of ``need`` is gone */
+                if (need) continue;
+                d = group_distance(c, g, m->lrm, m->lam, m->lp, m->pas, &r);
+                r = c->n;
+            } else {
+                if (frozen >= 0 && !(m->lam >> frozen & 1)) continue;
+                d = group_held(c, g, m->lrm, m->lam, m->lp, m->pas, need, frozen, &r);
+            }
+            if (d < INF) {
+                if (m->cost + d < best) best = m->cost + d;
+                int32_t t = m->touch > r ? m->touch : r;
+                if (t < deepest) deepest = t;
+            }
+        }
+    }
+    if (c->aborted) return *reach = INF;
+    if (memo_put(&g->held, key, best, deepest)) {
+        c->aborted = 2;
+        return *reach = INF;
+    }
+    *reach = deepest;
+    return best;
+}
+
 /* The shortest such win that also reaches ``deep`` (``group_reaching``; -1: any). */
 static int32_t group_burying(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, int deep, uint32_t need,
                              int frozen) {
     int32_t r;
-    need &= lam;
-    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
-    if (!need && frozen < 0)
-        return deep < 0 ? group_distance(c, g, lrm, lam, lp, pas, &r) : group_reaching(c, g, lrm, lam, lp, pas, deep);
+    if (deep < 0) return group_held(c, g, lrm, lam, lp, pas, need, frozen, &r);
+    held_now(lam, &need, &frozen);
+    if (!need && frozen < 0) return group_reaching(c, g, lrm, lam, lp, pas, deep);
     if (!need && lrm == g->full)  /* won, the frozen card left on the waste */
         return global_p(c, g, lp) > deep ? 0 : group_reaching(c, g, lrm, lam, lp, pas, deep);
     uint64_t key = burial_key(g, lrm, lam, lp, pas, need, frozen, deep);
@@ -321,48 +374,6 @@ static int32_t group_burying(Core *c, Group *g, uint32_t lrm, uint32_t lam, int 
     return best;
 }
 
-/* The least, over those wins, of the deepest sequence index one takes or draws a card from (n: a
- * recycle; INF: none wins), as ``group_distance``'s reach. */
-static int32_t group_creach(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need, int frozen) {
-    int32_t r;
-    need &= lam;
-    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
-    if (!need && frozen < 0) {
-        group_distance(c, g, lrm, lam, lp, pas, &r);
-        return r;
-    }
-    if (!need && lrm == g->full) return -1;
-    uint64_t key = burial_key(g, lrm, lam, lp, pas, need, frozen, -1);
-    Entry *e = memo_find(&g->creached, key);
-    if (e) return e->a;
-    int32_t best = INF;
-    if (!c->aborted) {
-        tick(c);
-        GMove moves[MAX_GMOVES];
-        int k = group_moves(c, g, lrm, lam, lp, pas, moves);
-        for (int i = 0; i < k; i++) {
-            GMove *m = &moves[i];
-            int32_t t;
-            if (m->pas != pas) {
-                if (need || group_distance(c, g, m->lrm, m->lam, m->lp, m->pas, &r) >= INF) continue;
-                t = c->n;
-            } else {
-                if (frozen >= 0 && !(m->lam >> frozen & 1)) continue;
-                if (group_burying(c, g, m->lrm, m->lam, m->lp, m->pas, -1, need, frozen) >= INF) continue;
-                t = group_creach(c, g, m->lrm, m->lam, m->lp, m->pas, need, frozen);
-                if (m->touch > t) t = m->touch;
-            }
-            if (t < best) best = t;
-        }
-    }
-    if (c->aborted) return INF;
-    if (memo_put(&g->creached, key, best, 0)) {
-        c->aborted = 2;
-        return INF;
-    }
-    return best;
-}
-
 /* The local sequence bits of game ``g`` of the global sequence mask ``mask``. */
 static uint32_t local_seq(const Group *g, uint64_t mask) {
     uint32_t out = 0;
@@ -370,28 +381,30 @@ static uint32_t local_seq(const Group *g, uint64_t mask) {
     return out;
 }
 
-/* ``group_burying`` and ``group_creach`` of game ``j`` through ``*q``: a card held is asked once
+/* ``group_held``'s reach and ``group_burying`` of game ``j`` through ``*q``: a card held is asked once
  * a position, and the cards to clear of the cards over the waste cards, each card's game's fewer
  * than the last card's (``bound`` goes up the waste), are asked again while they stay the same. */
-static int32_t asked_creach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
-                            int frozen) {
-    need &= lam;
-    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+static int32_t asked_reach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
+                           int frozen) {
+    int32_t r;
+    held_now(lam, &need, &frozen);
     if (!need && frozen < 0) return q->reach[j];
-    if (frozen >= 0) return group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, frozen);
+    if (frozen >= 0) {
+        group_held(c, &c->groups[j], lrm, lam, lp, pas, need, frozen, &r);
+        return r;
+    }
     if (q->last[j].need != need) {
         q->last[j].need = need;
-        q->last[j].creach = group_creach(c, &c->groups[j], lrm, lam, lp, pas, need, -1);
+        group_held(c, &c->groups[j], lrm, lam, lp, pas, need, -1, &q->last[j].held_reach);
         q->last[j].deep = -2;
     }
-    return q->last[j].creach;
+    return q->last[j].held_reach;
 }
 
 static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, int deep,
                              uint32_t need, int frozen) {
     Group *g = &c->groups[j];
-    need &= lam;
-    if (frozen >= 0 && !(lam >> frozen & 1)) frozen = -1;
+    held_now(lam, &need, &frozen);
     if (!need && frozen < 0) {
         if (q->plain_at[j][deep + 1] != q->at) {
             q->plain_at[j][deep + 1] = q->at;
@@ -401,7 +414,7 @@ static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t la
     }
     if (frozen >= 0) return group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
     if (q->last[j].need != need) return group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
-    if (q->last[j].deep != deep) {  /* (``asked_creach`` asked for ``need`` first) */
+    if (q->last[j].deep != deep) {  /* (``asked_reach`` asked for ``need`` first) */
         q->last[j].deep = deep;
         q->last[j].len = group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
     }
@@ -413,7 +426,7 @@ static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas
                        const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
     int deep = -1, total = 0;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t r = asked_creach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
+        int32_t r = asked_reach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
         if (r > deep) deep = r;
     }
     if (deep >= INF || c->aborted) return INF;
@@ -709,7 +722,7 @@ static void free_core(Core *c) {
         free(c->groups[i].dist.slots);
         free(c->groups[i].reached.slots);
         free(c->groups[i].buried.slots);
-        free(c->groups[i].creached.slots);
+        free(c->groups[i].held.slots);
     }
 }
 
@@ -1026,7 +1039,7 @@ static int game_of(Core *c, const uint64_t *under, int values, int *made_values)
     /* the burial's keys: the position, the cards to clear, the frozen card and the depth in 64 bits */
     if (g->shift_pas + 8 + g->ns + 12 <= 64) g->shift_need = g->shift_pas + 8;
     if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12) || memo_init(&g->buried, 1 << 12)
-        || memo_init(&g->creached, 1 << 12))
+        || memo_init(&g->held, 1 << 12))
         return -2;
     return c->ngroups - 1;
 }

@@ -359,8 +359,8 @@ class _GroupGame:
         self.shapes: dict[int, tuple] = {}
         self.reaches: dict[int, int] = {}  # the reach bound's memos (``reach``, ``reaching``)
         self.reached: dict[int, int] = {}
-        self.buried: dict[tuple, int] = {}  # the waste's burial (``burying``, ``creach``)
-        self.creached: dict[tuple, int] = {}
+        self.helds: dict[tuple, tuple[int, int]] = {}  # the waste's burial (``held``, ``burying``)
+        self.buried: dict[tuple, int] = {}
         self.deep_shift = search.S + (pr.passes or 1).bit_length() + 1
 
     def project(self, pm: int, p: int, am: int, pas: int, heights: int) -> int:
@@ -525,19 +525,54 @@ class _GroupGame:
             self.reached[memo_key] = got
         return got
 
-    def burying(self, key: int, deep: int, need: int, frozen: int) -> int:
+    def _held(self, key: int, need: int, frozen: int) -> tuple[int, int]:
+        """``need`` and ``frozen`` as they stand at ``key``: the cards of ``need`` still on the
+        waste, and ``frozen`` only while it is there (-1: none)."""
+        am = key >> self.search.A & self.search.seq_mask
+        return need & am, frozen if frozen >= 0 and am >> frozen & 1 else -1
+
+    def held(self, key: int, need: int, frozen: int) -> tuple[int, int]:
         """The shortest relaxed win from ``key`` that, before any recycle, takes every card of
         ``need`` (a mask of sequence indices, cards on the waste) away and never takes the waste
-        card ``frozen`` (a sequence index; -1: none) from the waste, and reaches ``deep`` as
-        ``reaching`` does (-1: any). ``ShortestSearch._burial`` says why."""
-        search = self.search
-        A, S = search.A, search.S
-        am = key >> A & search.seq_mask
-        need &= am
-        if frozen >= 0 and not am >> frozen & 1:
-            frozen = -1
+        card ``frozen`` (a sequence index; -1: none) from the waste, and the least, over those
+        wins, of the deepest sequence index one takes or draws a card from (as ``reach``: ``n``
+        a recycle, ``INF`` none wins). ``ShortestSearch._burial`` says why."""
+        need, frozen = self._held(key, need, frozen)
         if not need and frozen < 0:
-            return self.distance(key) if deep < 0 else self.reaching(key, deep)
+            return self.distance(key), self.reach(key)
+        search = self.search
+        if not need and key & search.full == self.lm:  # won, the frozen card left on the waste
+            return 0, -1
+        memo_key = (key, need, frozen)
+        got = self.helds.get(memo_key)
+        if got is None:
+            self._tick()
+            best = deepest = INF
+            S, pas = search.S, key >> search.S
+            for child, cost, touch in self._moves(key):
+                if child >> S != pas:  # a recycle: only once every card of ``need`` is gone
+                    if need:
+                        continue
+                    d, reach = self.distance(child), self.n
+                elif frozen >= 0 and not child >> search.A >> frozen & 1:
+                    continue
+                else:
+                    d, reach = self.held(child, need, frozen)
+                if d < INF:
+                    best = min(best, cost + d)
+                    deepest = min(deepest, max(touch, reach))
+            got = self.helds[memo_key] = (best, deepest)
+        return got
+
+    def burying(self, key: int, deep: int, need: int, frozen: int) -> int:
+        """The shortest of ``held``'s wins from ``key`` that also reaches ``deep`` as
+        ``reaching`` does (-1: any)."""
+        if deep < 0:
+            return self.held(key, need, frozen)[0]
+        need, frozen = self._held(key, need, frozen)
+        if not need and frozen < 0:
+            return self.reaching(key, deep)
+        search = self.search
         if not need and key & search.full == self.lm:  # won, the frozen card left on the waste
             return 0 if (key >> search.P & 63) > deep else self.reaching(key, deep)
         memo_key = (key, need, frozen, deep)
@@ -545,52 +580,18 @@ class _GroupGame:
         if got is None:
             self._tick()
             got = INF
-            pas = key >> S
+            S, pas = search.S, key >> search.S
             for child, cost, _touch in self._moves(key):
                 if child >> S != pas:  # a recycle: only once every card of ``need`` is gone
                     if need:
                         continue
                     d = self.distance(child)
+                elif frozen >= 0 and not child >> search.A >> frozen & 1:
+                    continue
                 else:
-                    if frozen >= 0 and not child >> A >> frozen & 1:
-                        continue
                     d = self.burying(child, deep, need, frozen)
                 got = min(got, cost + d)
             self.buried[memo_key] = got
-        return got
-
-    def creach(self, key: int, need: int, frozen: int) -> int:
-        """The least, over the relaxed wins ``burying`` allows, of the deepest sequence index one
-        takes or draws a card from (``reach``: ``n`` a recycle, ``INF`` none wins)."""
-        search = self.search
-        A, S = search.A, search.S
-        am = key >> A & search.seq_mask
-        need &= am
-        if frozen >= 0 and not am >> frozen & 1:
-            frozen = -1
-        if not need and frozen < 0:
-            return self.reach(key)
-        if not need and key & search.full == self.lm:
-            return -1
-        memo_key = (key, need, frozen)
-        got = self.creached.get(memo_key)
-        if got is None:
-            self._tick()
-            got = INF
-            pas = key >> S
-            for child, _cost, touch in self._moves(key):
-                if child >> S != pas:
-                    if need or self.distance(child) >= INF:
-                        continue
-                    deepest = self.n
-                else:
-                    if frozen >= 0 and not child >> A >> frozen & 1:
-                        continue
-                    if self.burying(child, -1, need, frozen) >= INF:
-                        continue
-                    deepest = max(touch, self.creach(child, need, frozen))
-                got = min(got, deepest)
-            self.creached[memo_key] = got
         return got
 
     def _giza(self, key: int) -> int:
@@ -958,8 +959,8 @@ class ShortestSearch:
         taken away or by a recycle): each group's relaxed line takes its own of them away before
         a recycle. If not, its group's relaxed line never takes it from the waste before a
         recycle. Either way each group's line is a relaxed win with those conditions
-        (``_GroupGame.burying``), so the real win goes as deep as the deepest of their least
-        reaches (``_GroupGame.creach``), and the bound is ``_reach_bound``'s with those wins and
+        (``_GroupGame.held`` and ``burying``), so the real win goes as deep as the deepest of their least
+        reaches (``held`` too), and the bound is ``_reach_bound``'s with those wins and
         that depth; the lesser of the two cases is a bound, and so is the largest over the waste
         cards and ``best`` (the bound without them). A group's relaxed game takes its own waste
         cards as though nothing lay over them: a card it needs under another group's cards costs
@@ -987,7 +988,7 @@ class ShortestSearch:
         ``conditions`` (``_burial``)."""
         deep = -1
         for game, key, (need, frozen) in zip(self.games, keys, conditions, strict=True):
-            deep = max(deep, game.creach(key, need, frozen))
+            deep = max(deep, game.held(key, need, frozen)[1])
         if deep >= INF:
             return INF
         total = 0
