@@ -133,6 +133,28 @@ def test_every_kind_of_hint_is_marked_on_the_servers_board(client, preset, seed)
     assert want and _hinted(page) == want, (attrs, _hinted(page))
 
 
+def test_a_hinted_redeal_is_made_without_asking_first(client):
+    """A redeal with fills still possible asks first (it skips them); the one a hint names does
+    not: its button posts the confirmed redeal, and the player is not asked to doubt the hint."""
+    seed = 27
+    start = GameRecord.new("gaps", PRESETS["gaps"].rules, deal_for_seed("gaps", seed)).position
+    line = solve(start, budget_nodes=200_000).moves
+    before = line[:line.index("N")]  # the line's first redeal, with fills still possible
+    game_id, _html = _seeded(client, seed, "gaps")
+    _play(client, game_id, list(before))
+    page = _page(client, game_id)
+    assert len(record_of(_game(client, game_id)).position.legal_moves()) > 1
+    assert 'value="redeal"' in re.search(r'<button[^>]*data-action="redeal"[^>]*>', page).group(0)
+    asked = _post(client, f"/games/{game_id}/act", page, action="redeal").text
+    assert 'data-action="confirm-redeal"' in asked and board_state(asked)["ply"] == len(before)
+    page = _post(client, f"/games/{game_id}/hint", page).text
+    assert 'data-hint="N"' in page
+    button = re.search(r'<button[^>]*data-action="redeal"[^>]*>', page).group(0)
+    assert 'value="confirm-redeal"' in button and "hinted" in button
+    redealt = _post(client, f"/games/{game_id}/act", page, action="confirm-redeal").text
+    assert board_state(redealt)["ply"] == len(before) + 1 and 'data-stat="round">2<' in redealt
+
+
 def test_a_hint_on_a_lost_position_gives_the_best_score_move(client):
     deals = _vector_deals(False)
     game_id, html = _open(client, "/play/pyramid?deal=" + deals[0].replace(" ", "+"))
