@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from app.engine import Fill, GameRecord, deal_for_seed, get_preset
+from app.engine import Fill, GameRecord, Status, deal_for_seed, get_preset
 from app.engine.gaps import COLUMNS
 from app.engine.taps import gaps_tap, places, pyramid_tap
+from app.solver import solve
 from app.web.views.boards import gaps_board, pyramid_board
 
 
@@ -95,6 +96,18 @@ def test_each_gaps_place_says_what_its_tap_does(seed):
                 assert isinstance(fill, Fill) and f"{fill.row}.{fill.col}" == gap
                 seen["pairs"] += 1
     assert all(seen.values()), seen
+
+
+def test_a_won_gaps_board_marks_no_gap_dead():
+    """Each gap of a won board lies after its row's king, where no card can go: the end of the
+    game, not a dead end, so it is not marked dead (it is, one move before)."""
+    preset = get_preset("gaps")
+    record = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, 7))
+    for move in solve(record.position, budget_nodes=300_000).moves:
+        before, record = record, record.play(move)
+    assert record.position.status is Status.WON
+    assert not any(cell.dead for row in gaps_board(record.position, None).rows for cell in row)
+    assert any(cell.dead for row in gaps_board(before.position, None).rows for cell in row)
 
 
 def test_a_board_marks_the_partners_of_its_selection():

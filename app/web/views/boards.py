@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 from typing import NamedTuple
 
-from app.engine import Card, GameRecord, Move, Position
+from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove
@@ -307,7 +307,8 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
                 fits = tuple(cards_of.get(pos, ()))
                 row.append(Cell(
                     pos, r, c, None, pos in playable_gaps, pos == selected, pos in partners,
-                    dead=position.is_dead_gap(r, c),
+                    # a won board's gaps, each after its row's king, are where the game ends
+                    dead=position.status is not Status.WON and position.is_dead_gap(r, c),
                     after=position.grid[r * COLUMNS + c - 1] if c else None,
                     partners=fits, move=fits[0] if len(fits) == 1 else None,
                 ))
