@@ -255,7 +255,6 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
 
 def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:
     """For htmx: a seeded deal's board, its share link pushed as the page's address."""
-    _par_later(request, ahead.prepare_deal, preset, seed)
     response = _ready(request, session, player, preset, seed, None)
     if "HX-Redirect" not in response.headers:
         response.headers["HX-Push-Url"] = f"/play/{preset}/{seed}"
