@@ -219,32 +219,9 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     assert on_the_loop == [False]
 
 
-def test_a_shared_deal_has_its_par_searched_when_opened_so_its_hints_follow_the_par_line(client, monkeypatch):
-    """A deal opened by its link (no game of it yet) has its par searched in the solver's spare
-    time, so hints asked from the start follow the par line (Relaxed seed 1: par 43, the
-    solver's first winning line 99), and the player who follows them wins in par."""
-    spare, in_spare_time = [], searches.in_spare_time
-    monkeypatch.setattr(searches, "in_spare_time", lambda key, job: (spare.append(key), in_spare_time(key, job)))
-    page = client.get("/play/relaxed/1").text
-    assert spare == ["par:relaxed:1"]
-    searches.wait_for_spare_time()
-    with client.app.state.sessionmaker() as session:
-        kept = par.known(session, par.start_of_deal("relaxed", 1))
-    assert kept is not None and kept.proven and kept.moves == 43
-    hinted = client.post("/play/relaxed/1/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
-    game_id = hinted.headers["HX-Push-Url"].rsplit("/", 1)[1]
-    page = hinted.text
-    for left in range(kept.moves, 0, -1):
-        if left < kept.moves:
-            page = _post(client, f"/games/{game_id}/hint", _page(client, game_id)).text
-        assert f"It is the next move of a win in {left} move" in page, left
-        _play(client, game_id, [re.search(r'data-hint="([^"]+)"', page).group(1)])
-    assert record_of(_game(client, game_id)).position.status == "won"
-
-
 def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, monkeypatch):
     monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
-    monkeypatch.setattr(games_route, "_par_later", lambda *args: None)
+    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
     with client.app.state.sessionmaker() as session:  # nothing proven yet (other tests prove deals)
         session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
         session.commit()
@@ -273,7 +250,7 @@ def test_a_winnable_only_deal_is_never_a_daily_deal_to_come(client, monkeypatch)
     from app.services.play import daily
 
     monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
-    monkeypatch.setattr(games_route, "_par_later", lambda *args: None)
+    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
     today = daily.utc_today()
     recent = (DailyDeal.preset == "gaps", DailyDeal.day >= today - timedelta(days=1))
     with client.app.state.sessionmaker() as session:

@@ -1,6 +1,5 @@
 """Par computed ahead, where players meet it: every daily deal of today and tomorrow chosen with
-its par kept before anyone plays it, and a winnable-only deal's par searched once it is dealt (any
-seeded deal's once its page is opened: app.web.routes.games).
+its par kept before anyone plays it, and a winnable-only deal's par searched once it is dealt.
 
 A deal's par kept (``par.known``) is what the end screen, the daily table and the hints use: a
 player who follows every hint from the start of such a deal wins in par (the hints follow the

@@ -204,21 +204,14 @@ def new_seed(request: Request, session, player, preset: str) -> int:
     seconds, and the player's next "New deal" and hints waited behind it."""
     seed = winnable.new_seed(session, player, preset)
     if player.winnable_only:
-        _par_later(request, ahead.prepare_winnable, preset, seed)
+        sessions = request.app.state.sessionmaker
+        searches.in_spare_time(f"par:{preset}:{seed}", lambda: _prepare_par(sessions, preset, seed))
     return seed
 
 
-def _par_later(request: Request, prepare, preset: str, seed: int) -> None:
-    """The deal's par searched in the solver's spare time (``prepare``: app.services.assist.ahead),
-    once: a player who asks for hints from the start then follows the par line, not whichever
-    winning line the solver met first (twice as long on many Relaxed deals)."""
-    sessions = request.app.state.sessionmaker
-
-    def job() -> None:
-        with sessions() as session:
-            prepare(session, preset, seed)
-
-    searches.in_spare_time(f"par:{preset}:{seed}", job)
+def _prepare_par(sessions, preset: str, seed: int) -> None:
+    with sessions() as session:
+        ahead.prepare_winnable(session, preset, seed)
 
 
 @router.get("/play")
@@ -305,8 +298,6 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep,
         return see_other(request, f"/play/{slug}/{fresh}")
     number = games.parse_seed(seed) if seed is not None else None
     text = deal if number is None else None
-    if number is not None:  # a shared deal's par, before a hint asks for it
-        _par_later(request, ahead.prepare_deal, slug, number)
     draft = games.pending(player, preset, seed=number, deal_text=text)
     return _ready(request, session, player, preset, number, text, shown_after(record_of(draft), flashed(request)))
 
