@@ -11,7 +11,9 @@ without Babel, which would weigh megabytes.
 
 from __future__ import annotations
 
+import contextlib
 import gettext as _gettext
+from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -78,6 +80,17 @@ def N_(text: str) -> str:
 
 def set_language(language: str) -> None:
     LANGUAGE.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+
+
+@contextlib.contextmanager
+def language_of(language: str) -> Iterator[None]:
+    """``language`` (as ``set_language`` takes it) while the block runs, then the one before:
+    for work done outside a request, whose language would otherwise outlive it."""
+    token = LANGUAGE.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    try:
+        yield
+    finally:
+        LANGUAGE.reset(token)
 
 
 def current_language() -> str:

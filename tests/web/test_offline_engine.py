@@ -40,6 +40,15 @@ def test_the_offline_board_is_the_servers_board(client, preset, language):
         assert state["board"][part] in page, part
 
 
+def test_the_offline_engine_leaves_the_language_as_it_found_it():
+    """It draws in the language it is asked for, and only while it draws: a language left set
+    would write the next work done outside a request in it (a test's "99,6" for "99.6")."""
+    with i18n.language_of("en"):
+        offline_engine.board({"preset": "pyramid", "deal": {"seed": 42}, "language": "da"})
+        offline_engine.apply({"preset": "pyramid", "deal": {"seed": 42}, "language": "sv", "tap": {"action": "draw"}})
+        assert i18n.current_language() == "en"
+
+
 def test_a_tap_offline_plays_what_the_server_plays(client):
     """The same tap on the same deal: the server stores the move the offline engine answers,
     and draws the board the offline engine drew."""

@@ -105,9 +105,8 @@ def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int |
 _last: dict[tuple[str, str], GameRecord] = {}
 
 
-def _state(record: GameRecord, selected: str | None, language: str, four_colour: bool, play: bool) -> dict[str, Any]:
+def _state(record: GameRecord, selected: str | None, four_colour: bool, play: bool) -> dict[str, Any]:
     position = record.position
-    i18n.set_language(language)
     board = boards.board_of(position, selected)
     context = {"board": board, "play": play and position.status == "playing",
                "player": {"four_colour": four_colour}}
@@ -134,8 +133,8 @@ def board(request: dict[str, Any]) -> dict[str, Any]:
     """The board after the request's moves (``cursor``: how many are played, all unless said)."""
     record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"),
                        request.get("rules"))
-    return _state(record, request.get("sel") or None, request.get("language", "en"),
-                  bool(request.get("four_colour")), True)
+    with i18n.language_of(request.get("language", "en")):
+        return _state(record, request.get("sel") or None, bool(request.get("four_colour")), True)
 
 
 def apply(request: dict[str, Any]) -> dict[str, Any]:
@@ -166,10 +165,11 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
         played, selected = MOVE_OF_ACTION[str(tap["action"])], None
     if played is not None:
         record = record.play(played)
-    state = _state(record, selected, request.get("language", "en"), bool(request.get("four_colour")), True)
-    texts = page_data()["texts"]
-    return state | {"played": str(played) if played is not None else None, "note": note,
-                    "note_words": i18n.gettext(texts[note]) if note in texts else None}
+    with i18n.language_of(request.get("language", "en")):
+        state = _state(record, selected, bool(request.get("four_colour")), True)
+        texts = page_data()["texts"]
+        return state | {"played": str(played) if played is not None else None, "note": note,
+                        "note_words": i18n.gettext(texts[note]) if note in texts else None}
 
 
 def digest(position) -> str:
