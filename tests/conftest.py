@@ -4,11 +4,25 @@ browser-like clients of the packages that define an ``app`` fixture (tests/web, 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+
+# Bytecode: a shell may set PYTHONDONTWRITEBYTECODE (this machine's do), and then each of the
+# suite's Python processes (the workers, each real server and `tretten serve` worker, each solver
+# process they spawn, each CLI run) compiles the app from its source again, and pytest rewrites
+# the asserts of every test module again in each worker. The suite keeps its bytecode under
+# .pytest_cache/ instead: a prefix, so nothing is written beside the sources, and Python checks
+# each cached file against its source's size and time. Set here, before the workers start, so
+# that they and every process they start inherit it.
+PYCACHE = Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache"
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+sys.dont_write_bytecode = False
+sys.pycache_prefix = str(PYCACHE)
 
 settings.register_profile(
     "ci",

@@ -87,17 +87,22 @@ def new_page(browser):
         context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
                                       service_workers=service_workers)
         contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.js_errors = errors
-        return page
+        return watched(context.new_page())
 
     yield make
     for context in contexts:
         context.close()
+
+
+def watched(page):
+    """The page with the suite's default timeout, its uncaught errors and console errors kept
+    in ``page.js_errors``."""
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.js_errors = errors
+    return page
 
 
 def shot(page, name: str) -> Path:

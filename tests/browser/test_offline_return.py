@@ -12,13 +12,44 @@ import pytest
 
 from tests.web.play import WIN_LINE, WIN_SEED
 
-from .conftest import shot
+from .conftest import shot, watched
 from .test_answers import SNAPSHOT, equals_a_fresh_load, taps
 from .test_network import stored_moves
 
 PHONE = {"width": 390, "height": 844}
 ONLINE_FIRST = 2  # moves made before the network goes: the game is stored, its page kept
 BACK_WITHIN_S = 10
+
+
+@pytest.fixture(scope="module")
+def phone_browser(browser):
+    """One phone for the module's tests. What it keeps of the app itself stays from test to test:
+    the service worker, its copies of the app's files and of the engine's (Pyodide's core, the
+    bundle), the browser's cache, so each test's engine starts without fetching and compiling
+    them all again. What a player leaves does not stay (``phone``)."""
+    context = browser.new_context(viewport=PHONE, locale="en-GB", service_workers="allow")
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def phone(phone_browser, server):
+    """A new tab of the module's phone, online, as a new player with nothing of the tests before:
+    no cookie (a new anonymous player), no local storage (offline play's setting, its games and
+    queue) and no kept pages (the service worker's "tretten-pages"; its copies of the app's own
+    files stay). A tab's session storage is its own."""
+    context = phone_browser
+    context.set_offline(False)
+    context.clear_cookies()
+    page = context.new_page()
+    # on the server's origin by an answer that runs no script (none to store anything again) and
+    # that the service worker keeps no copy of: the API's 404
+    assert page.goto(f"{server}/api/no-such-thing").status == 404
+    assert page.evaluate("() => { localStorage.clear(); return caches.delete('tretten-pages')"
+                         ".then(() => caches.keys()).then(names => localStorage.length === 0 && "
+                         "!names.includes('tretten-pages')); }")
+    yield watched(page)
+    page.close()
 
 
 def cursor(page) -> int:
@@ -59,8 +90,8 @@ def played_online(page, moves: int) -> str:
 
 
 @pytest.mark.slow
-def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server):
-    page = new_page(**PHONE, service_workers="allow")
+def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
+    page = phone
     offline_play_on(page, server)
     first_id = played_online(page, ONLINE_FIRST)
 
@@ -123,11 +154,11 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(new_page, server
 
 
 @pytest.mark.slow
-def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(new_page, server):
+def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(phone, server):
     """The "offline" event comes while a move's post is on its way (offline play waits for no
     post then), and the post is answered: the page plays on by itself all the same, without a
     tap to fail first."""
-    page = new_page(**PHONE, service_workers="allow")
+    page = phone
     offline_play_on(page, server)
     first = WIN_LINE[0]
 
@@ -170,10 +201,10 @@ def _offline_after(page, server, online: int) -> str:
 
 
 @pytest.mark.slow
-def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(new_page, server):
+def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(phone, server):
     """The server takes the changes up to the one it refuses (here a redo the page's queue should
     never hold, put in the middle), drops the rest, and the page shows its board with the reason."""
-    page = new_page(**PHONE, service_workers="allow")
+    page = phone
     game_id = _offline_after(page, server, ONLINE_FIRST)
     for move in WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 4]:
         offline_move(page, move)
@@ -191,10 +222,10 @@ def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(new_page
 
 
 @pytest.mark.slow
-def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(new_page, server):
+def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(phone, server):
     """The server stored the changes but its answer never came (the network went again): the page
     sends the same changes again, and the server answers from what it stored, none made twice."""
-    page = new_page(**PHONE, service_workers="allow")
+    page = phone
     game_id = _offline_after(page, server, ONLINE_FIRST)
     rest = WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 6]
     for move in rest:
@@ -220,10 +251,10 @@ def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(new
 
 
 @pytest.mark.slow
-def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(new_page, server):
+def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(phone, server):
     """The page's own "You won!" is the end panel of a phone, as the server's is: a sheet across
     the foot of the screen with room round its words, not a corner box over the game's buttons."""
-    page = new_page(**PHONE, service_workers="allow")
+    page = phone
     _offline_after(page, server, ONLINE_FIRST)
     for move in WIN_LINE[ONLINE_FIRST:]:
         offline_move(page, move)
