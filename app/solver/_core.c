@@ -421,6 +421,16 @@ static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t la
     return q->last[j].len;
 }
 
+/* ``ShortestSearch._uncounted``: the layout's ``kings`` left, the stock kings up to ``deep``
+ * and the recycle when ``deep`` is ``n``. */
+static inline int uncounted(const Core *c, int kings, uint64_t am, int p, int deep) {
+    if (deep >= p) {
+        uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
+        kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
+    }
+    return kings + (deep == c->n);
+}
+
 /* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``). */
 static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, const uint32_t *lrm,
                        const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
@@ -435,11 +445,7 @@ static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas
         if (d >= INF) return INF;
         total += d;
     }
-    if (deep >= p) {
-        uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
-        kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
-    }
-    return kings + (deep == c->n) + total;
+    return uncounted(c, kings, am, p, deep) + total;
 }
 
 static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *lrm, uint32_t *lam, int *lp) {
@@ -478,12 +484,8 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
         for (int j = 0; j < c->part_len[k]; j++) sum += len[c->part[k][j]];
         if (sum > total) total = sum;
     }
-    int layout_kings = __builtin_popcountll(~pm & c->full & c->layout_kings), kings = layout_kings;
-    if (deep >= p) {
-        uint64_t upto = deep >= 63 ? UINT64_MAX : ((2ULL << deep) - 1);
-        kings += __builtin_popcountll(am & c->seq_kings & (upto >> p << p));
-    }
-    int best = kings + (deep == c->n) + total;
+    int layout_kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
+    int best = uncounted(c, layout_kings, am, p, deep) + total;
     if (!burial || !c->burial) return best;
     /* each waste card is taken from the waste in this pass, every card over it gone first, or
      * it is not (``ShortestSearch._burial``) */

@@ -944,11 +944,7 @@ class ShortestSearch:
             best = max(best, total)
         if best >= INF:
             return INF
-        kings = (pm ^ self.full) & self.layout_kings
-        stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
-        # every relaxed win of some group recycles: so does every real win, a move of its own
-        recycles = 1 if deep == n else 0
-        best += kings.bit_count() + stock_kings.bit_count() + recycles
+        best += self._uncounted(pm, p, am, deep)
         if burial and self.burial:
             best = self._burial(pm, p, am, keys, best)
         return best
@@ -996,9 +992,15 @@ class ShortestSearch:
             total += game.burying(key, deep, need, frozen)
         if total >= INF:
             return INF
+        return self._uncounted(pm, p, am, deep) + total
+
+    def _uncounted(self, pm: int, p: int, am: int, deep: int) -> int:
+        """The moves of a win that reaches ``deep`` that no relaxed game counts: each king left in
+        the layout, each stock king up to ``deep``, and the recycle when every relaxed win of some
+        group recycles (``deep`` is ``n``): then so does every real win, a move of its own."""
         kings = (pm ^ self.full) & self.layout_kings
         stock_kings = am & self.seq_kings & ((2 << deep) - 1) >> p << p if deep >= p else 0
-        return kings.bit_count() + stock_kings.bit_count() + (1 if deep == self.n else 0) + total
+        return kings.bit_count() + stock_kings.bit_count() + (1 if deep == self.n else 0)
 
     def child_bound(self, here: int, h: int, child: int, group: int) -> int:
         """The bound of ``child``, reached from ``here`` (bound ``h``) by a move on the cards of
