@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .errors import InvalidMoveError
 from .gaps import COLUMNS, ROWS, Fill, GapsMove
-from .pyramid import PyramidMove, Remove, location_text
+from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,14 @@ def places(move: PyramidMove | GapsMove) -> tuple[str, ...]:
     return tuple(location_text(loc) for loc in move.locs) if isinstance(move, Remove) else ()
 
 
+STOCK_PLACE = location_text(STOCK)  # "S": the stock's top card, as the board names it
+
+
 def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
     """A card that goes alone (a king) is removed at once; a card with partners is selected,
-    and tapping one of its partners then removes the pair; the selected card again deselects."""
+    and tapping one of its partners then removes the pair; the selected card again deselects.
+    The stock's top card lies face up, but a player taps a stock to turn a card: a tap on it
+    when it can't be played draws (the draw button's move)."""
     position.card_at(loc)  # raises InvalidMoveError for text that is no location of this game
     moves = [m for m in position.legal_moves() if loc in places(m)]
     if selected == loc:
@@ -52,6 +57,8 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
             # the player meant a pair: say why it is none, and take the new card as the selection
             return Tap(selected=loc, note="no_pair", cards=(position.card_at(selected), position.card_at(loc)))
         return Tap(selected=loc)
+    if loc == STOCK_PLACE and position.is_legal(DRAW):
+        return Tap(move=DRAW)
     # a card that can't be played leaves the selection as it was: the next tap may still pair it
     return Tap(selected=selected if selected and _selectable(position, selected) else None, note="not_playable")
 

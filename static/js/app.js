@@ -442,7 +442,9 @@
         el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap" : "not_playable");
         return;
       }
-      el.classList.add("playable");
+      // a card with partners, or one that goes alone, is playable; the stock's card that only
+      // draws stays grey (its move is the draw's, not its own)
+      if (a[0].length || a[1] === el.value) el.classList.add("playable");
       el.setAttribute("data-partners", a[0].join(" "));
       if (a[1]) el.setAttribute("data-move", a[1]);
       if (a[2]) el.setAttribute("data-note", a[2]);

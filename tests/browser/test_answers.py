@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from app.engine import GameRecord, deal_for_seed, get_preset
+from app.engine.taps import places
+
 from .conftest import shot
 from .test_play import ply, slow_connection, wait_ply
 
@@ -103,6 +106,27 @@ def test_d_d_d_at_machine_speed_is_three_draws(server, new_page):
     settled(page)
     assert ply(page) == 3 and int(page.inner_text('[data-count="stock"]')) == stock - 3
     equals_a_fresh_load(page)
+    assert not page.js_errors
+
+
+def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
+    """The stock's card lies face up; a player taps a stock to turn a card, and when that card
+    can't be played the tap draws, shown before the server answers."""
+    seed = next(s for s in range(300) if not any(
+        "S" in places(m) for m in GameRecord.new("pyramid", get_preset("pyramid").rules,
+                                                 deal_for_seed("pyramid", s)).position.legal_moves()))
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid/{seed}")
+    slow_connection(page, 150)
+    card = page.get_attribute('#board [data-loc="S"][data-card]', "data-card")
+    on_waste = click_and_look(page, '#board [data-loc="S"][data-card]',
+                              "return document.querySelector('#board [data-pile=W] [data-card]')?.dataset.card")
+    assert on_waste == card and page.locator("#board .toast[data-near]").count() == 0
+    wait_ply(page, 1)
+    settled(page)
+    assert page.get_attribute('#board [data-pile="W"] [data-card]', "data-card") == card
+    equals_a_fresh_load(page)
+    shot(page, "answers-stock-tap-390")
     assert not page.js_errors
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import html as html_module
 import re
 
+import pytest
+
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.taps import places
 from app.web.views.templating import card_symbol
@@ -107,6 +109,28 @@ def test_a_card_that_cannot_be_played_keeps_the_selection(client):
     covered = act(client, game_id, selected.text, target="P0", sel=a)  # the apex, covered at the start
     assert 'data-note="not_playable"' in covered.text and f'data-selected="{a}"' in covered.text
     assert toast_text(covered.text) == "That card cannot be played right now."
+
+
+def stock_without_pair(preset: str = "pyramid"):
+    """A seed whose stock card at the start can't be played: (seed, that card)."""
+    p = get_preset(preset)
+    for seed in range(300):
+        position = GameRecord.new(p.game, p.rules, deal_for_seed(p.game, seed)).position
+        if not any("S" in places(m) for m in position.legal_moves()):
+            return seed, position.card_at("S")
+    raise AssertionError("no deal whose stock card has no pair")
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_a_tap_on_the_stock_card_with_no_pair_draws_it(client, htmx):
+    seed, card = stock_without_pair()
+    game_id, page = start_seeded(client, "pyramid", seed)
+    assert re.search(rf'data-loc="S" data-card="{card.code}"[^>]*data-move="S&gt;W"', page)  # the page's answer
+    answered = act(client, game_id, page, htmx=htmx, target="S")
+    text = answered.text if htmx else client.get(answered.headers["location"]).text
+    assert board_state(text)["ply"] == 1 and '<p class="toast' not in text
+    waste = re.search(r'data-pile="W">\s*<button[^>]*data-card="(\w+)"', text)
+    assert waste and waste.group(1) == card.code  # the stock's card went onto the waste
 
 
 def test_the_solver_busy_refusal_shows_in_the_toast_and_leaves_the_board(client, monkeypatch):

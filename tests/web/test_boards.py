@@ -12,6 +12,7 @@ import pytest
 
 from app.engine import Fill, GameRecord, Status, deal_for_seed, get_preset
 from app.engine.gaps import COLUMNS
+from app.engine.pyramid import DRAW
 from app.engine.taps import gaps_tap, places, pyramid_tap
 from app.solver import solve
 from app.web.views.boards import gaps_board, pyramid_board
@@ -44,11 +45,16 @@ def slots(board):
 
 @pytest.mark.parametrize("preset,seed", [("pyramid", 2), ("pyramid", 7), ("double-pyramid", 3), ("giza", 5)])
 def test_each_pyramid_place_says_what_its_tap_does(preset, seed):
-    seen = {"alone": 0, "pairs": 0, "strangers": 0, "refused": 0}
+    seen = {"alone": 0, "pairs": 0, "strangers": 0, "refused": 0} | ({"draws": 0} if preset != "giza" else {})
     for position in positions(preset, seed):
         board = pyramid_board(position, None)
         for slot in slots(board):
             alone = pyramid_tap(position, None, slot.loc)
+            if slot.draws:  # the stock's card with no pair: a tap turns the next one
+                assert not slot.playable and slot.loc == "S" and alone.move == DRAW
+                assert slot.answers == {"data-move": board.draw_move}
+                seen["draws"] += 1
+                continue
             if not slot.playable:
                 assert alone.note == "not_playable" and alone.move is None
                 seen["refused"] += 1
@@ -122,7 +128,8 @@ def answers_now(board) -> dict[str, list]:
     """A board's own answers, as the board before it wrote them one move ahead."""
     if hasattr(board, "rows"):
         return {c.pos: [list(c.partners), c.move or "", c.note or ""] for row in board.rows for c in row if c.playable}
-    return {s.loc: [list(s.partners), s.loc if s.alone else "", ""] for s in slots(board) if s.playable}
+    return {s.loc: [list(s.partners), s.loc if s.alone else board.draw_move if s.draws else "", ""]
+            for s in slots(board) if s.playable or s.draws}
 
 
 @pytest.mark.parametrize("preset,seed,build", [("pyramid", 2, pyramid_board), ("giza", 5, pyramid_board),

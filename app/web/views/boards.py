@@ -20,9 +20,12 @@ from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove
-from app.engine.taps import places, pos_text
+from app.engine.taps import STOCK_PLACE, places, pos_text
 
 # ---------------------------------------------------------------- what the board shows
+
+DRAW_SHOWN = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
+
 
 class Slot(NamedTuple):
     """One place of a Pyramid-family board. The answers to a tap (``partners``, ``alone``, ``strangers``) are
@@ -39,11 +42,14 @@ class Slot(NamedTuple):
     # selected, a tap on one of these (a free card it does not pair with) selects that one, and
     # says why the two make no pair: (place, card) of each
     strangers: tuple[tuple[str, Card], ...] = ()
+    draws: bool = False  # the stock's top card, which can't be played: a tap draws (``pyramid_tap``)
 
     @property
     def answers(self) -> dict[str, str]:
         """What a tap here does, as the page's script reads it (templates/_cards.html): the places
         it pairs with, the move a tap alone plays, or the refusal's message key."""
+        if self.draws:
+            return {"data-move": DRAW_SHOWN}
         if not self.playable:
             return {"data-refusal": "not_playable"}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
@@ -69,7 +75,7 @@ class PyramidBoard:
     gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
     # the answers of the board after each move, by what the page shows of the move (``ahead``)
     ahead: dict[str, dict[str, list]] = field(default_factory=dict)
-    draw_move: str = "S>W"  # what a draw shows at once: the stock's top card goes onto the waste
+    draw_move: str = DRAW_SHOWN
     recycle_move: str = "W"  # a turnover: the waste's top card leaves it
 
     @property
@@ -140,6 +146,9 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
             loc: [sorted(pairs.get(loc, set()) - unseen), loc if loc in alone else "", ""]
             for loc in (pairs.keys() | alone) - unseen
         }
+        if STOCK_PLACE in piles and STOCK_PLACE not in answers and STOCK_PLACE not in unseen \
+                and after.card_at(STOCK_PLACE) is not None and after.is_legal(DRAW):
+            answers[STOCK_PLACE] = [[], DRAW_SHOWN, ""]  # the stock's card, unplayable: a tap draws
         answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
                         (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
                         if any(isinstance(m, kind) for m in after.legal_moves())})
@@ -162,9 +171,11 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
             pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
     partners = pairs.get(selected, set()) if selected else set()
 
+    can_draw = position.is_legal(DRAW)
+
     def slot(loc: str, card: Card | None, covered: bool = False) -> Slot:
         if loc not in playable:
-            return Slot(loc, card, covered=covered)
+            return Slot(loc, card, covered=covered, draws=loc == STOCK_PLACE and can_draw)
         mine = pairs.get(loc, set())
         strangers = () if loc in alone else tuple(
             (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
@@ -193,7 +204,7 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
         has_stock=position.table.has_stock,
         stock_count=len(position.stock),
         waste_count=len(position.waste),
-        can_draw=position.is_legal(DRAW),
+        can_draw=can_draw,
         can_recycle=position.is_legal(RECYCLE),
         passes_left=position.passes_left,
         pass_number=position.pass_number,
