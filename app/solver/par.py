@@ -39,6 +39,14 @@ def proves_shortest(position) -> bool:
     return type(position) in SEARCHES
 
 
+def quick_shortest(position) -> bool:
+    """Whether the shortest-win search of a deal usually ends within a hint's wait, so that a
+    first hint may search the par it then follows: one pyramid's (a tenth of a second at the
+    median, 2.5 s at most, docs/par.md), not two pyramids' (seconds, and often cut short) or
+    Gaps'."""
+    return isinstance(position, PyramidPosition) and position.table.pyramids == 1
+
+
 def shortest_win(position, *, budget_nodes: int | None = PAR_POSITIONS,
                  budget_seconds: float | None = None) -> ShortestWin:
     """The shortest win from an engine position: proven when the budget allows, else the

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from datetime import date
 
+import pytest
 from sqlalchemy import delete
 
 from app.db.models import DailyDeal, PositionVerdict, ShortestLine
 from app.services.assist import par as par_service
 from app.services.assist import solver_cache
 from app.services.play import daily
-from app.solver import shortest_win
+from app.solver import ShortestWin, shortest_win
 from app.web.views import par_view
 
 from .helpers import HX
@@ -61,6 +62,44 @@ def test_an_answer_the_clock_cut_short_is_searched_again_and_a_proof_kept(app):
     assert found.proven and found.moves == len(best.moves)
     with app.state.sessionmaker() as session:
         assert par_service.known(session, start) == found
+
+
+def test_a_search_in_full_after_one_cut_short_keeps_the_better_of_both_and_is_final(app, monkeypatch):
+    """A first hint searches par within its own wait (``seconds``) and keeps what it found; the
+    next that asks with no cap searches in full. That search keeps the shorter line of the two
+    and the higher bound (both hold), and its positions, so nothing searches it again."""
+    start = par_service.start_of_deal("relaxed", 1)
+    _clear(app, start)
+    short, longer = ("D",) * 50, ("D",) * 55
+    answers = {1.5: ShortestWin(True, short, False, 30, 900),
+               None: ShortestWin(True, longer, False, 41, solver_cache.SHORTEST_NODES)}
+    asked = []
+
+    def search(position, *, player_id, budget_nodes, budget_seconds):
+        asked.append(budget_seconds)
+        return answers[budget_seconds]
+
+    monkeypatch.setattr(solver_cache.searches, "shortest_win", search)
+    with app.state.sessionmaker() as session:
+        hinted = par_service.for_hints(session, start, player_id=None, seconds=1.5)
+        assert hinted == par_service.Par(50, False, short, 30)
+        assert par_service.for_hints(session, start, player_id=None, seconds=1.5) == hinted  # kept
+        assert par_service.par_of(session, start, player_id=None) == par_service.Par(50, False, short, 41)
+    with app.state.sessionmaker() as session:
+        assert par_service.par_of(session, start, player_id=None) == par_service.Par(50, False, short, 41)
+        row = session.get(ShortestLine, solver_cache.key_of(start))
+        assert row.nodes == solver_cache.SHORTEST_NODES and row.lower_bound == 41
+    assert asked == [1.5, None]
+
+
+def test_a_first_hint_searches_no_par_where_the_search_is_slow(app, monkeypatch):
+    """Two pyramids' par takes seconds, often cut short: a hint does not wait for it."""
+    monkeypatch.setattr(solver_cache.searches, "shortest_win", lambda *a, **k: pytest.fail("searched"))
+    for preset in ("double-pyramid", "gaps"):
+        start = par_service.start_of_deal(preset, 5)
+        _clear(app, start)
+        with app.state.sessionmaker() as session:
+            assert par_service.for_hints(session, start, player_id=None, seconds=1.5) is None
 
 
 def test_gaps_has_a_best_known_line_never_a_par(app, monkeypatch):

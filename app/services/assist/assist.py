@@ -66,12 +66,14 @@ def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
     return record.position.apply(line[0]) not in seen
 
 
-def _par_line(session: Session, record: GameRecord) -> tuple[str, ...] | None:
-    """The rest of the deal's kept par line (its shortest win, or the best line known) when the
-    game is on it: a player who follows the hints from the start then wins in par, not in
-    however many moves the first winning line the solver found happens to take."""
+def _par_line(session: Session, record: GameRecord, player_id: str) -> tuple[str, ...] | None:
+    """The rest of the deal's par line (its shortest win, or the best line known) when the game
+    is on it: a player who follows the hints from the start then wins in par, not in however
+    many moves the first winning line the solver found happens to take. A deal whose par is
+    not kept yet (opened by its link) has it searched at its first hint from the start."""
     start = record.at(0)
-    kept = par.known(session, start)
+    kept = (par.for_hints(session, start, player_id=player_id, seconds=HINT_SECONDS) if record.cursor == 0
+            else par.known(session, start))
     if kept is None:
         return None
     return line_from(start.position, kept.line, record.position) or None
@@ -85,7 +87,7 @@ def _winning_step(
     next move, else a new search's; a line that would lead back to a position the game has been
     in is passed over for a first move that does not (a few tried, each searched on a share of
     the budget)."""
-    on_par = _par_line(session, record)
+    on_par = _par_line(session, record, player_id)
     if on_par is not None and _away_from(record, on_par, seen):
         return on_par[0], on_par, None
     rest = _kept_line(session, line_ply, record)

@@ -117,18 +117,22 @@ class Shortest:
     lower_bound: int = 0          # every win needs at least this many moves
 
 
-def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> Shortest | None:
+def shortest(session: Session, record: GameRecord, *, player_id: str | None,
+             seconds: float | None = None) -> Shortest | None:
     """The shortest win from the record's position: kept, or searched now within its budget and
-    kept (one search per deal, for every player). None where the solver has no such search."""
+    kept (one search per deal, for every player). ``seconds`` caps the search's time on top of
+    its positions (a hint's wait): an answer it cuts short is kept, and searched again in full
+    by the next that asks without a cap. None where the solver has no such search."""
     key = key_of(record)
     row = session.get(ShortestLine, key)
     # a proof is a fact; an answer cut short by the clock depends on the machine's load then, and
     # is searched again until one search has spent its whole node budget on it
-    if row is not None and (row.proven or row.nodes >= SHORTEST_NODES):
+    if row is not None and (row.proven or row.nodes >= SHORTEST_NODES or seconds is not None):
         return Shortest(row.winnable, tuple(row.moves.split()), row.proven, row.lower_bound)
     release(session)
     try:
-        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES)
+        result = searches.shortest_win(record.position, player_id=player_id, budget_nodes=SHORTEST_NODES,
+                                       budget_seconds=seconds)
     except ServiceError:
         raise
     except Exception as exc:  # a solver failure shows as "unknown", never as an error page
@@ -136,14 +140,23 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None) -> 
         return None
     if result is None:
         return None
-    values = {"winnable": result.winnable, "moves": " ".join(result.moves), "proven": result.proven,
-              "lower_bound": result.lower_bound, "nodes": result.nodes, "solved_at": utcnow()}
+    found = Shortest(result.winnable, tuple(result.moves), result.proven, result.lower_bound)
+    if row is not None and not result.proven:
+        # a search in full after one cut short: the shorter of the two lines, the higher of the
+        # two bounds (both hold), and the positions of the fuller search, so it is not searched again
+        kept = tuple(row.moves.split()) if row.winnable and row.moves else ()
+        if kept and not (result.winnable and result.moves and len(result.moves) < len(kept)):
+            found = Shortest(True, kept, False, result.lower_bound)
+        found = Shortest(found.winnable, found.moves, False, max(found.lower_bound, row.lower_bound or 0))
+    values = {"winnable": found.winnable, "moves": " ".join(found.moves), "proven": found.proven,
+              "lower_bound": found.lower_bound, "nodes": max(result.nodes, row.nodes if row is not None else 0),
+              "solved_at": utcnow()}
     with facts(session) as unit:
         if row is None:
             unit.add(ShortestLine(key=key, game=record.game, **values))
-        elif result.proven or (result.winnable and (not row.moves or len(result.moves) < len(row.moves.split()))):
+        else:
             unit.execute(update(ShortestLine).where(ShortestLine.key == key, ShortestLine.proven.is_(False))
                          .values(**values))
     if row is not None:
         session.expire(row)
-    return Shortest(result.winnable, tuple(result.moves), result.proven, result.lower_bound)
+    return found

@@ -206,6 +206,21 @@ def test_following_the_hints_on_a_deal_whose_par_is_kept_wins_in_par(sessions, p
             follows_the_kept_line(session, preset, seed, proven=True)
 
 
+def test_following_the_hints_on_a_deal_opened_by_its_link_wins_in_par(sessions):
+    """A deal opened by its link has no par kept (daily and winnable-only deals are searched
+    ahead): its first hint from the start searches it, so that following every hint wins in par
+    (Relaxed seed 1: 43 moves), not in the 99 of the first winning line the solver met."""
+    with sessions() as session:
+        player, game = new_game(session, "relaxed", 1)
+        start = par.start_of_game(game)
+        assert par.known(session, start) is None
+        given = follow_hints(session, game, player, 99)
+        kept = par.known(session, start)
+        assert kept is not None and kept.proven and kept.moves == 43
+        assert [(hint.winning, hint.steps) for hint in given] == [(True, 43 - k) for k in range(43)]
+        assert record_of(game).position.status == "won"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["gaps-danish"])
 def test_following_the_hints_on_a_gaps_deal_wins_in_its_best_known_line(sessions, preset):
