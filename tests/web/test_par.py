@@ -163,6 +163,22 @@ def _keep_line(app, preset: str, seed: int, moves: int, proven: bool, bound: int
         session.commit()
 
 
+def test_a_best_known_line_on_the_deal_page_says_what_its_bound_means(app, client, monkeypatch):
+    """"(at least 46)" alone left a player guessing: the page says every win needs at least 46
+    moves, and, since the number already says the deal can be won, that what waits for the end of
+    a game is its line."""
+    _keep_line(app, "double-pyramid", 4, 60, False, 46)
+    monkeypatch.setattr(par_view, "search_later", lambda *args: None)
+    page = client.get("/deal/double-pyramid/4", headers={"Accept-Language": "en"}).text
+    assert "(every win needs at least 46)" in page
+    assert "The winning line is shown once you have finished this deal: no spoilers before." in page
+    danish = client.get("/deal/double-pyramid/4", headers={"Accept-Language": "da"}).text
+    assert "(enhver sejr kræver mindst 46)" in danish
+    _clear(app, par_service.start_of_deal("double-pyramid", 4))
+    assert "Shown once you have finished this deal: no spoilers before." in \
+        client.get("/deal/double-pyramid/4", headers={"Accept-Language": "en"}).text
+
+
 def test_the_deal_api_answers_the_same_par_fields_for_every_game(app, client, monkeypatch):
     # kept as the par search leaves them: a proof, a best known line with the bound every win
     # needs, a best known line with none (Gaps with redeals left), and nothing kept yet

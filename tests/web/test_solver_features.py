@@ -475,6 +475,14 @@ def test_a_won_game_is_measured_against_the_proven_shortest_win(client, monkeypa
     text = client.get(f"/games/{won_id}/analysis", headers=HX).text
     assert 'data-shortest-proven="false"' in text and "The solver knows a win in" in text
     assert "shortest" not in re.sub(r"<[^>]+>", "", text).lower()
+    with _session(client) as session:  # a best known line with the bound every win needs
+        session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
+        session.add(ShortestLine(key=solver_cache.key_of(start), game=start.game, winnable=True,
+                                 moves=" ".join(WIN_LINE), proven=False, lower_bound=len(best.moves) - 2, nodes=1))
+        session.commit()
+    text = client.get(f"/games/{won_id}/analysis", headers=HX).text
+    assert (f"The solver knows a win in {len(WIN_LINE)} moves. It has proved that every win needs at least "
+            f"{len(best.moves) - 2} moves. You needed {len(WIN_LINE)}.") in text
     with _session(client) as session:  # the database outlives the test: leave no unproven line
         session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
         session.commit()
