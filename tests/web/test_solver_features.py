@@ -133,6 +133,16 @@ def test_every_kind_of_hint_is_marked_on_the_servers_board(client, preset, seed)
     assert want and _hinted(page) == want, (attrs, _hinted(page))
 
 
+def test_a_gaps_hint_to_a_rows_start_says_the_column_a_phone_shows(client):
+    """On a phone the grid is turned, each row a column read downwards: the hint says both, and
+    the page's style shows the one its layout draws (static/css/app.css)."""
+    game_id, html = _seeded(client, 24, "gaps")  # its first hint: the 2 of hearts to row 2's start
+    page = _post(client, f"/games/{game_id}/hint", html).text
+    note = re.search(r'<p class="message hint-note"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert ('<span class="row-words">2 of hearts to the start of row 2.</span>'
+            '<span class="column-words">2 of hearts to the top of column 2.</span>') in note
+
+
 def test_a_hinted_redeal_is_made_without_asking_first(client):
     """A redeal with fills still possible asks first (it skips them); the one a hint names does
     not: its button posts the confirmed redeal, and the player is not asked to doubt the hint."""
