@@ -13,7 +13,7 @@ from typing import cast
 from .cards import Card
 from .gaps import COLUMNS, Fill, GapsPosition, Redeal
 from .history import GameRecord
-from .pyramid import Draw, PyramidPosition, Recycle
+from .pyramid import PYRAMID_SIZE, STOCK, WASTE, Draw, PyramidPosition, Recycle
 from .variants import Move, Position
 
 
@@ -31,6 +31,9 @@ class Announcement:
     # fill: the card the gap lay after (None at a row's start): a place said so reads the same
     # however the grid is laid out (a phone turns each row into a column)
     after: Card | None = None
+    # remove, where a card lies twice (two decks): where each card came from, one key a card
+    # ("pyramid-1", "pyramid-2", "stock", "waste"), so that a list of moves says which of the two
+    places: tuple[str, ...] = ()
 
 
 def describe(move: Move, before: Position, after: Position) -> Announcement:
@@ -46,8 +49,19 @@ def describe(move: Move, before: Position, after: Position) -> Announcement:
         grid = cast(GapsPosition, before).grid
         after_card = grid[move.row * COLUMNS + move.col - 1] if move.col else None
         return Announcement("fill", cards=(move.card,), row=move.row, col=move.col, after=after_card)
-    cards = tuple(c for c in (cast(PyramidPosition, before).card_at(loc) for loc in move.locs) if c is not None)
-    return Announcement("remove", cards=cards)
+    position = cast(PyramidPosition, before)
+    cards = tuple(c for c in (position.card_at(loc) for loc in move.locs) if c is not None)
+    places = tuple(_place(loc) for loc in move.locs) if position.table.pyramids > 1 else ()
+    return Announcement("remove", cards=cards, places=places)
+
+
+def _place(loc: int) -> str:
+    """Where a card of a removal lay, as ``Announcement.places`` names it."""
+    if loc == STOCK:
+        return "stock"
+    if loc == WASTE:
+        return "waste"
+    return "pyramid-1" if loc < PYRAMID_SIZE else "pyramid-2"
 
 
 def said_moves(record: GameRecord, start: int = 0) -> tuple[Announcement, ...]:
