@@ -81,25 +81,15 @@ def test_a_search_in_full_after_one_cut_short_keeps_the_better_of_both_and_is_fi
 
     monkeypatch.setattr(solver_cache.searches, "shortest_win", search)
     with app.state.sessionmaker() as session:
-        hinted = par_service.for_hints(session, start, player_id=None, seconds=1.5)
-        assert hinted == par_service.Par(50, False, short, 30)
-        assert par_service.for_hints(session, start, player_id=None, seconds=1.5) == hinted  # kept
+        hinted = solver_cache.shortest(session, start, player_id=None, seconds=1.5)
+        assert hinted == solver_cache.Shortest(True, short, False, 30)
+        assert solver_cache.shortest(session, start, player_id=None, seconds=1.5) == hinted  # kept
         assert par_service.par_of(session, start, player_id=None) == par_service.Par(50, False, short, 41)
     with app.state.sessionmaker() as session:
         assert par_service.par_of(session, start, player_id=None) == par_service.Par(50, False, short, 41)
         row = session.get(ShortestLine, solver_cache.key_of(start))
         assert row.nodes == solver_cache.SHORTEST_NODES and row.lower_bound == 41
     assert asked == [1.5, None]
-
-
-def test_a_first_hint_searches_no_par_where_the_search_is_slow(app, monkeypatch):
-    """Two pyramids' par takes seconds, often cut short: a hint does not wait for it."""
-    monkeypatch.setattr(solver_cache.searches, "shortest_win", lambda *a, **k: pytest.fail("searched"))
-    for preset in ("double-pyramid", "gaps"):
-        start = par_service.start_of_deal(preset, 5)
-        _clear(app, start)
-        with app.state.sessionmaker() as session:
-            assert par_service.for_hints(session, start, player_id=None, seconds=1.5) is None
 
 
 def test_gaps_has_a_best_known_line_never_a_par(app, monkeypatch):

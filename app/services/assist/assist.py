@@ -14,7 +14,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
 from app.engine import GameRecord, Status, get_game
-from app.solver import line_from
+from app.solver import line_from, quick_shortest
 
 from ..errors import ConflictError, InputError
 from ..play import games, lifecycle, moves
@@ -49,16 +49,33 @@ def _playing(record: GameRecord) -> None:
 
 
 def _kept_line(session: Session, line_ply: int | None, record: GameRecord) -> tuple[str, ...] | None:
-    """The rest, from the position now, of the winning line the game's hints follow (kept as
-    the cached verdict of the position at ``line_ply``): None when there is none, or the
-    player has left it."""
+    """The rest, from the position now, of the winning line the game's hints follow (kept from
+    the position at ``line_ply``: its shortest line where a hint searched one, else the solver's
+    verdict's): None when there is none, or the player has left it."""
     if line_ply is None or not 0 <= line_ply <= record.cursor:
         return None
-    kept = solver_cache.cached(session, record.at(line_ply))
-    if kept is None or not kept.winnable or not kept.moves:
-        return None
+    at = record.at(line_ply)
+    line = solver_cache.kept_shortest(session, at)
+    if not line:
+        kept = solver_cache.cached(session, at)
+        if kept is None or not kept.winnable or not kept.moves:
+            return None
+        line = kept.moves
     positions = record.positions()
-    return line_from(positions[line_ply], kept.moves, record.position) or None
+    return line_from(positions[line_ply], line, record.position) or None
+
+
+def _new_line(session: Session, record: GameRecord, player_id: str) -> tuple[str, ...]:
+    """A winning line from the record's position, searched now within a hint's budget and kept:
+    the shortest where that search is quick (one pyramid: from a deal's start, its par), so a
+    player who follows the hints from anywhere wins in the fewest moves left; else, or when it
+    finds none in time, the solver's first. () when no win is known."""
+    if quick_shortest(record.position):
+        best = solver_cache.shortest(session, record, player_id=player_id, seconds=HINT_SECONDS)
+        if best is not None and best.winnable and best.moves:
+            return best.moves
+    found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    return found.moves if found.winnable and found.moves else ()
 
 
 def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
@@ -66,14 +83,12 @@ def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
     return record.position.apply(line[0]) not in seen
 
 
-def _par_line(session: Session, record: GameRecord, player_id: str) -> tuple[str, ...] | None:
-    """The rest of the deal's par line (its shortest win, or the best line known) when the game
-    is on it: a player who follows the hints from the start then wins in par, not in however
-    many moves the first winning line the solver found happens to take. A deal whose par is
-    not kept yet (opened by its link) has it searched at its first hint from the start."""
+def _par_line(session: Session, record: GameRecord) -> tuple[str, ...] | None:
+    """The rest of the deal's kept par line (its shortest win, or the best line known) when the
+    game is on it: a player who follows the hints from the start then wins in par, not in
+    however many moves the first winning line the solver found happens to take."""
     start = record.at(0)
-    kept = (par.for_hints(session, start, player_id=player_id, seconds=HINT_SECONDS) if record.cursor == 0
-            else par.known(session, start))
+    kept = par.known(session, start)
     if kept is None:
         return None
     return line_from(start.position, kept.line, record.position) or None
@@ -87,18 +102,18 @@ def _winning_step(
     next move, else a new search's; a line that would lead back to a position the game has been
     in is passed over for a first move that does not (a few tried, each searched on a share of
     the budget)."""
-    on_par = _par_line(session, record, player_id)
+    on_par = _par_line(session, record)
     if on_par is not None and _away_from(record, on_par, seen):
         return on_par[0], on_par, None
     rest = _kept_line(session, line_ply, record)
     if rest is not None and line_ply is not None and _away_from(record, rest, seen):
         return rest[0], rest, line_ply
-    found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
-    if not (found.winnable and found.moves):
+    line = _new_line(session, record, player_id)
+    if not line:
         return None
-    if _away_from(record, found.moves, seen):
-        return found.moves[0], found.moves, record.cursor
-    others = [m for m in record.position.legal_moves() if str(m) != found.moves[0]
+    if _away_from(record, line, seen):
+        return line[0], line, record.cursor
+    others = [m for m in record.position.legal_moves() if str(m) != line[0]
               and record.position.apply(m) not in seen][:ALTERNATIVES]
     for move in others:
         after = record.play(move)

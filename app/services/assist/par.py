@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, PositionVerdict, ShortestLine
 from app.engine import GameRecord, Status, deal_for_seed, get_game, get_preset
-from app.solver import proves_shortest, quick_shortest
+from app.solver import proves_shortest
 
 from ..errors import ServiceError
 from . import solver_cache
@@ -112,31 +112,15 @@ def known_many(session: Session, starts: Iterable[GameRecord]) -> dict[str, Par]
     return out
 
 
-def _par(best: solver_cache.Shortest | None) -> Par | None:
-    """The shortest-win search's answer as a par; None when it found no win."""
-    if best is not None and best.winnable and best.moves:
-        return Par(len(best.moves), best.proven, tuple(best.moves), best.lower_bound)
-    return None
-
-
-def for_hints(session: Session, start: GameRecord, *, player_id: str | None, seconds: float) -> Par | None:
-    """The par a game's hints follow from the deal's start: kept, or, where its search is quick
-    (``quick_shortest``), searched now within a hint's ``seconds`` and kept (a search cut short
-    is done in full by the next that asks: the end screen, the deal page). None where none is
-    kept and the search is slow (the hints then follow a line of their own), or none was found
-    in time."""
-    kept = known(session, start)
-    if kept is not None or not quick_shortest(start.position):
-        return kept
-    return _par(solver_cache.shortest(session, start, player_id=player_id, seconds=seconds))
-
-
 def par_of(session: Session, start: GameRecord, *, player_id: str | None) -> Par | None:
     """The par of the deal of ``start``: kept, or searched now within the solver's budgets and
     kept. None when no win is known (not winnable, or undecided within the budget)."""
     best = solver_cache.shortest(session, start, player_id=player_id)
-    if best is not None and best.winnable is not None:  # a win, or none possible: decided
-        return _par(best)
+    if best is not None:
+        if best.winnable and best.moves:
+            return Par(len(best.moves), best.proven, tuple(best.moves), best.lower_bound)
+        if best.winnable is False:
+            return None
     found = solver_cache.verdict(session, start, player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
                                  seconds=solver_cache.ANALYSIS_SECONDS)
     if found.winnable and found.moves:

@@ -117,12 +117,20 @@ class Shortest:
     lower_bound: int = 0          # every win needs at least this many moves
 
 
+def kept_shortest(session: Session, record: GameRecord) -> tuple[str, ...]:
+    """The shortest winning line known from the record's position (kept by a par search or a
+    hint's), never searched here; () when none is kept."""
+    row = session.get(ShortestLine, key_of(record))
+    return tuple(row.moves.split()) if row is not None and row.winnable and row.moves else ()
+
+
 def shortest(session: Session, record: GameRecord, *, player_id: str | None,
              seconds: float | None = None) -> Shortest | None:
     """The shortest win from the record's position: kept, or searched now within its budget and
-    kept (one search per deal, for every player). ``seconds`` caps the search's time on top of
-    its positions (a hint's wait): an answer it cuts short is kept, and searched again in full
-    by the next that asks without a cap. None where the solver has no such search."""
+    kept (one search per position, for every player: a deal's is its par). ``seconds`` caps the
+    search's time on top of its positions (a hint's wait): an answer it cuts short is kept, and
+    searched again in full by the next that asks without a cap. None where the solver has no
+    such search."""
     key = key_of(record)
     row = session.get(ShortestLine, key)
     # a proof is a fact; an answer cut short by the clock depends on the machine's load then, and

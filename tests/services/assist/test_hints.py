@@ -14,6 +14,7 @@ from app.services.assist import analysis, assist, par, searches, solver_cache, w
 from app.services.play import games, moves
 from app.services.play.games import record_of
 from app.settings import Settings
+from app.solver import line_from, shortest_win
 from tests.web.play import WIN_LINE, WIN_SEED
 
 DEALS = 10
@@ -77,9 +78,9 @@ def follow_hints(session, game, player, limit: int) -> list:
 
 @pytest.mark.parametrize("preset", PLAYED)
 def test_following_the_hints_wins_without_a_position_twice(sessions, preset, monkeypatch):
-    """The hints' own lines, kept from hint to hint: a one-pyramid deal's first hint would search
-    its par and follow that instead (the tests of hints on a kept par)."""
-    monkeypatch.setattr(par, "quick_shortest", lambda position: False)
+    """The solver's first lines, kept from hint to hint: a one-pyramid deal's hints would search
+    its shortest lines instead (tested below)."""
+    monkeypatch.setattr(assist, "quick_shortest", lambda position: False)
     assert preset in PRESETS
     for seed in winnable_seeds(preset, DEALS):
         with sessions() as session:
@@ -222,6 +223,38 @@ def test_following_the_hints_on_a_deal_opened_by_its_link_wins_in_par(sessions):
         assert kept is not None and kept.proven and kept.moves == 43
         assert [(hint.winning, hint.steps) for hint in given] == [(True, 43 - k) for k in range(43)]
         assert record_of(game).position.status == "won"
+
+
+def test_a_player_who_leaves_the_par_line_is_hinted_the_shortest_win_from_there(sessions):
+    """Three moves of the player's own, off the par line: the hints from there follow the
+    shortest win from the position they reached, one search kept from hint to hint."""
+    with sessions() as session:
+        player, game = new_game(session, "relaxed", 1)
+        par_line = par.par_of(session, par.start_of_game(game), player_id=None).line
+        record = record_of(game)
+        for _ in range(3):
+            move = next(str(m) for m in record.position.legal_moves() if str(m) != par_line[record.cursor])
+            record = moves.play_move(session, game, player, move)
+            session.commit()
+        assert line_from(record.at(0).position, par_line, record.position) is None  # off it
+        left = shortest_win(record.position, budget_seconds=None)
+        assert left.proven
+        given = follow_hints(session, game, player, 99)
+        assert [(hint.winning, hint.steps) for hint in given] == [(True, len(left.moves) - k)
+                                                                   for k in range(len(left.moves))]
+        assert record_of(game).cursor == 3 + len(left.moves) and record_of(game).position.status == "won"
+
+
+def test_hints_on_two_pyramids_or_gaps_search_no_shortest_win(sessions, monkeypatch):
+    """Two pyramids' shortest win takes seconds, often cut short, and Gaps' too: a hint does not
+    wait for one, and follows the solver's first line."""
+    monkeypatch.setattr(solver_cache.searches, "shortest_win", lambda *a, **k: pytest.fail("searched"))
+    for preset, seed in (("double-pyramid", 5), ("gaps", 7)):
+        with sessions() as session:
+            player, game = new_game(session, preset, seed)
+            hint = assist.hint(session, game, player)
+            session.commit()
+            assert hint.winning and hint.steps > 0
 
 
 @pytest.mark.slow
