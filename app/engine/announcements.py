@@ -14,7 +14,7 @@ from .cards import Card
 from .gaps import COLUMNS, Fill, GapsPosition, Redeal
 from .history import GameRecord
 from .pyramid import PYRAMID_SIZE, STOCK, WASTE, Draw, PyramidPosition, Recycle
-from .variants import Move, Position
+from .variants import Move, Position, get_game
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def describe(move: Move, before: Position, after: Position) -> Announcement:
         return Announcement("fill", cards=(move.card,), row=move.row, col=move.col, after=after_card)
     position = cast(PyramidPosition, before)
     cards = tuple(c for c in (position.card_at(loc) for loc in move.locs) if c is not None)
-    places = tuple(_place(loc) for loc in move.locs) if position.table.pyramids > 1 else ()
+    places = tuple(_place(loc) for loc in move.locs) if get_game(position.game).decks > 1 else ()
     return Announcement("remove", cards=cards, places=places)
 
 
