@@ -67,9 +67,10 @@ def _kept_line(session: Session, line_ply: int | None, record: GameRecord) -> tu
 
 def _new_line(session: Session, record: GameRecord, player_id: str) -> tuple[str, ...]:
     """A winning line from the record's position, searched now within a hint's budget and kept:
-    the shortest where that search is quick (one pyramid: from a deal's start, its par), so a
-    player who follows the hints from anywhere wins in the fewest moves left; else, or when it
-    finds none in time, the solver's first. () when no win is known."""
+    the shortest known where that search gives one in time (the Pyramid family: from a deal's
+    start, its par or its best known line), so a player who follows the hints from anywhere wins
+    in the fewest moves left the solver knows; else, or when it finds none in time, the solver's
+    first. () when no win is known."""
     if quick_shortest(record.position):
         best = solver_cache.shortest(session, record, player_id=player_id, seconds=HINT_SECONDS)
         if best is not None and best.winnable and best.moves:
