@@ -79,11 +79,24 @@
     return ended || document.querySelector("#board .selected, #board .playable") ||
       document.querySelector('#board button[name="target"]:not([disabled])');
   }
-  document.addEventListener("htmx:beforeRequest", function () {
+  // Enter (or a tap) on the stock's card that draws: the card goes to the waste at once, and
+  // the keyboard stays on the stock, where the next card comes (else the next Enter would play
+  // whatever card the focus fell to)
+  var drewFromStock = false;
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest('#board [data-loc="S"][data-move]');
+    drewFromStock = !!el && document.activeElement === el;
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) {
     var el = document.activeElement;
     lastFocus = el && el.closest && el.closest("#board") ? {
       loc: el.getAttribute("data-loc"), pos: el.getAttribute("data-pos"), action: el.getAttribute("data-action")
     } : null;
+    var t = event.detail && event.detail.target;
+    if (drewFromStock && t && t.id === "board") {
+      lastFocus = { loc: "S", action: "draw" };
+      drewFromStock = false;
+    }
   });
   document.addEventListener("htmx:afterSettle", function () {
     startClock();
@@ -709,7 +722,8 @@
     }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (forBoard(event)) keptSelection = current() ? current().value : null;
+    // the place and its card: a board after an undo may hold another card there (the stock's)
+    if (forBoard(event)) keptSelection = current() ? { place: current().value, card: current().getAttribute("data-card") } : null;
   });
   // a board came: the moves still on their way are shown on it again, with the answers after them
   // the moves still on their way, shown on the board laid in, with the answers after them
@@ -744,7 +758,8 @@
     save();
     render();
     // a card selected while the board was on its way stays selected, if it still can be
-    var kept = known && keptSelection && !current() ? place(keptSelection) : null;
+    var kept = known && keptSelection && !current() ? place(keptSelection.place) : null;
+    if (kept && kept.getAttribute("data-card") !== keptSelection.card) kept = null;
     keptSelection = null;
     if (kept && kept.hasAttribute("data-partners")) select(kept);
   });

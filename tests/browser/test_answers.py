@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from app.engine import GameRecord, deal_for_seed, get_preset
+from app.engine.pyramid import DRAW
 from app.engine.taps import places
 
 from .conftest import shot
@@ -109,12 +110,18 @@ def test_d_d_d_at_machine_speed_is_three_draws(server, new_page):
     assert not page.js_errors
 
 
+def _start(seed: int):
+    return GameRecord.new("pyramid", get_preset("pyramid").rules, deal_for_seed("pyramid", seed)).position
+
+
+def _pairs(position, place: str) -> bool:
+    return any(place in places(m) for m in position.legal_moves())
+
+
 def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
     """The stock's card lies face up; a player taps a stock to turn a card, and when that card
     can't be played the tap draws, shown before the server answers."""
-    seed = next(s for s in range(300) if not any(
-        "S" in places(m) for m in GameRecord.new("pyramid", get_preset("pyramid").rules,
-                                                 deal_for_seed("pyramid", s)).position.legal_moves()))
+    seed = next(s for s in range(300) if not _pairs(_start(s), "S"))
     page = new_page(width=390, height=844)
     page.goto(f"{server}/play/pyramid/{seed}")
     slow_connection(page, 150)
@@ -127,6 +134,49 @@ def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
     assert page.get_attribute('#board [data-pile="W"] [data-card]', "data-card") == card
     equals_a_fresh_load(page)
     shot(page, "answers-stock-tap-390")
+    assert not page.js_errors
+
+
+def test_enter_on_the_stock_card_draws_and_the_keyboard_stays_on_the_stock(server, new_page):
+    """The next Enter draws again, as on the Draw strip, and never plays the card the focus
+    would otherwise fall to (a king of the pyramid, once)."""
+    seed = next(s for s in range(300) if not _pairs(_start(s), "S") and not _pairs(_start(s).apply(DRAW), "S"))
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/{seed}")
+    page.focus('#board [data-loc="S"][data-card]')
+    for ply in (1, 2):
+        page.keyboard.press("Enter")
+        wait_ply(page, ply)
+        settled(page)
+        assert page.evaluate("() => document.activeElement.dataset.loc") == "S", ply
+    assert int(page.get_attribute("#board", "data-ply")) == 2
+    assert not page.js_errors
+
+
+def test_an_undo_does_not_carry_a_selection_onto_another_card_at_that_place(server, new_page):
+    """The stock's card selected, then Undo: the card the undo puts back at the stock (one that
+    pairs too: Double Pyramid seed 4's A♠, after the J♣ drawn onto it) is not selected in its
+    place, nor are its partners marked."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/double-pyramid/4")
+    slow_connection(page, 150)
+    before = page.get_attribute('#board [data-loc="S"][data-card]', "data-card")
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    assert page.get_attribute('#board [data-loc="S"][data-card]', "data-card") != before
+    page.click('#board [data-loc="S"][data-card]')
+    next_frame(page)
+    assert page.get_attribute("#board", "data-selected") == "S"
+    page.click('#board [data-action="undo"]')
+    wait_ply(page, 0)
+    settled(page)
+    assert page.get_attribute('#board [data-loc="S"][data-card]', "data-card") == before
+    assert _pairs(GameRecord.new("double-pyramid", get_preset("double-pyramid").rules,
+                                 deal_for_seed("double-pyramid", 4)).position, "S")  # it could be selected
+    assert page.get_attribute("#board", "data-selected") == ""
+    # the board's places (the motion's flying copies are not places)
+    assert page.locator('#board button[name="target"]:is(.selected, .partner)').count() == 0
     assert not page.js_errors
 
 
