@@ -160,7 +160,7 @@ def test_a_best_known_line_on_the_deal_page_says_what_its_bound_means(app, clien
     _keep_line(app, "double-pyramid", 4, 60, False, 46)
     monkeypatch.setattr(par_view, "search_later", lambda *args: None)
     page = client.get("/deal/double-pyramid/4", headers={"Accept-Language": "en"}).text
-    assert "(every win needs at least 46)" in page
+    assert "<dt>Best known line</dt>" in page and "(every win needs at least 46)" in page  # the solver's, no player's
     assert "The winning line is shown once you have finished this deal: no spoilers before." in page
     danish = client.get("/deal/double-pyramid/4", headers={"Accept-Language": "da"}).text
     assert "(enhver sejr kræver mindst 46)" in danish

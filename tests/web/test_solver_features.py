@@ -143,6 +143,39 @@ def test_a_gaps_hint_to_a_rows_start_says_the_column_a_phone_shows(client):
             '<span class="column-words">2 of hearts to the top of column 2.</span>') in note
 
 
+def test_a_hints_search_cut_short_by_its_wait_is_done_in_full_in_spare_time(client, monkeypatch):
+    """On a loaded machine a first hint's search stops at the hint's wait with a long line (here:
+    always, the solver's first line of 99 moves for Relaxed seed 1). The solver's spare time then
+    searches it in full, and the hints follow the shortest win from there: par, 43."""
+    from app.db.models import ShortestLine
+    from app.solver import ShortestWin
+
+    real = solver_cache.searches.shortest_win
+
+    def search(position, *, player_id, budget_nodes, budget_seconds=None):
+        if budget_seconds is not None:
+            return ShortestWin(True, solve(position, budget_nodes=200_000).moves, False, 0, 1_000)
+        return real(position, player_id=player_id, budget_nodes=budget_nodes)
+
+    monkeypatch.setattr(solver_cache.searches, "shortest_win", search)
+    game_id, html_text = _seeded(client, 1, "relaxed")
+    start = record_of(_game(client, game_id)).at(0)
+    with _session(client) as session:
+        session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
+        session.commit()
+    first = _post(client, f"/games/{game_id}/hint", html_text).text
+    assert "the next move of a win in 99 moves" in first
+    searches.wait_for_spare_time()
+    with _session(client) as session:
+        row = session.get(ShortestLine, solver_cache.key_of(start))
+        assert row.proven and len(row.moves.split()) == 43
+    again = _post(client, f"/games/{game_id}/hint", first).text  # asked again where it was
+    assert "the next move of a win in 43 moves" in again
+    with _session(client) as session:
+        session.execute(delete(ShortestLine).where(ShortestLine.key == solver_cache.key_of(start)))
+        session.commit()  # the database outlives the test: the next test searches its own
+
+
 def test_a_hinted_redeal_is_made_without_asking_first(client):
     """A redeal with fills still possible asks first (it skips them); the one a hint names does
     not: its button posts the confirmed redeal, and the player is not asked to doubt the hint."""

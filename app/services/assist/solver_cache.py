@@ -124,6 +124,13 @@ def kept_shortest(session: Session, record: GameRecord) -> tuple[str, ...]:
     return tuple(row.moves.split()) if row is not None and row.winnable and row.moves else ()
 
 
+def cut_short(session: Session, record: GameRecord) -> bool:
+    """Whether the shortest line kept from the record's position was cut short by a wait (a
+    hint's), so that a search in full (``shortest`` without ``seconds``) may find a shorter one."""
+    row = session.get(ShortestLine, key_of(record))
+    return row is not None and not row.proven and row.nodes < SHORTEST_NODES
+
+
 def shortest(session: Session, record: GameRecord, *, player_id: str | None,
              seconds: float | None = None) -> Shortest | None:
     """The shortest win from the record's position: kept, or searched now within its budget and

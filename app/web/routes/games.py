@@ -31,7 +31,7 @@ from app.web.http.deps import (
 from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
-from app.web.views import sharing
+from app.web.views import par_view, sharing
 from app.web.views.game_view import hint_of, render_game, render_hinted, share_path, streak_after
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx
@@ -311,6 +311,7 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft)
     commit_now(session)
+    par_view.finish_hint_line_later(request, session, game)
     return answer_hint(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
 
 

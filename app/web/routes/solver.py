@@ -64,6 +64,7 @@ def _hint(game_id: str, request: Request, session, player, fields: SeenFields) -
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id))
     commit_now(session)
+    par_view.finish_hint_line_later(request, session, game)
     return answer_hint(request, game, player, found)
 
 
