@@ -69,7 +69,7 @@ class Proxy:
                         raise OSError("closed")
                     if self.mode == "forward":
                         peers[source].sendall(data)
-            except OSError:
+            except (OSError, ValueError):  # ValueError: closed by ``close`` meanwhile (its fd is -1)
                 a.close()
                 b.close()
                 return
