@@ -41,6 +41,16 @@ def test_the_keyboard_help_offers_a_draw_only_where_there_is_a_stock(client):
         assert "Keys: " in page and ("d draw" in page) is draws, preset
 
 
+def test_covered_cards_are_no_tab_stops(client):
+    """A keyboard's Tab goes from free card to free card, then to the stock; the arrow keys still
+    reach a covered card (static/js/app.js)."""
+    page = client.get("/play/pyramid/1").text
+    cards = re.findall(r'<button type="submit" name="target" value="\w+" class="card[^"]*"[^>]*>', page)
+    covered = [tag for tag in cards if re.search(r'class="[^"]* covered', tag)]
+    assert len(covered) == 21  # all but the bottom row of a full pyramid lie under two cards each
+    assert all(('tabindex="-1"' in tag) == (tag in covered) for tag in cards), cards
+
+
 def test_same_url_gives_page_or_board_fragment(client):
     game_id, _ = start_seeded(client, "pyramid", 5)
     page = client.get(f"/games/{game_id}")
