@@ -665,6 +665,14 @@
   // everything pressed on the board passes here first
   document.addEventListener("click", function (event) {
     var el = event.target.closest && event.target.closest("#board button");
+    // the stock's place with no card on it (the next one not shown yet, or none left): a tap
+    // there is the pile's Draw (or its turnover), as on a deck
+    var stock = !el && event.target.closest && event.target.closest('#board [data-pile="S"]');
+    if (stock && !stock.querySelector('button[name="target"]')) {
+      var pile = document.querySelector('#board [data-action="draw"]:not([disabled]), #board [data-action="recycle"]:not([disabled])');
+      if (pile) pile.click();
+      return;
+    }
     if (!el || el.disabled || !window.htmx) return;
     var isTap = el.name === "target", action = el.getAttribute("data-action");
     if (!isTap && !action) return;

@@ -121,7 +121,7 @@ def _pairs(position, place: str) -> bool:
 def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
     """The stock's card lies face up; a player taps a stock to turn a card, and when that card
     can't be played the tap draws, shown before the server answers."""
-    seed = next(s for s in range(300) if not _pairs(_start(s), "S"))
+    seed = next(s for s in range(300) if not _pairs(_start(s), "S") and not _pairs(_start(s).apply(DRAW), "S"))
     page = new_page(width=390, height=844)
     page.goto(f"{server}/play/pyramid/{seed}")
     slow_connection(page, 150)
@@ -134,6 +134,16 @@ def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
     assert page.get_attribute('#board [data-pile="W"] [data-card]', "data-card") == card
     equals_a_fresh_load(page)
     shot(page, "answers-stock-tap-390")
+    # two taps on the stock at once, as on a deck: the second lands where the next card is not
+    # shown yet, and is the pile's Draw
+    assert page.get_attribute('#board [data-loc="S"][data-card]', "data-move")  # no pair: it draws
+    stock = page.locator('#board [data-pile="S"]')
+    stock.click()
+    stock.click()
+    wait_ply(page, 3)
+    settled(page)
+    assert ply(page) == 3
+    equals_a_fresh_load(page)
     assert not page.js_errors
 
 
