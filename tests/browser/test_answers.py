@@ -147,6 +147,24 @@ def test_a_tap_on_the_stock_card_with_no_pair_draws_at_once(server, new_page):
     assert not page.js_errors
 
 
+def test_a_tap_on_the_empty_stock_turns_the_waste_over(server, new_page):
+    """With the stock used up and a pass left (Relaxed), its empty place is the turnover's, as
+    an emptied deck is."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/relaxed/3")
+    stock = int(page.inner_text('[data-count="stock"]'))
+    for _ in range(stock):
+        page.keyboard.press("d")
+    wait_ply(page, stock)
+    settled(page)
+    assert page.inner_text('[data-count="stock"]') == "0" and page.inner_text('[data-stat="pass"]') == "1"
+    page.click('#board [data-pile="S"]')
+    wait_ply(page, stock + 1)
+    settled(page)
+    assert page.inner_text('[data-count="stock"]') == str(stock) and page.inner_text('[data-stat="pass"]') == "2"
+    assert not page.js_errors
+
+
 def test_enter_on_the_stock_card_draws_and_the_keyboard_stays_on_the_stock(server, new_page):
     """The next Enter draws again, as on the Draw strip, and never plays the card the focus
     would otherwise fall to (a king of the pyramid, once)."""
