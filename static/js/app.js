@@ -84,8 +84,10 @@
   // whatever card the focus fell to)
   var drewFromStock = false;
   document.addEventListener("click", function (event) {
-    var el = event.target.closest && event.target.closest('#board [data-loc="S"][data-move]');
-    drewFromStock = !!el && document.activeElement === el;
+    // the card itself, or the Draw (its strip, or the d key) while the keyboard is on the card
+    var el = event.target.closest && event.target.closest('#board [data-loc="S"][data-move], #board [data-action="draw"]');
+    var card = document.querySelector('#board [data-loc="S"][data-card]');
+    drewFromStock = !!el && !!card && document.activeElement === card;
   }, true);
   document.addEventListener("htmx:beforeRequest", function (event) {
     var el = document.activeElement;
@@ -294,6 +296,9 @@
   // half lands on the card in its new place, where it cannot be played. The move was the answer,
   // so that tap is let go without a refusal.
   var arrived = null;  // where the last move made here took a card, and when: {place, at}
+  // Its second half may also land where the card was, now the gap it left: that is no fill of
+  // the gap either (a gap there with one card to take played a second move).
+  var left = null;     // the place the last move made here took a card from, and when: {place, at}
   var tapAt = 0, keptAt = 0;  // when the tap being made was made (a kept tap: when it was kept)
   var DOUBLE_TAP_MS = 600;
   // the network: a post with no answer is sent again after these pauses (the last repeats; at
@@ -617,6 +622,7 @@
     show(spec, true);
     var to = spec.split(" ").map(function (part) { return part.split(">")[1]; }).filter(Boolean);
     arrived = to.length ? { place: to[to.length - 1], at: tapAt || Date.now() } : null;
+    left = to.length ? { place: spec.split(" ")[0].split(">")[0], at: tapAt || Date.now() } : null;
     var move = { mid: newMid(), spec: spec, fields: fields };
     queue.push(move);
     known = false;
@@ -632,6 +638,7 @@
 
   function tap(el) {
     hush();
+    if (left && left.place === el.value && el.hasAttribute("data-gap") && tapAt - left.at < DOUBLE_TAP_MS) return;
     var chosen = current();
     if (chosen === el) { select(null); return; }
     if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
@@ -687,7 +694,10 @@
       render();
       return;
     }
-    if (!isTap && !el.hasAttribute("data-move")) return;  // undo, hint, new deal…: htmx posts them
+    // undo, hint, new deal…: htmx posts them. Undo and redo change the board under a
+    // selection: it goes (a pyramid card kept selected paired with the next card tapped)
+    if (action === "undo" || action === "redo") select(null);
+    if (!isTap && !el.hasAttribute("data-move")) return;
     event.preventDefault();
     event.stopPropagation();
     if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });

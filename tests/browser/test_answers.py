@@ -3,6 +3,8 @@ each move in order, and ends equal to the server's board (issue 26)."""
 
 from __future__ import annotations
 
+import json
+
 from urllib.parse import quote
 
 from app.engine import GameRecord, deal_for_seed, get_preset
@@ -178,6 +180,10 @@ def test_enter_on_the_stock_card_draws_and_the_keyboard_stays_on_the_stock(serve
         settled(page)
         assert page.evaluate("() => document.activeElement.dataset.loc") == "S", ply
     assert int(page.get_attribute("#board", "data-ply")) == 2
+    page.keyboard.press("d")  # the Draw's key, the keyboard on the stock's card: it stays there too
+    wait_ply(page, 3)
+    settled(page)
+    assert page.evaluate("() => document.activeElement.dataset.loc") == "S"
     assert not page.js_errors
 
 
@@ -204,6 +210,19 @@ def test_an_undo_does_not_carry_a_selection_onto_another_card_at_that_place(serv
                                  deal_for_seed("double-pyramid", 4)).position, "S")  # it could be selected
     assert page.get_attribute("#board", "data-selected") == ""
     # the board's places (the motion's flying copies are not places)
+    assert page.locator('#board button[name="target"]:is(.selected, .partner)').count() == 0
+    # a card of the pyramid selected, then Undo (its key): the board changed under it, it goes
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    chosen = page.eval_on_selector('#board [data-loc^="P"][data-partners]:not([data-partners=""])', "el => el.dataset.loc")
+    page.click(f'#board [data-loc="{chosen}"]')
+    next_frame(page)
+    assert page.get_attribute("#board", "data-selected") == chosen
+    page.keyboard.press("u")
+    wait_ply(page, 0)
+    settled(page)
+    assert page.get_attribute("#board", "data-selected") == ""
     assert page.locator('#board button[name="target"]:is(.selected, .partner)').count() == 0
     assert not page.js_errors
 
@@ -307,4 +326,24 @@ def test_a_double_tap_on_a_gaps_card_that_one_tap_moves_is_that_move_and_no_refu
     assert page.get_attribute(f'#board [data-pos="{into}"]', "data-card") == moved[0]
     assert page.evaluate("window.refusals") == 0
     assert ply(page) == 1
+    assert not page.js_errors
+
+
+def test_a_double_tap_whose_second_half_lands_on_the_gap_the_card_left_fills_nothing(server, new_page):
+    """Gaps seed 1: the 4♠ goes from 2.3 to 3.4 in one tap, and the gap it leaves at 2.3 then takes
+    one card in one tap. The second half of a double tap lands there: it is no second move."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/1")
+    slow_connection(page, 150)
+    assert page.get_attribute('#board [data-pos="2.3"]', "data-move") == "2.3>3.4"
+    ahead = json.loads(page.get_attribute("#board [data-ahead]", "data-ahead"))
+    assert ahead["2.3>3.4"]["2.3"][1]  # the gap left there would be filled by a tap
+    page.evaluate("""() => {
+      document.querySelector('#board [data-pos="2.3"]').click();
+      document.querySelector('#board [data-pos="2.3"]').click();
+    }""")
+    wait_ply(page, 1)
+    settled(page)
+    assert ply(page) == 1 and page.get_attribute('#board [data-pos="3.4"]', "data-card") == "4S"
+    assert page.get_attribute('#board [data-pos="2.3"]', "data-gap") is not None
     assert not page.js_errors
