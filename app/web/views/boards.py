@@ -37,6 +37,7 @@ class Slot(NamedTuple):
     selected: bool = False
     partner: bool = False
     covered: bool = False  # both cards below it still lie on it: only its top strip shows
+    under: bool = False    # a card below it still lies on it (one or both): no Tab stop
     partners: tuple[str, ...] = ()  # selected, a tap on one of these removes the pair
     alone: bool = False             # a tap removes it by itself (a king)
     # selected, a tap on one of these (a free card it does not pair with) selects that one, and
@@ -173,23 +174,25 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
 
     can_draw = position.is_legal(DRAW)
 
-    def slot(loc: str, card: Card | None, covered: bool = False) -> Slot:
+    def slot(loc: str, card: Card | None, covered: bool = False, under: bool = False) -> Slot:
         if loc not in playable:
-            return Slot(loc, card, covered=covered, draws=loc == STOCK_PLACE and can_draw)
+            return Slot(loc, card, covered=covered, under=under, draws=loc == STOCK_PLACE and can_draw)
         mine = pairs.get(loc, set())
         strangers = () if loc in alone else tuple(
             (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
         return Slot(loc, card, True, loc == selected, loc in partners, covered=covered, partners=tuple(sorted(mine)),
                     alone=loc in alone, strangers=strangers)
 
-    def covered(rows, r: int, c: int) -> bool:
+    def in_pyramid(rows, r: int, c: int) -> Slot:
+        """The place at row ``r``, column ``c``: which of the two cards below still lie on it."""
+        i, loc = rows[r][c]
         below = rows[r + 1] if r + 1 < len(rows) else ()
-        return bool(below) and all(position.card_at(i) is not None for i, _ in below[c:c + 2])
+        on = [position.card_at(j) is not None for j, _ in below[c:c + 2]]
+        return slot(loc, position.card_at(i), covered=bool(on) and all(on), under=any(on))
 
     layout = position.layout
     pyramids = tuple(
-        tuple(tuple(slot(loc, position.card_at(i), covered(rows, r, c)) for c, (i, loc) in enumerate(row))
-              for r, row in enumerate(rows))
+        tuple(tuple(in_pyramid(rows, r, c) for c in range(len(row))) for r, row in enumerate(rows))
         for rows in _PYRAMID_ROWS[:position.table.pyramids]
     )
     reserves = tuple(
