@@ -66,17 +66,20 @@ def _kept_line(session: Session, line_ply: int | None, record: GameRecord) -> tu
 
 
 def _new_line(session: Session, record: GameRecord, player_id: str) -> tuple[str, ...]:
-    """A winning line from the record's position, searched now within a hint's budget and kept:
-    the shortest known where that search gives one in time (the Pyramid family: from a deal's
-    start, its par or its best known line), so a player who follows the hints from anywhere wins
-    in the fewest moves left the solver knows; else, or when it finds none in time, the solver's
-    first. () when no win is known."""
+    """A winning line from the record's position, searched now within a hint's budget and kept.
+    First the solver's exact search (quick, often kept already by the page's "still winnable?"),
+    which says whether any win is left; where one is, the shortest known where that search gives
+    one in time (the Pyramid family: from a deal's start, its par or its best known line), so a
+    player who follows the hints from anywhere wins in the fewest moves left the solver knows.
+    () when no win is known."""
+    found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
+    if not (found.winnable and found.moves):
+        return ()
     if quick_shortest(record.position):
         best = solver_cache.shortest(session, record, player_id=player_id, seconds=HINT_SECONDS)
         if best is not None and best.winnable and best.moves:
             return best.moves
-    found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
-    return found.moves if found.winnable and found.moves else ()
+    return found.moves
 
 
 def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:
