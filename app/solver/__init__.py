@@ -10,12 +10,12 @@ the fallback when no win is known.
 
 from .best_score import best_score_move
 from .lines import LineError, clean_line, line_from
-from .par import proves_shortest, quick_shortest, shortest_win
+from .par import hint_shortest, proves_shortest, quick_shortest, shortest_win
 from .result import SolveResult
 from .shortest import PAR_POSITIONS, ShortestWin
 from .solve import solve
 
 __all__ = [
-    "PAR_POSITIONS", "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "line_from",
-    "proves_shortest", "quick_shortest", "shortest_win", "solve",
+    "PAR_POSITIONS", "LineError", "ShortestWin", "SolveResult", "best_score_move", "clean_line", "hint_shortest",
+    "line_from", "proves_shortest", "quick_shortest", "shortest_win", "solve",
 ]

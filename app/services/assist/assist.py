@@ -14,7 +14,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
 from app.engine import GameRecord, Status, get_game
-from app.solver import line_from, quick_shortest
+from app.solver import hint_shortest, line_from, quick_shortest
 
 from ..errors import ConflictError, InputError
 from ..play import games, lifecycle, moves
@@ -75,11 +75,22 @@ def _new_line(session: Session, record: GameRecord, player_id: str) -> tuple[str
     found = solver_cache.verdict(session, record, player_id=player_id, nodes=HINT_NODES, seconds=HINT_SECONDS)
     if not (found.winnable and found.moves):
         return ()
-    if quick_shortest(record.position):
+    if hint_shortest(record.position):
         best = solver_cache.shortest(session, record, player_id=player_id, seconds=HINT_SECONDS)
         if best is not None and best.winnable and best.moves:
             return best.moves
     return found.moves
+
+
+def line_to_finish(session: Session, game: Game) -> GameRecord | None:
+    """The position the game's hints keep their line from, where the hint's wait cut its
+    shortest-win search short and the search in full is quick (``quick_shortest``): searched in
+    full in the solver's spare time, the next hints follow a shorter line. None otherwise (two
+    pyramids' search in full takes its whole budget; the end screen does it for the deal)."""
+    if game.line_ply is None:
+        return None
+    record = record_of(game).at(game.line_ply)
+    return record if quick_shortest(record.position) and solver_cache.cut_short(session, record) else None
 
 
 def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:

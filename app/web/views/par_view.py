@@ -7,7 +7,7 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.services.assist import par, searches, solver_cache
+from app.services.assist import assist, par, searches, solver_cache
 from app.services.play import lifecycle
 from app.services.play.games import record_of
 from app.services.stats import deals, leaderboard
@@ -42,12 +42,10 @@ def search_later(request: Request, preset_slug: str, seed: int) -> None:
 
 def finish_hint_line_later(request: Request, session: Session, game: Game) -> None:
     """A hint whose line's search the hint's wait cut short (a loaded machine): that search is
-    done in full in the solver's spare time, so the next hints follow a shorter line from
-    wherever the player is then (app.services.assist.assist, ``_kept_line``)."""
-    if game.line_ply is None:
-        return
-    record = record_of(game).at(game.line_ply)
-    if not solver_cache.cut_short(session, record):
+    done in full in the solver's spare time (``assist.line_to_finish``), so the next hints
+    follow a shorter line from wherever the player is then."""
+    record = assist.line_to_finish(session, game)
+    if record is None:
         return
     sessions = request.app.state.sessionmaker
 

@@ -80,7 +80,7 @@ def follow_hints(session, game, player, limit: int) -> list:
 def test_following_the_hints_wins_without_a_position_twice(sessions, preset, monkeypatch):
     """The solver's first lines, kept from hint to hint: a one-pyramid deal's hints would search
     its shortest lines instead (tested below)."""
-    monkeypatch.setattr(assist, "quick_shortest", lambda position: False)
+    monkeypatch.setattr(assist, "hint_shortest", lambda position: False)
     assert preset in PRESETS
     for seed in winnable_seeds(preset, DEALS):
         with sessions() as session:
