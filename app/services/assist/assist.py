@@ -87,10 +87,10 @@ def line_to_finish(session: Session, game: Game) -> GameRecord | None:
     shortest-win search short and the search in full is quick (``quick_shortest``): searched in
     full in the solver's spare time, the next hints follow a shorter line. None otherwise (two
     pyramids' search in full takes its whole budget; the end screen does it for the deal)."""
-    if game.line_ply is None:
+    if game.line_ply is None or not solver_cache.cut_short(session, solver_cache.key_at(game, game.line_ply)):
         return None
-    record = record_of(game).at(game.line_ply)
-    return record if quick_shortest(record.position) and solver_cache.cut_short(session, record) else None
+    record = record_of(game).at(game.line_ply)  # replayed only where a line was cut short
+    return record if quick_shortest(record.position) else None
 
 
 def _away_from(record: GameRecord, line: tuple[str, ...], seen: set) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from app.db.models import PositionVerdict, ShortestLine, utcnow
+from app.db.models import Game, PositionVerdict, ShortestLine, utcnow
 from app.db.session import facts, release
 from app.engine import GameRecord, Status
 from app.solver import PAR_POSITIONS
@@ -124,10 +124,16 @@ def kept_shortest(session: Session, record: GameRecord) -> tuple[str, ...]:
     return tuple(row.moves.split()) if row is not None and row.winnable and row.moves else ()
 
 
-def cut_short(session: Session, record: GameRecord) -> bool:
-    """Whether the shortest line kept from the record's position was cut short by a wait (a
+def key_at(game: Game, ply: int) -> str:
+    """``key_of`` a stored game's position after its first ``ply`` moves, from its row alone
+    (its rules are stored as the engine's options, its deal canonical): no replay."""
+    return position_key(game.game, game.rules, game.deal, " ".join(game.moves.split()[:ply]))
+
+
+def cut_short(session: Session, key: str) -> bool:
+    """Whether the shortest line kept from the position of ``key`` was cut short by a wait (a
     hint's), so that a search in full (``shortest`` without ``seconds``) may find a shorter one."""
-    row = session.get(ShortestLine, key_of(record))
+    row = session.get(ShortestLine, key)
     return row is not None and not row.proven and row.nodes < SHORTEST_NODES
 
 
