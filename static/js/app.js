@@ -18,20 +18,30 @@
     return false;
   }
 
-  // Arrow keys: go to the nearest card or gap in that direction, by on-screen position.
+  // Arrow keys: go to the next card or gap in that direction, by on-screen position. One in
+  // line comes first (in the same row, or lying over or under this one), the nearest of those:
+  // a pyramid's rows are half a card apart, so the row above is a neighbour and the card two
+  // rows up, straight above, is not; only where nothing is in line does the nearest by distance
+  // and angle count.
   function moveFocus(from, key) {
     var here = from.getBoundingClientRect();
     var cx = here.left + here.width / 2, cy = here.top + here.height / 2;
-    var best = null, bestScore = Infinity;
+    var sideways = key === "ArrowRight" || key === "ArrowLeft";
+    var best = null, bestScore = null;
     document.querySelectorAll(CELL).forEach(function (el) {
       if (el === from || el.disabled) return;
       var r = el.getBoundingClientRect();
       var dx = r.left + r.width / 2 - cx, dy = r.top + r.height / 2 - cy;
       var along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
-      var across = key === "ArrowRight" || key === "ArrowLeft" ? Math.abs(dy) : Math.abs(dx);
+      var across = sideways ? Math.abs(dy) : Math.abs(dx);
       if (along <= 2) return;
-      var score = along + across * 2.5;
-      if (score < bestScore) { bestScore = score; best = el; }
+      // (a pyramid's next row up is about half a card higher: not the same row)
+      var inLine = sideways ? across < (here.height + r.height) / 8 : across < (here.width + r.width) / 2;
+      var score = inLine ? [0, Math.round(along), across] : [1, along + across * 2.5, 0];
+      if (!bestScore || score[0] < bestScore[0] || (score[0] === bestScore[0] &&
+          (score[1] < bestScore[1] || (score[1] === bestScore[1] && score[2] < bestScore[2])))) {
+        bestScore = score; best = el;
+      }
     });
     if (best) best.focus();
   }

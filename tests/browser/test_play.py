@@ -96,6 +96,31 @@ def test_undo_and_redo_by_keyboard(server, new_page):
     assert not page.js_errors
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_arrow_keys_step_row_by_row_through_a_pyramid(server, new_page, width):
+    """Up from a card goes to one of the two it covers (half a card up), not to the card two rows
+    up straight above it; right stays in the row; up from a phone's stock goes to the pyramid's
+    bottom row, not its top."""
+    page = new_page(width=width, height=844)
+    page.goto(f"{server}/play/pyramid/250")
+    row = lambda: page.evaluate("""() => { const i = +document.activeElement.dataset.loc.slice(1);
+        let r = 0; while ((r + 1) * (r + 2) / 2 <= i) r++; return r; }""")
+    page.focus('#board [data-loc="P24"]')  # the bottom row's fourth card
+    for expected in (5, 4, 3, 2, 1, 0):
+        page.keyboard.press("ArrowUp")
+        assert row() == expected, page.evaluate("document.activeElement.dataset.loc")
+    for expected in (1, 2, 3, 4, 5, 6):
+        page.keyboard.press("ArrowDown")
+        assert row() == expected
+    page.keyboard.press("ArrowRight")
+    assert row() == 6  # along the same row
+    if width < 760:  # a phone's stock lies under the pyramid (a desktop's beside its top)
+        page.focus('#board [data-loc="S"]')
+        page.keyboard.press("ArrowUp")
+        assert row() == 6
+    assert not page.js_errors
+
+
 def test_share_link_in_a_second_browser_deals_the_same_cards(server, new_page):
     first = new_page()
     first.goto(f"{server}/play/double-pyramid")

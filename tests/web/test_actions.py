@@ -244,3 +244,16 @@ def test_a_tap_on_a_card_in_its_rows_correct_run_selects_it_and_says_so(client, 
     gap = position.moves_of_card(two)[0]
     moved = act(client, game_id, tapped.text, target=f"{gap.row}.{gap.col}", sel=two.code)
     assert board_state(moved.text)["ply"] == 1  # the gap tapped next moves it
+
+
+def test_the_stock_used_up_with_no_turnover_left_is_said_where_draw_was(client):
+    # seed 0 of one pass: the whole stock drawn, pairs are still left on the table
+    game_id, html = start_seeded(client, "pyramid", 0)
+    assert 'data-action="draw"' in html and "Stock used up" not in html
+    for _ in range(24):
+        html = act(client, game_id, html, action="draw").text
+    assert board_state(html)["ply"] == 24 and 'data-status="playing"' in html
+    assert 'data-action="draw"' not in html and 'data-action="recycle"' not in html
+    assert re.search(r'<span class="pile-done" data-stock-done>Stock used up</span>', html)
+    # in the player's language
+    assert "Trækbunken er brugt op</span>" in client.get(f"/games/{game_id}", headers={"Accept-Language": "da"}).text
