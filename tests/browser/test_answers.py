@@ -4,8 +4,9 @@ each move in order, and ends equal to the server's board (issue 26)."""
 from __future__ import annotations
 
 import json
-
 from urllib.parse import quote
+
+import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.pyramid import DRAW
@@ -13,6 +14,8 @@ from app.engine.taps import places
 
 from .conftest import shot
 from .test_play import ply, slow_connection, wait_ply
+
+pytestmark = pytest.mark.motion  # taps answered while the cards before them are still in flight
 
 # issue 26's deal and its winning line: after P8+W, the pair P7+W tapped at once must be made
 ISSUE_DEAL = ("KD TD KH 2C JD 5C QH QD 6S AD 8S 3S 9D 7D 3D 2H 4C AH 7H 4D 6H 8D TC KC 9S 3H 2S 4H 2D TH "

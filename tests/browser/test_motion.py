@@ -6,11 +6,14 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import httpx
+import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 
 from ..web.play import WIN_LINE, WIN_SEED, api_player, move, new_game
 from .test_play import click_move, first_pair, wait_ply
+
+pytestmark = pytest.mark.motion  # the motion is the subject
 
 # Gaps one fill from the end but for the king: QC then KC win it
 GAPS_NEAR_WON = ("2C 3C 4C 5C 6C 7C 8C 9C TC JC AC QC KC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD "

@@ -8,9 +8,13 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+import pytest
+
 from .conftest import shot
 from .test_answers import ISSUE_DEAL, equals_a_fresh_load, settled, taps
 from .test_play import ply, wait_ply
+
+pytestmark = pytest.mark.motion  # moves shown, animated, while their answers wait
 
 PHONE = {"width": 390, "height": 844}
 # how long the phone stays offline: the protocol's pauses stop growing at 4 s, so nothing in the

@@ -105,6 +105,7 @@ def won_gaps(page, server) -> None:
     wait_ply(page, 1)
 
 
+@pytest.mark.motion
 @pytest.mark.parametrize("size", SIZES)
 def test_a_win_lays_its_panel_over_the_finished_table_with_a_cascade(server, new_page, size):
     page = new_page(*size)
@@ -143,6 +144,7 @@ def test_a_win_lays_its_panel_over_the_finished_table_with_a_cascade(server, new
     assert not page.js_errors
 
 
+@pytest.mark.motion
 def test_a_won_pyramid_throws_its_removed_pile(server, new_page):
     page = new_page(390, 844)
     last = near_won_pyramid(server, page)
@@ -283,6 +285,7 @@ def test_after_d_the_focus_stays_on_the_table(server, new_page):
     page.wait_for_function("() => document.activeElement && document.activeElement.closest('#board')")
 
 
+@pytest.mark.motion
 def test_a_new_deal_is_dealt_from_the_stock_quickly(server, new_page):
     page = new_page(1280, 800)
     page.goto(f"{server}/play/pyramid/0")

@@ -31,7 +31,7 @@ from app.web.main import create_app
 
 from ..web.helpers import HX, board_state, csrf_of, start_seeded
 
-EXAMPLES = 130         # per operation and mode; small operations run out sooner: >= 1,000 in all
+EXAMPLES = 80          # per operation and mode; small operations run out sooner: >= 1,000 in all
 TIME_BUDGET = 240      # seconds; the test fails rather than running on (about 30 s on an idle machine)
 
 

@@ -15,6 +15,8 @@ from app.web.views.templating import card_symbol
 
 from .helpers import act, board_state, start_seeded
 
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
+
 
 def no_pair_deal(preset: str = "pyramid"):
     """A seed whose start has two playable cards (each with a partner elsewhere) that don't pair:

@@ -8,6 +8,7 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.services.play import daily
 from app.services.play.daily_calendar import parse_month
@@ -37,10 +38,16 @@ def _month(day: date) -> str:
     return day.isoformat()[:7]
 
 
-@pytest.fixture
-def daily_player(client, app):
+@pytest.fixture(scope="module")
+def daily_player(app):
     """A player with daily deals: won today and yesterday (a streak of 2), lost three days ago
-    (and won another preset that day), only played four days ago; and a daily win 40 days ago."""
+    (and won another preset that day), only played four days ago; and a daily win 40 days ago.
+    (Browser, today.) Made once for the module's tests, which only look."""
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as client:
+        yield _daily_player(client, app)
+
+
+def _daily_player(client, app):
     auth = api_player(client)
     today = daily.utc_today()
 
@@ -56,11 +63,11 @@ def daily_player(client, app):
     on(win(client, auth, preset="relaxed"), 40)
     on(new_game(client, auth, "giza", 3), 5)  # opened, no move made: not played
     browse_as(client, client, auth)
-    return today
+    return client, today
 
 
-def test_each_day_says_played_or_won_and_the_streak(client, daily_player):
-    today = daily_player
+def test_each_day_says_played_or_won_and_the_streak(daily_player):
+    client, today = daily_player
     seen = {}
     for month in sorted({_month(today - timedelta(days=k)) for k in range(6)}):
         page = client.get(f"/stats?month={month}")
@@ -76,8 +83,8 @@ def test_each_day_says_played_or_won_and_the_streak(client, daily_player):
     assert day(5)["result"] == ""  # a game opened but never played
 
 
-def test_the_month_has_its_days_under_monday_to_sunday(client, daily_player):
-    today = daily_player
+def test_the_month_has_its_days_under_monday_to_sunday(daily_player):
+    client, today = daily_player
     page = client.get("/stats").text
     assert re.search(rf'data-month="{_month(today)}"', page)
     cells = _cells(page)
@@ -92,8 +99,8 @@ def test_the_month_has_its_days_under_monday_to_sunday(client, daily_player):
     assert "Dagens kabaler i " in da
 
 
-def test_other_months_by_the_query(client, daily_player):
-    today = daily_player
+def test_other_months_by_the_query(daily_player):
+    client, today = daily_player
     page = client.get("/stats").text
     assert 'data-month-link="next"' not in page  # the current month: nothing to come
     previous = re.search(r'href="/stats\?month=([\d-]+)#daily-calendar" data-month-link="previous"', page).group(1)
@@ -106,8 +113,8 @@ def test_other_months_by_the_query(client, daily_player):
     assert 'data-month-link="previous"' not in client.get(f"/stats?month={_month(oldest)}").text  # nothing before
 
 
-def test_the_months_counts(client, daily_player):
-    today = daily_player
+def test_the_months_counts(daily_player):
+    client, today = daily_player
     page = client.get(f"/stats?month={_month(today)}").text
     cells = _cells(page)
     played = sum(1 for c in cells.values() if c["result"])
@@ -138,8 +145,9 @@ def test_a_player_without_daily_deals_sees_an_empty_month(client):
     assert 'data-month-link="previous"' not in page and 'data-month-days="0 0"' in page
 
 
-def test_the_legend_names_every_kind_of_day_the_month_shows(client, daily_player):
+def test_the_legend_names_every_kind_of_day_the_month_shows(daily_player):
     """Won, played, not played, the streak and today: each look a day can have is in the legend."""
+    client, _ = daily_player
     page = client.get("/stats").text
     legend = re.search(r'<p class="calendar-legend[^>]*>(.*?)</p>', page, re.S).group(1)
     keys = set(re.findall(r'class="key (\w+)"', legend))

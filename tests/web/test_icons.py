@@ -6,7 +6,10 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
+
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
 
 def _linked(html: str) -> dict[str, str]:

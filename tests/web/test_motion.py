@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .helpers import board_state
 from .test_solver_features import _near_end, _page, _post
+
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
 
 def test_auto_finish_marks_the_step_of_each_card_it_took(client):

@@ -24,6 +24,8 @@ from app.web.views.offline_bundle import engine_url, engine_zip
 
 from .helpers import first_move
 
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
+
 
 @pytest.fixture
 def client(app):

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from app.engine import PRESETS, deal_for_seed, format_deal
 
 from .helpers import first_move, HX, act, board_state, start_seeded
+
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
 
 def test_lobby_lists_every_preset_and_sets_a_safe_player_cookie(client):

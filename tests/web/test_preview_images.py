@@ -12,6 +12,8 @@ from app.engine import PRESETS, deal_for_seed, format_deal
 from app.settings import Settings
 from app.web.views import previews
 
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
+
 
 def _png(response) -> Image.Image:
     assert response.status_code == 200, response.text

@@ -23,6 +23,8 @@ from app.web.views.preset_words import preset_summary
 from .helpers import csrf_of, first_move
 from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win
 
+pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
+
 PUBLIC = "https://tretten.example"
 BOT = {"User-Agent": "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)"}
 
