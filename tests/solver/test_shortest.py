@@ -401,12 +401,16 @@ def _python_and_compiled(monkeypatch, problem, upper=None):
     return line
 
 
-@pytest.mark.parametrize("preset,seeds", [("pyramid", 30), pytest.param("pyramid-3", 4, marks=pytest.mark.slow)])
+# pyramid: deals 0-21 but 20 (two won, 18 and 21; proving deal 20 lost took the Python search a
+# quarter of the time of deals 0-29)
+@pytest.mark.parametrize("preset,seeds", [pytest.param("pyramid", [*range(20), 21], id="pyramid"),
+                                          pytest.param("pyramid-3", range(4), marks=pytest.mark.slow, id="pyramid-3")])
 def test_the_compiled_core_finds_the_pythons_shortest_wins_on_one_pyramid_deals(monkeypatch, preset, seeds):
     """The compiled A* and its specification, the Python search with the same (reach) bound,
-    prove the same shortest win on full deals of every one-pyramid preset it plays."""
+    prove the same shortest win on full deals of every one-pyramid preset it plays, and both
+    prove the others lost."""
     won = 0
-    for seed in range(seeds):
+    for seed in seeds:
         problem = problem_of(_start(preset, seed))
         line = _python_and_compiled(monkeypatch, problem)
         if line is not None:

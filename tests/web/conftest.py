@@ -40,7 +40,12 @@ def settings(request, tmp_path_factory) -> Settings:
     settings = Settings(data_dir=data_dir, database_url=url, secret_key="test-secret-of-at-least-32-characters", games_per_minute=1000,
                         # one address (the test client) makes every player and game: no arrival limits
                         new_players_per_address=0, new_players_total=0,
-                        new_games_per_address=0, new_games_total=0)
+                        new_games_per_address=0, new_games_total=0,
+                        # the searches in the app's own threads: each test's client ends the app's
+                        # lifespan, and with it its solver processes, so each test started new ones
+                        # (tests/web: 87 s -> 82 s with -n 3). The solver's processes are tested in
+                        # the real servers (tests/browser, tests/hardening)
+                        solver_processes=0)
     upgrade_to_head(settings)
     return settings
 
