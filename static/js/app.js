@@ -27,7 +27,7 @@
     var here = from.getBoundingClientRect();
     var cx = here.left + here.width / 2, cy = here.top + here.height / 2;
     var sideways = key === "ArrowRight" || key === "ArrowLeft";
-    var best = null, bestScore = null;
+    var best = null, bestScore = Infinity;
     document.querySelectorAll(CELL).forEach(function (el) {
       if (el === from || el.disabled) return;
       var r = el.getBoundingClientRect();
@@ -37,11 +37,10 @@
       if (along <= 2) return;
       // (a pyramid's next row up is about half a card higher: not the same row)
       var inLine = sideways ? across < (here.height + r.height) / 8 : across < (here.width + r.width) / 2;
-      var score = inLine ? [0, Math.round(along), across] : [1, along + across * 2.5, 0];
-      if (!bestScore || score[0] < bestScore[0] || (score[0] === bestScore[0] &&
-          (score[1] < bestScore[1] || (score[1] === bestScore[1] && score[2] < bestScore[2])))) {
-        bestScore = score; best = el;
-      }
+      // in line: the nearest, then the least off to the side (by a pixel's thousandth); any
+      // other comes after every one in line
+      var score = inLine ? Math.round(along) + across / 1000 : 1e6 + along + across * 2.5;
+      if (score < bestScore) { bestScore = score; best = el; }
     });
     if (best) best.focus();
   }

@@ -90,6 +90,11 @@ class PyramidBoard:
         return self.pass_number == 1 and self.passes_left == 0
 
     @property
+    def stock_used_up(self) -> bool:
+        """Nothing left to draw and no turnover: the stock's place says so, not a grey Draw."""
+        return not (self.can_draw or self.can_recycle or self.stock_count)
+
+    @property
     def counts_passes(self) -> bool:
         """Passes through a stock to count: a stock, and more than one pass."""
         return self.has_stock and not self.single_pass
