@@ -884,6 +884,35 @@
   var TARGET = '#board button[name="target"], #board .pile-action';
   var lastTap = null;
 
+  // A mouse press lasts a tenth of a second or more, and a board can be laid in meanwhile (the
+  // server's answer to the move before, or offline the engine's): the card under the pointer is
+  // then the new board's copy of it, and Chromium fires no click for a press whose element went.
+  // Where the press ends on the same place showing the same card (or the same button), that is
+  // the tap, made here; anywhere else nothing is guessed. A finger's tap needs none of this: its
+  // click goes where the finger lifts.
+  var PRESSED = "#board button, #board a[data-action], #board [data-pile]";
+  var IS = ["name", "value", "data-loc", "data-pos", "data-card", "data-action", "data-pile"];
+  var press = null, rescue = null;
+  function same(a, b) {
+    return a.tagName === b.tagName && IS.every(function (name) { return a.getAttribute(name) === b.getAttribute(name); });
+  }
+  document.addEventListener("pointerdown", function (event) {
+    var el = event.pointerType === "mouse" && event.button === 0 && event.target.closest && event.target.closest(PRESSED);
+    press = el || null;
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    var was = press, el = event.target.closest && event.target.closest(PRESSED);
+    press = null;
+    if (!was || was.isConnected || !el || el.disabled || !same(was, el)) return;
+    rescue = el;
+    setTimeout(function () {  // unless the browser clicked after all (its click comes first)
+      var it = rescue;
+      rescue = null;
+      if (it && it.isConnected) it.click();
+    }, 0);
+  }, true);
+  window.addEventListener("click", function () { rescue = null; }, true);  // before offline play's own
+
   document.addEventListener("pointerdown", function (event) {
     var el = event.target.closest && event.target.closest(TARGET);
     if (el && !el.disabled) el.classList.add("pressed");

@@ -350,3 +350,39 @@ def test_a_double_tap_whose_second_half_lands_on_the_gap_the_card_left_fills_not
     assert ply(page) == 1 and page.get_attribute('#board [data-pos="3.4"]', "data-card") == "4S"
     assert page.get_attribute('#board [data-pos="2.3"]', "data-gap") is not None
     assert not page.js_errors
+
+
+def test_a_click_held_down_while_the_servers_board_is_laid_in_is_made(server, new_page):
+    """A mouse press is a tenth of a second or more; the answer to the move before can be laid in
+    meanwhile, and the card under the pointer is then the board's new copy of it. The browser
+    fires no click for a press whose element went (Chromium), so the page makes the tap itself
+    when the press ends on the same card. Without that the tap was lost, with nothing said."""
+    page = new_page()
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    held = []
+    page.route("**/play/pyramid*", lambda route: held.append((route, route.fetch()))
+               if route.request.method == "POST" else route.continue_())
+    page.click('#board [data-loc="P23"][data-card]')  # a king: gone at once, its answer held
+    page.wait_for_function("() => TrettenBoard.waiting()")
+    for _ in range(500):  # the post reaches the route (its handler runs while Playwright waits)
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the king's post never came"
+    card = page.locator('#board [data-loc="P22"][data-card]')
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    pressed = card.element_handle()
+    route, response = held.pop()
+    route.fulfill(response=response)
+    page.wait_for_function("el => !el.isConnected", arg=pressed)  # the server's board, laid in
+    page.mouse.up()
+    page.wait_for_selector('#board [data-loc="P22"][data-card].selected')
+    page.unroute("**/play/pyramid*")
+    page.click('#board [data-loc="P25"][data-card]')
+    wait_ply(page, 2)
+    settled(page)
+    equals_a_fresh_load(page)
+    assert page.locator('#board [data-loc="P22"][data-removed]').count() == 1
+    assert not page.js_errors
