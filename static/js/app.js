@@ -495,6 +495,13 @@
     // a failure is handled by htmx:afterRequest; the promise's rejection is not an error
     htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values })
       .catch(function () {});
+    // not on its way (htmx holds a request of a form with one on its way, and drops one whose
+    // form has left the page, both without a word): the move would wait for ever, shown. It is
+    // posted again in a moment; its `mid` makes a second post of it the same move
+    if (!ourXhr) {
+      posted = false;
+      setTimeout(send, 250);
+    }
   }
   // no answer: the move stays first in the queue and goes again after a pause (or the board is
   // fetched again, when it was another request that got none)
@@ -887,12 +894,12 @@
   // A mouse press lasts a tenth of a second or more, and a board can be laid in meanwhile (the
   // server's answer to the move before, or offline the engine's): the card under the pointer is
   // then the new board's copy of it, and Chromium fires no click for a press whose element went.
-  // Where the press ends on the same place showing the same card (or the same button), that is
-  // the tap, made here; anywhere else nothing is guessed. A finger's tap needs none of this: its
-  // click goes where the finger lifts.
-  var PRESSED = "#board button, #board a[data-action], #board [data-pile]";
-  var IS = ["name", "value", "data-loc", "data-pos", "data-card", "data-action", "data-pile"];
-  var press = null, rescue = null;
+  // Where the press ends on the same place showing the same card (or the same button or link),
+  // that is the tap, made here; anywhere else nothing is guessed. A finger's tap needs none of
+  // this: its click goes where the finger lifts.
+  var PRESSED = "#board button, #board a, #board [data-pile]";
+  var IS = ["name", "value", "href", "data-loc", "data-pos", "data-card", "data-action", "data-pile"];
+  var press = null, made = null;
   function same(a, b) {
     return a.tagName === b.tagName && IS.every(function (name) { return a.getAttribute(name) === b.getAttribute(name); });
   }
@@ -904,14 +911,17 @@
     var was = press, el = event.target.closest && event.target.closest(PRESSED);
     press = null;
     if (!was || was.isConnected || !el || el.disabled || !same(was, el)) return;
-    rescue = el;
-    setTimeout(function () {  // unless the browser clicked after all (its click comes first)
-      var it = rescue;
-      rescue = null;
-      if (it && it.isConnected) it.click();
-    }, 0);
+    made = el;  // made now, in its turn: before any tap after it
+    setTimeout(function () { made = null; }, 0);
+    el.click();
   }, true);
-  window.addEventListener("click", function () { rescue = null; }, true);  // before offline play's own
+  // a browser that clicks after all, on the new copy, is not heard twice (before offline play's own)
+  window.addEventListener("click", function (event) {
+    if (event.isTrusted && made && made.contains(event.target)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
 
   document.addEventListener("pointerdown", function (event) {
     var el = event.target.closest && event.target.closest(TARGET);
