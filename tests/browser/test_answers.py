@@ -386,3 +386,29 @@ def test_a_click_held_down_while_the_servers_board_is_laid_in_is_made(server, ne
     equals_a_fresh_load(page)
     assert page.locator('#board [data-loc="P22"][data-removed]').count() == 1
     assert not page.js_errors
+
+
+def test_a_move_htmx_did_not_send_is_sent_again(server, new_page):
+    """The board's form drops a request while it has one of its own on its way (hx-sync
+    "this:drop"), and htmx says nothing of it. A move posted then is posted again, not left
+    shown and waiting for ever."""
+    page = new_page()
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    held = []
+    page.route("**/healthz*", lambda route: held.append(route))
+    # a request of the form's own, on its way (not one for the board: the queue does not wait for it)
+    page.evaluate("() => { htmx.ajax('GET', '/healthz', {source: document.querySelector('#board form'),"
+                  " target: '#announce', swap: 'none'}).catch(() => {}); }")
+    for _ in range(500):  # the request reaches the route (its handler runs while Playwright waits)
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the form's request never came"
+    page.click('#board [data-loc="P23"][data-card]')  # a king: shown at once, its post dropped
+    held.pop().fulfill(status=200, body="ok")
+    page.unroute("**/healthz*")
+    page.wait_for_function("() => !TrettenBoard.waiting()")
+    wait_ply(page, 1)
+    equals_a_fresh_load(page)  # the server holds it
+    assert page.locator('#board [data-loc="P23"][data-removed]').count() == 1
+    assert not page.js_errors

@@ -42,9 +42,9 @@ def settings(request, tmp_path_factory) -> Settings:
                         new_players_per_address=0, new_players_total=0,
                         new_games_per_address=0, new_games_total=0,
                         # the searches in the app's own threads: each test's client ends the app's
-                        # lifespan, and with it its solver processes, so each test started new ones
-                        # (tests/web: 87 s -> 82 s with -n 3). The solver's processes are tested in
-                        # the real servers (tests/browser, tests/hardening)
+                        # lifespan, and with it its solver processes, so each test would start new
+                        # ones. The solver's processes are tested in the real servers
+                        # (tests/browser, tests/hardening)
                         solver_processes=0)
     upgrade_to_head(settings)
     return settings
