@@ -194,6 +194,7 @@
       var request = Object.assign({}, before, { sel: before.sel || "", language: document.documentElement.lang,
         four_colour: document.body.classList.contains("deck-4") });
       return e.apply(request, tap.engine).then(function (answer) {
+        if (!active || !state) return;  // a change refused meanwhile: the server's board is in
         var moved = answer.cursor !== before.cursor || answer.moves.join(" ") !== before.moves.join(" ");
         state.game = { preset: before.preset, deal: before.deal, rules: before.rules, moves: answer.moves, cursor: answer.cursor,
           sel: moved ? "" : answer.selected || "" };
@@ -361,9 +362,12 @@
         if (state.queue.length) sync(); else finish(gid);
       }, function () { syncing = false; later(); });
   }
-  // the server's board in place: the page is the server's again
-  function finish() {
+  // the server's board in place: the page is the server's again. In turn: a tap the engine is
+  // still answering was made offline and goes to the server first (its change sent, then this)
+  function finish() { inTurn(finishNow); }
+  function finishNow() {
     if (!state) return;
+    if (state.queue.length) { sync(); return; }
     var id = state.ids[state.deal];
     var url = id ? "/games/" + id : state.deal.slice(2);
     active = false;

@@ -251,6 +251,36 @@ def test_changes_whose_answer_was_lost_are_sent_again_and_answered_as_stored(pho
 
 
 @pytest.mark.slow
+def test_a_tap_the_engine_answers_after_the_last_change_is_stored_is_sent_too(phone, server):
+    """The network comes back while the engine is still answering a tap: the changes before it
+    are stored and answered, and the page does not give the board back to the server before that
+    tap's change is made and sent too (it was lost, with nothing said)."""
+    page = phone
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    offline_move(page, WIN_LINE[ONLINE_FIRST])  # a change waiting
+    pair = WIN_LINE[ONLINE_FIRST + 1]
+    first, second = taps(pair)
+    page.click(first)
+    page.wait_for_function(f"() => TrettenOfflinePlay.state().game.sel === {pair.split('+')[0]!r}")
+    # the engine's next answer is held until the test lets it go
+    page.evaluate("""() => { const apply = TrettenEngine.apply;
+        const held = new Promise(go => { window.letTheAnswerGo = go; });
+        TrettenEngine.apply = (game, tap) => held.then(() => apply(game, tap)); }""")
+    page.click(second)  # the pair: a move, its answer held
+    page.context.set_offline(False)
+    # the waiting change stored and its answer in
+    page.wait_for_function("() => TrettenOfflinePlay.pending() === 0")
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 1]
+    page.evaluate("() => window.letTheAnswerGo()")
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === "
+                           f"'{ONLINE_FIRST + 2}'")
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 2]
+    assert page.locator("#board [data-error]").count() == 0
+    assert not page.js_errors
+
+
+@pytest.mark.slow
 def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(phone, server):
     """The page's own "You won!" is the end panel of a phone, as the server's is: a sheet across
     the foot of the screen with room round its words, not a corner box over the game's buttons."""
