@@ -334,7 +334,7 @@
   function sync() {
     clearTimeout(timer);
     if (syncing || !state) return;
-    if (!state.queue.length) { finish(null); return; }
+    if (!state.queue.length) { finish(); return; }
     if (navigator.onLine === false) return;
     syncing = true;
     var send = nextSend(), deal = send.items[0].deal;
@@ -359,7 +359,7 @@
         save();
         if (taken < send.items.length) { refused(got.text, b); return; }
         status();
-        if (state.queue.length) sync(); else finish(gid);
+        if (state.queue.length) sync(); else finish();
       }, function () { syncing = false; later(); });
   }
   // the server's board in place: the page is the server's again. In turn: a tap the engine is
