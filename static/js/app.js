@@ -861,13 +861,25 @@
       var b = board();
       if (posted || others || !b) return null;
       var out = { base: base || { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") },
-        moves: queue.map(function (m) { return { mid: m.mid, fields: m.fields }; }), later: later };
+        moves: queue.map(function (m) { return { mid: m.mid, spec: m.spec, fields: m.fields }; }), later: later,
+        failures: failures };
       clearTimeout(retryTimer);
       retryTimer = null;
       queue = []; later = []; base = null; known = true; stale = false; failures = 0;
       save();
       render();
       return out;
+    },
+    // ...and gives it back when its engine could not play them (the engine did not start or
+    // answer): they wait here again, shown as they were, and are sent when the network is back
+    takeBack: function (handed) {
+      queue = handed.moves.concat(queue);
+      later = (handed.later || []).concat(later);
+      failures = handed.failures || 0;  // the pauses between tries go on growing
+      if (queue.length) { base = handed.base; known = false; retryLater(); }
+      save();
+      render();
+      if (!queue.length) drain();
     },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {

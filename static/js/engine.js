@@ -15,19 +15,28 @@
 //                 can_undo, can_redo, board: {figures, layout, controls, cascade}}: the board's parts
 //                 drawn by the server's own macros (templates/boards/*.html), in the page's language
 //   TrettenEngine.call(name, payload)     -> any function of app/web/views/offline_engine.py's `call`
+//   TrettenEngine.patience                = {start, call}: how long (ms) the worker may be silent while
+//                                           it starts, and while calls wait on it
 // Every answer only shows: the server still judges each move when it is posted.
+// A worker that does not answer in time, or stops with an error (a browser may stop one that
+// runs out of memory), is ended and every call waiting on it fails, so a tap is said to be not
+// done instead of waiting for ever, with every tap after it; the next call starts a new worker.
 (function () {
   "use strict";
 
   var FILES = "tretten.offline.files";
-  var worker = null, started = null, next = 0, waiting = {};
+  var worker = null, started = null, next = 0, waiting = {}, watchdog = null;
+  // a call takes well under a second (a Gaps redeal on a slow phone the longest); Pyodide's start
+  // on a slow phone, from the cache, some seconds
+  var patience = { start: 120000, call: 15000 };
 
   function files() {  // what to keep, from the server; offline, the list kept last time
+    var kept = localStorage.getItem(FILES);
+    if (kept && navigator.onLine === false) return Promise.resolve(JSON.parse(kept));
     return fetch("/offline/files.json", { cache: "no-cache" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (f) { localStorage.setItem(FILES, JSON.stringify(f)); return f; })
       .catch(function (error) {
-        var kept = localStorage.getItem(FILES);
         if (kept) return JSON.parse(kept);
         throw error;
       });
@@ -44,28 +53,54 @@
 
   function send(fn, payload) {
     return new Promise(function (resolve, reject) {
-      var id = ++next;
-      waiting[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, fn: fn, payload: payload });
+      var id = ++next, w = worker;
+      if (!w) { reject(new Error("the engine has stopped")); return; }
+      waiting[id] = { resolve: resolve, reject: reject, fn: fn };
+      if (!watchdog) watch();
+      w.postMessage({ id: id, fn: fn, payload: payload });
     });
+  }
+  // The worker answers its calls one at a time, in order: while any waits, it must answer one
+  // within the patience (counted again from each answer), or it is taken to have stopped
+  function watch() {
+    clearTimeout(watchdog);
+    watchdog = null;
+    var ids = Object.keys(waiting), w = worker;
+    if (!ids.length || !w) return;
+    var starting = ids.some(function (id) { return waiting[id].fn === "start"; });
+    watchdog = setTimeout(function () { stopped(w, "the engine did not answer in time"); },
+      starting ? patience.start : patience.call);
+  }
+  // the worker is ended, every call waiting on it fails, and the next call starts another
+  function stopped(w, why) {
+    if (w !== worker) return;
+    w.terminate();
+    worker = null;
+    started = null;
+    var all = waiting;
+    waiting = {};
+    watch();
+    Object.keys(all).forEach(function (id) { all[id].reject(new Error(why)); });
   }
 
   function ready() {
     if (!started) {
-      started = files().then(function (f) {
+      var mine = started = files().then(function (f) {
         // kept first: the worker then finds every file in the cache (or the browser's)
         return keep(f).then(function () { return f; });
       }).then(function (f) {
-        worker = new Worker(f.scripts.worker, { type: "module" });
-        worker.onmessage = function (event) {
+        var w = worker = new Worker(f.scripts.worker, { type: "module" });
+        w.onmessage = function (event) {
           var answer = event.data, pending = waiting[answer.id];
           delete waiting[answer.id];
+          watch();
           if (!pending) return;
           if (answer.ok) pending.resolve(answer.result); else pending.reject(new Error(answer.error));
         };
+        w.onerror = function (event) { stopped(w, "the engine stopped: " + (event.message || "an error")); };
         return send("start", f);
       });
-      started.catch(function () { started = null; });  // a failed start may be tried again
+      mine.catch(function () { if (started === mine) started = null; });  // a failed start may be tried again
     }
     return started;
   }
@@ -75,6 +110,7 @@
   }
 
   window.TrettenEngine = {
+    patience: patience,
     ready: ready,
     legal: function (game, moves) {
       // a game's moves past its cursor are its redo tail, not played

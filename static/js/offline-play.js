@@ -203,7 +203,7 @@
         lay(answer);
         if (!moved && answer.note_words) toast(el, answer.note_words);
         status();
-      }, function () { toast(el, words("data-unanswered")); });
+      }, function () { toast(el, words("data-engine-unanswered")); });  // not done: shown undone
     };
     inTurn(run);
   }
@@ -234,15 +234,18 @@
     }
     confirming = false;
     var preset = state.game.preset, seed = newSeed();
-    state.game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
-    state.deal = "p:/play/" + preset + "/" + seed;
-    save();
-    return engine().board(Object.assign({}, state.game, { language: document.documentElement.lang })).then(function (answer) {
+    var game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
+    // the new deal is the page's once the engine has drawn it (else the page plays on the deal shown)
+    return engine().board(Object.assign({}, game, { language: document.documentElement.lang })).then(function (answer) {
+      if (!active || !state) return;
+      state.game = game;
+      state.deal = "p:/play/" + preset + "/" + seed;
+      save();
       lay(answer);
       var seedShown = document.querySelector("#share [data-seed]");
       if (seedShown) { seedShown.textContent = seed; seedShown.setAttribute("data-seed", seed); }
       status();
-    });
+    }, function () { toast(el, words("data-engine-unanswered")); });
   }
 
   // every press on the board passes here first while the page plays by itself (before app.js)
@@ -263,8 +266,17 @@
     if (active && event.target.closest && event.target.closest("#board")) event.preventDefault();
   }, true);
 
-  // the page takes over what app.js's queue holds (shown, not yet answered) and plays on
+  // the page takes over what app.js's queue holds (shown, not yet answered) and plays on, once
+  // the engine has started (it may not: Pyodide gone from the browser's cache); until then, and
+  // if it does not answer, those moves wait in app.js and it says so, as without offline play
+  var starting = false;
   function start() {
+    var e = engine();
+    if (active || starting || !e) return;
+    starting = true;
+    e.ready().then(function () { starting = false; takeOver(); }, function () { starting = false; });
+  }
+  function takeOver() {
     var e = engine(), b = board();
     if (active || !e || !b || !b.getAttribute("data-engine-game") || b.classList.contains("spectating")) return;
     var handed = window.TrettenBoard && window.TrettenBoard.handOver ? window.TrettenBoard.handOver() : { moves: [], later: [] };
@@ -282,7 +294,12 @@
     // again by the engine: all in turn, before any tap made from now on
     inTurn(function () {
       return e.board(Object.assign({}, state.game, { language: document.documentElement.lang }))
-        .then(function (answer) { lay(answer); status(); }, function () { active = false; });
+        .then(function (answer) { lay(answer); status(); }, function () {
+          active = false;
+          save();
+          status();
+          if (handed.moves.length || (handed.later || []).length) window.TrettenBoard.takeBack(handed);
+        });
     });
     handed.moves.forEach(function (m) {
       var fields = m.fields || {};
@@ -290,7 +307,7 @@
         : { engine: { target: fields.target }, fields: fields };
       ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
     });
-    if (handed.moves.length && selected) inTurn(function () { state.game.sel = selected; });
+    if (handed.moves.length && selected) inTurn(function () { if (active && state) state.game.sel = selected; });
     (handed.later || []).forEach(function (kept) {
       var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
       if (press.target || press.action) ask(function () { return tapOf(press); }, null);

@@ -296,3 +296,63 @@ def test_a_game_won_offline_ends_in_the_end_panel_of_a_phone(phone, server):
     padding = page.eval_on_selector('#board [data-banner="won"]', "el => getComputedStyle(el).paddingLeft")
     assert float(padding.removesuffix("px")) > 0
     assert not page.locator('#board [data-action="hint"]').is_visible()  # a finished game, as the server's board
+
+
+@pytest.mark.slow
+def test_a_tap_the_engine_does_not_answer_is_said_not_done_and_a_new_engine_plays_the_next(phone, server):
+    """The engine's worker answers nothing (a browser may stop one that runs out of memory): the
+    tap is said not done, in the player's words, the game stays as it was, and the next tap is
+    answered by a new worker (the taps waited for ever behind the one not answered)."""
+    page = phone
+    game_id = _offline_after(page, server, ONLINE_FIRST)
+    offline_move(page, WIN_LINE[ONLINE_FIRST])  # a change waiting
+    page.evaluate("""() => {
+        const Real = Worker;
+        window.realPost = Real.prototype.postMessage;
+        window.workersStarted = 0;
+        window.Worker = class extends Real { constructor(...a) { super(...a); window.workersStarted += 1; } };
+        TrettenEngine.patience.call = 1000;
+        Real.prototype.postMessage = function () {};  // the worker gets nothing, so answers nothing
+    }""")
+    pair = WIN_LINE[ONLINE_FIRST + 1]
+    page.click(taps(pair)[0])
+    note = page.wait_for_selector("#board [data-offline-note]")
+    assert note.text_content() == page.get_attribute("#sync-said", "data-engine-unanswered") != ""
+    game = page.evaluate("() => TrettenOfflinePlay.state().game")
+    assert (game["cursor"], game["sel"]) == (ONLINE_FIRST + 1, "")
+    assert page.evaluate("() => TrettenOfflinePlay.pending()") == 1
+    shot(page, "offline-engine-did-not-answer")
+
+    page.evaluate("() => { Worker.prototype.postMessage = window.realPost; TrettenEngine.patience.call = 15000; }")
+    offline_move(page, pair)
+    assert page.evaluate("() => window.workersStarted") == 1
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === "
+                           f"'{ONLINE_FIRST + 2}'")
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 2]
+    assert not page.js_errors
+
+
+@pytest.mark.slow
+def test_a_move_made_as_the_network_goes_waits_on_the_page_when_the_engine_cannot_play_it(phone, server):
+    """Offline play is on but its engine cannot answer (its files gone from the browser's cache):
+    a move made as the network goes is kept, shown and said to wait, as without offline play, and
+    is stored when the network is back (the page handed it to the engine, which dropped it)."""
+    page = phone
+    offline_play_on(page, server)
+    game_id = played_online(page, ONLINE_FIRST)
+    page.evaluate("() => { TrettenEngine.board = () => Promise.reject(new Error('no engine')); }")
+    page.context.set_offline(True)
+    for selector in taps(WIN_LINE[ONLINE_FIRST]):
+        page.click(selector)
+    waiting = page.get_attribute("#sync-said", "data-offline-one").replace("{n}", "1")
+    page.wait_for_function("text => !TrettenOfflinePlay.active() && document.getElementById('board').dataset.pending === '1'"
+                           " && document.querySelector('#board [data-sync]').textContent === text", arg=waiting)
+    shot(page, "offline-engine-cannot-play-move-waits")
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.ply === "
+                           f"'{ONLINE_FIRST + 1}'")
+    assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 1]
+    # htmx's words of the posts that failed offline, and Chromium's: the failures themselves
+    assert [e for e in page.js_errors if not e.startswith("htmx:") and "ERR_INTERNET_DISCONNECTED" not in e] == []
