@@ -160,6 +160,7 @@ def test_a_pyramid_win_celebrates(server, new_page):
 def test_auto_finish_plays_its_moves_one_after_another(server, new_page):
     page = new_page()
     near_won_pyramid(server, page, left=6)
+    slow_animations(page)  # still running when looked at, however long the won board took to come
     page.click('[data-action="auto-finish"]', timeout=20_000)  # once the solver has proved the win
     page.wait_for_selector('#board[data-status="won"]')
     page.evaluate("document.getAnimations().forEach(a => a.pause())")

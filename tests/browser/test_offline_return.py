@@ -68,6 +68,15 @@ def offline_move(page, move: str) -> None:
     page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {expected}")
 
 
+def playing_offline(page) -> None:
+    """The page plays by itself, on the engine's board: a tap made before that board is laid
+    lands on the server's copy of the card, which the engine's replaces under the pointer (the
+    page plays it once, on the new copy, app.js "pointerup"; Playwright, seeing its target gone,
+    clicks again: the card selected, then let go)."""
+    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active() && "
+                           "document.getElementById('board').hasAttribute('data-offline-play')")
+
+
 def offline_play_on(page, server) -> None:
     """The deal's page with the setting "play offline" on: the service worker installed and the
     engine in the page ready."""
@@ -97,7 +106,7 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
 
     page.context.set_offline(True)
     page.reload()  # from the cache
-    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    playing_offline(page)
     assert page.get_attribute("#board", "data-game-id") == first_id
 
     rest = WIN_LINE[ONLINE_FIRST:]
@@ -172,7 +181,7 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(phone, se
                if route.request.method == "POST" else route.continue_())
     for selector in taps(first):
         page.click(selector)
-    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    playing_offline(page)
     page.unroute("**/play/pyramid/*")
     game_id = page.get_attribute("#board", "data-game-id")
     assert page.evaluate("() => TrettenOfflinePlay.state().game.moves") == [first]
@@ -196,7 +205,7 @@ def _offline_after(page, server, online: int) -> str:
     offline_play_on(page, server)
     game_id = played_online(page, online)
     page.context.set_offline(True)
-    page.wait_for_function("() => window.TrettenOfflinePlay && TrettenOfflinePlay.active()")
+    playing_offline(page)
     return game_id
 
 
