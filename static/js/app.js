@@ -904,25 +904,28 @@
   var lastTap = null;
 
   // A mouse press lasts a tenth of a second or more, and a board can be laid in meanwhile (the
-  // server's answer to the move before, or offline the engine's): the card under the pointer is
-  // then the new board's copy of it, and Chromium fires no click for a press whose element went.
-  // Where the press ends on the same place showing the same card (or the same button or link),
-  // that is the tap, made here; anywhere else nothing is guessed. A finger's tap needs none of
-  // this: its click goes where the finger lifts.
-  var PRESSED = "#board button, #board a, #board [data-pile]";
+  // server's answer to the move before, or offline the engine's), or a replay's frame at its next
+  // step: the card under the pointer is then the new board's copy of it, and Chromium fires no
+  // click for a press whose element went, nor for one whose element a swap kept but moved (the
+  // replay's Play/Pause, hx-preserve). Where the press ends on the same place showing the same
+  // card (or the same button or link), that is the tap, made here; anywhere else nothing is
+  // guessed. A finger's tap needs none of this: its click goes where the finger lifts.
+  var PRESSED = "#board button, #board a, #board [data-pile], #replay button, #replay a";
   var IS = ["name", "value", "href", "data-loc", "data-pos", "data-card", "data-action", "data-pile"];
-  var press = null, made = null;
+  var press = null, swapped = false, made = null;
   function same(a, b) {
     return a.tagName === b.tagName && IS.every(function (name) { return a.getAttribute(name) === b.getAttribute(name); });
   }
   document.addEventListener("pointerdown", function (event) {
     var el = event.pointerType === "mouse" && event.button === 0 && event.target.closest && event.target.closest(PRESSED);
     press = el || null;
+    swapped = false;
   }, true);
+  document.addEventListener("htmx:afterSwap", function () { if (press) swapped = true; });
   document.addEventListener("pointerup", function (event) {
     var was = press, el = event.target.closest && event.target.closest(PRESSED);
     press = null;
-    if (!was || was.isConnected || !el || el.disabled || !same(was, el)) return;
+    if (!was || !el || el.disabled || (was === el ? !swapped : was.isConnected || !same(was, el))) return;
     made = el;  // made now, in its turn: before any tap after it
     setTimeout(function () { made = null; }, 0);
     el.click();

@@ -10,7 +10,10 @@
   }
 
   // the speed: ms a step; the address follows without a history entry per move. Stops at the
-  // end; played again from the end, it starts from the deal.
+  // end; played again from the end, it starts from the deal. A step taken by hand (a link, a key,
+  // the slider) pauses it. A frame's requests go one at a time, the last asked waiting for the
+  // one on its way (its hx-sync), and a timed step that comes after a pause is not shown: it
+  // never lands over the player's own step or after the Pause.
   var replay = { playing: false, wait: 1000, timer: null };
   function replayControls() {
     var button = document.querySelector("#replay [data-replay-play]");
@@ -27,9 +30,9 @@
   }
   function replayGo(link) {
     var href = link.getAttribute("href");
-    htmx.ajax("GET", href, { target: "#replay", swap: "outerHTML" }).then(function () {
-      history.replaceState(history.state, "", href);
-    }, function () { replayPlay(false); });
+    // sent from the frame, as its links are (hx-sync); the address follows if it is shown
+    htmx.ajax("GET", href, { source: "#replay", target: "#replay", swap: "outerHTML", replace: href })
+      .catch(function () { replayPlay(false); });
   }
   function replayLater() {
     clearTimeout(replay.timer);
@@ -49,6 +52,17 @@
   }
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("#replay [data-replay-play]")) replayPlay(!replay.playing);
+  });
+  document.addEventListener("pointerdown", function (event) {  // a slider dragged is not swapped away
+    if (replay.playing && event.target.closest && event.target.closest("#replay [data-replay-slider]")) replayPlay(false);
+  });
+  document.addEventListener("htmx:confirm", function (event) {  // a step by hand, as it is asked
+    var from = event.detail.elt;
+    if (replay.playing && from && from.id !== "replay" && from.closest && from.closest("#replay")) replayPlay(false);
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {  // a timed step come after a pause
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!replay.playing && from && from.id === "replay") event.detail.shouldSwap = false;
   });
   document.addEventListener("change", function (event) {
     if (!event.target.hasAttribute || !event.target.hasAttribute("data-replay-speed")) return;

@@ -1,5 +1,6 @@
 """Stats, replays and deal pages in a real browser: play two deals, read /stats and its charts,
-step through a replay by keyboard and slider, open a deal page from a share link elsewhere."""
+step through a replay by keyboard and slider, open a deal page from a share link elsewhere; a
+replay's Play/Pause and steps by hand while it plays (its frame is swapped at every step)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tests.web.play import WIN_LINE, WIN_SEED
 
 from .conftest import shot
 from .test_play import click_move, wait_ply
+from .test_words import _api_game
 
 
 def test_two_deals_then_stats_replay_and_a_shared_deal_page(server, new_page):
@@ -99,3 +101,89 @@ def test_replay_fits_a_phone(server, new_page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "phone-replay-gaps")
 
+
+
+def _replay_playing(server, new_page):
+    """A won game's replay, playing a step every quarter second."""
+    game, _ = _api_game(server, "pyramid", WIN_SEED, WIN_LINE)
+    page = new_page()
+    page.goto(f"{server}/g/{game['id']}/replay")
+    page.wait_for_selector("[data-replay-play]:not([hidden])")
+    page.select_option("[data-replay-speed]", "250")
+    page.click("[data-replay-play]")
+    page.wait_for_function("() => +document.querySelector('#replay').dataset.ply >= 1")
+    return page
+
+
+def _stays_paused(page) -> None:
+    assert page.get_attribute("[data-replay-play]", "aria-pressed") == "false"
+    at = page.get_attribute("#replay", "data-ply")
+    page.wait_for_timeout(1000)  # four steps' time: a replay still playing would have moved on
+    assert page.get_attribute("#replay", "data-ply") == at
+    assert page.get_attribute("[data-replay-play]", "aria-pressed") == "false"
+
+
+def test_a_pause_pressed_as_the_replay_steps_is_heard(server, new_page):
+    """The replay swaps its frame at every step; the Play/Pause button is kept through the swaps,
+    so a press that begins before a step and ends after it still pauses."""
+    page = _replay_playing(server, new_page)
+    box = page.locator("[data-replay-play]").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    at = int(page.get_attribute("#replay", "data-ply"))
+    page.mouse.down()
+    page.wait_for_function(f"() => +document.querySelector('#replay').dataset.ply > {at}")  # a step mid-press
+    page.mouse.up()
+    _stays_paused(page)
+    assert not page.js_errors
+
+
+def test_a_replay_played_and_paused_by_keyboard_keeps_its_focus(server, new_page):
+    """A keyboard player on the Play button: Enter plays, and after steps have swapped the frame
+    the focus is still on the button, so Enter pauses."""
+    page = _replay_playing(server, new_page)
+    page.click("[data-replay-play]")  # paused
+    page.focus("[data-replay-play]")
+    page.keyboard.press("Enter")
+    at = int(page.get_attribute("#replay", "data-ply"))
+    page.wait_for_function(f"() => +document.querySelector('#replay').dataset.ply >= {at + 2}")
+    assert page.evaluate("document.activeElement.hasAttribute('data-replay-play')")
+    page.keyboard.press("Enter")
+    _stays_paused(page)
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize("how", ["key", "slider"])
+def test_a_step_taken_by_hand_pauses_the_replay_and_the_step_on_its_way_never_lands(server, new_page, how):
+    """A timed step can be on its way when the player takes a step (Home) or presses the slider
+    (its answer held here until then): the replay pauses, the player's step follows the one on
+    its way, and that one is never shown, so the frame stays where the player put it."""
+    page = _replay_playing(server, new_page)
+    held = []
+
+    def hold_timed_steps(route):  # the timed step's request comes from the frame (HX-Trigger: its id)
+        if route.request.headers.get("hx-trigger") == "replay":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/replay?ply=*", hold_timed_steps)
+    for _ in range(200):  # the next step is asked within the quarter second
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no timed step was asked from the frame"
+    page.evaluate("""() => { window.plies = [];  // each frame laid in
+        new MutationObserver(() => plies.push(document.querySelector('#replay').dataset.ply))
+          .observe(document.querySelector('#replay').parentNode, {childList: true}); }""")
+    if how == "key":
+        page.keyboard.press("Home")
+    else:
+        box = page.locator("[data-replay-slider]").bounding_box()
+        page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
+    assert page.get_attribute("[data-replay-play]", "aria-pressed") == "false"
+    held[0].continue_()
+    page.wait_for_selector('#replay[data-ply="0"]')
+    _stays_paused(page)
+    assert page.evaluate("plies") == ["0"]  # the step on its way was never shown
+    assert page.url.endswith("?ply=0")
+    assert not page.js_errors
