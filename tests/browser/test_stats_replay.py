@@ -187,3 +187,20 @@ def test_a_step_taken_by_hand_pauses_the_replay_and_the_step_on_its_way_never_la
     assert page.evaluate("plies") == ["0"]  # the step on its way was never shown
     assert page.url.endswith("?ply=0")
     assert not page.js_errors
+
+
+def test_a_keyboard_player_changes_the_statistics_filters_one_after_another(server, new_page):
+    """Each filter's change swaps the whole view: the focus comes back to the filter changed, so
+    the next arrow key goes on choosing (it fell to the page's start before)."""
+    page = new_page()
+    page.goto(f"{server}/stats")
+    page.focus('select[name="result"]')
+    page.keyboard.press("ArrowDown")
+    page.wait_for_url(re.compile(r"result=\w"))
+    first = page.url
+    assert page.evaluate("document.activeElement.name") == "result"
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("first => location.href !== first", arg=first)
+    page.wait_for_selector('#stats-view:not(.htmx-request)')
+    assert page.evaluate("document.activeElement.name") == "result"
+    assert not page.js_errors
