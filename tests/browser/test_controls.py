@@ -1,6 +1,7 @@
 """The board's controls and feedback in Chromium: an illegal tap moves nothing and says why in a
 toast; the board and its main buttons fit the window for every preset on a desktop and a phone;
-New deal asks first, then deals in place; a card dragged onto its partner is played."""
+New deal asks first, then deals in place; a card dragged onto its partner is played; the buttons
+stay put when a hint's words come in."""
 
 from __future__ import annotations
 
@@ -147,3 +148,32 @@ def test_keyboard_help_only_where_there_is_a_keyboard(server, browser):
         page.goto(f"{server}/play/pyramid/5")
         assert page.is_visible(".keys-help") is shown
         context.close()
+
+
+BUTTONS = "#board .controls .button, #board .game-menu .button, #board [data-action]"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("preset", ["gaps", "pyramid"])
+def test_the_buttons_stay_put_when_a_hints_words_come_in(server, new_page, preset, size):
+    """A second tap where Hint was lands on Hint again, not on the button moved there (on a
+    phone's Gaps the hint's words came in under the buttons and pushed Redeal to Hint's place)."""
+    def buttons():
+        return page.evaluate("""(sel) => Object.fromEntries([...document.querySelectorAll(sel)].map(el => {
+            const r = el.getBoundingClientRect();
+            return [(el.getAttribute('data-action') || el.textContent.trim()), [r.x + scrollX, r.y + scrollY]]; }))""",
+                             BUTTONS)
+
+    page = new_page(*size)
+    page.goto(f"{server}/play/{preset}/7")
+    page.click('#board [data-action="draw"]' if preset == "pyramid" else "#board button[name=target].playable")
+    page.wait_for_selector('#board[data-ply="1"]')  # a game in play: its buttons (Restart too) drawn
+    before = buttons()
+    page.click('#board [data-action="hint"]')
+    page.wait_for_selector("#board .hint-note")
+    after = buttons()
+    # on the page (it may scroll the words into view); a few pixels sideways as the count's words
+    # take their place in a centred row are no other button
+    moved = {name: (round(after[name][0] - x), round(after[name][1] - y)) for name, (x, y) in before.items()}
+    assert all(abs(dx) <= 6 and abs(dy) <= 6 for dx, dy in moved.values()), (preset, size, moved)
+    shot(page, f"hint-{preset}-{size[0]}")
