@@ -14,7 +14,7 @@
   // the slider) pauses it. A frame's requests go one at a time, the last asked waiting for the
   // one on its way (its hx-sync), and a timed step that comes after a pause is not shown: it
   // never lands over the player's own step or after the Pause.
-  var replay = { playing: false, wait: 1000, timer: null };
+  var replay = { playing: false, wait: 1000, timer: null, asked: 0 };
   function replayControls() {
     var button = document.querySelector("#replay [data-replay-play]");
     if (!button) return;
@@ -30,17 +30,19 @@
   }
   function replayGo(link) {
     var href = link.getAttribute("href");
+    replay.asked = Date.now();
     // sent from the frame, as its links are (hx-sync); the address follows if it is shown
     htmx.ajax("GET", href, { source: "#replay", target: "#replay", swap: "outerHTML", replace: href })
       .catch(function () { replayPlay(false); });
   }
-  function replayLater() {
+  function replayLater() {  // the speed counts from when the step before was asked: its round trip is in it
     clearTimeout(replay.timer);
+    var left = Math.max(0, replay.wait - (Date.now() - replay.asked));
     replay.timer = replay.playing ? setTimeout(function () {
       replay.timer = null;
       var next = document.querySelector('#replay a[data-replay="next"]');
       if (next && replay.playing) replayGo(next); else replayPlay(false);
-    }, replay.wait) : null;
+    }, left) : null;
   }
   function replayPlay(on) {
     replay.playing = on;

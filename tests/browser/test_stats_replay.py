@@ -1,6 +1,7 @@
 """Stats, replays and deal pages in a real browser: play two deals, read /stats and its charts,
 step through a replay by keyboard and slider, open a deal page from a share link elsewhere; a
-replay's Play/Pause and steps by hand while it plays (its frame is swapped at every step)."""
+replay's Play/Pause, its speed on a slow network, and steps by hand while it plays (its frame is
+swapped at every step); the statistics' filters by keyboard."""
 
 from __future__ import annotations
 
@@ -203,4 +204,43 @@ def test_a_keyboard_player_changes_the_statistics_filters_one_after_another(serv
     page.wait_for_function("first => location.href !== first", arg=first)
     page.wait_for_selector('#stats-view:not(.htmx-request)')
     assert page.evaluate("document.activeElement.name") == "result"
+    assert not page.js_errors
+
+
+def test_a_replay_keeps_its_speed_on_a_slow_network(server, new_page):
+    """At 1× a step is asked a second after the one before was asked, not a second after it
+    came: a phone's round trip is inside the second (it came on top, 4× ran at about 2.4×).
+    The page's clock is Playwright's, moved by hand; the timed step's answer is held."""
+    game, _ = _api_game(server, "pyramid", WIN_SEED, WIN_LINE)
+    page = new_page()
+    page.clock.install()
+    page.goto(f"{server}/g/{game['id']}/replay")
+    page.wait_for_selector("[data-replay-play]:not([hidden])")
+    held = []
+
+    def hold_timed_steps(route):
+        if route.request.headers.get("hx-trigger") == "replay":
+            held.append(route)
+        else:
+            route.continue_()
+
+    def asked(count):
+        for _ in range(100):
+            if len(held) >= count:
+                return True
+            page.wait_for_timeout(20)
+        return False
+
+    page.route("**/replay?ply=*", hold_timed_steps)
+    page.clock.pause_at(page.evaluate("Date.now()") + 10)
+    page.click("[data-replay-play]")
+    page.clock.run_for(1)  # the first step at once
+    assert asked(1)
+    page.clock.run_for(700)  # its answer on its way for 0.7 s
+    held[0].continue_()
+    page.wait_for_selector('#replay[data-ply="1"]')
+    page.clock.run_for(250)
+    assert not asked(2)
+    page.clock.run_for(100)  # a second after the first was asked
+    assert asked(2)
     assert not page.js_errors
