@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, func, select
 
-from app.db.models import DealVerdict, Game, PositionVerdict, utcnow
+from app.db.models import DealVerdict, Game, PositionVerdict, ShortestLine, utcnow
 from app.engine import PRESETS, GameRecord, deal_for_seed
 from app.services.assist import first_deals, par, searches, solver_cache, winnable
 from app.services.play import games as game_service
@@ -326,6 +326,27 @@ def test_a_share_link_to_a_deal_not_checked_says_so_and_no_more(client):
     assert 'data-deal-proven="no"' in page
     assert "The solver has not checked this deal: it may not be winnable." in page
     assert "at random" not in page
+
+
+def test_a_deal_whose_winning_line_is_kept_says_it_was_checked(client):
+    """A deal's par kept (the end screen keeps it for a deal won) proves it winnable: the same
+    deal played again said "may not be winnable" after its player had won it."""
+    def start(seed):
+        return GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", seed))
+
+    seed = next(s for s in range(9_000_000, 9_000_200) if solve(start(s).position).winnable)
+    key = solver_cache.key_of(start(seed))
+    with client.app.state.sessionmaker() as session:
+        session.execute(delete(DealVerdict).where(DealVerdict.preset == "pyramid", DealVerdict.seed == seed))
+        session.execute(delete(ShortestLine).where(ShortestLine.key == key))
+        session.execute(delete(PositionVerdict).where(PositionVerdict.key == key))
+        session.commit()
+    assert 'data-deal-proven="no"' in client.get(f"/play/pyramid/{seed}").text
+    with client.app.state.sessionmaker() as session:
+        assert par.prepare(session, "pyramid", seed).proven
+        session.commit()
+        assert session.get(DealVerdict, ("pyramid", seed)) is None  # the par's line alone
+    assert 'data-deal-proven="yes"' in client.get(f"/play/pyramid/{seed}").text
 
 
 # ---------------------------------------------------------------- "still winnable?"

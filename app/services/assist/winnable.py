@@ -21,13 +21,13 @@ import time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import DailyDeal, DealVerdict, Game, Player, PositionVerdict, utcnow
+from app.db.models import DailyDeal, DealVerdict, Game, Player, PositionVerdict, ShortestLine, utcnow
 from app.db.session import facts, release
 from app.engine import MAX_SEED, GameRecord, get_game, get_preset
 
 from ..errors import ServiceError
 from ..play import daily, games
-from . import first_deals, searches, solver_cache
+from . import first_deals, par, searches, solver_cache
 
 log = logging.getLogger("tretten.winnable")
 
@@ -148,11 +148,16 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
 
 def proven(session: Session, preset_slug: str, seed: int | None) -> bool:
     """Whether the solver has proven this seeded deal winnable (a deal page's verdict, the search
-    of a winnable-only new deal, or a deal shipped proven): what the page may promise a
-    newcomer about it."""
+    of a winnable-only new deal, a deal shipped proven, or a winning line kept for its start: its
+    par, or a hint's or an analysis's verdict there): what the page may promise a newcomer about
+    it. A deal won once and played again is one the end screen gave a par."""
     if seed is None:
         return False
     if seed in first_deals.shipped(preset_slug):
         return True
     verdict = session.get(DealVerdict, (preset_slug, seed))
-    return bool(verdict is not None and verdict.winnable)
+    if verdict is not None and verdict.winnable:
+        return True
+    key = solver_cache.key_of(par.start_of_deal(preset_slug, seed))
+    kept = (session.get(ShortestLine, key), session.get(PositionVerdict, key))
+    return any(row is not None and row.winnable for row in kept)
