@@ -147,6 +147,13 @@ def test_keyboard_help_only_where_there_is_a_keyboard(server, browser):
         page = context.new_page()
         page.goto(f"{server}/play/pyramid/5")
         assert page.is_visible(".keys-help") is shown
+        page.goto(f"{server}/rules/gaps")  # the rules' line of keys, and a replay's
+        assert page.is_visible(".keys-help") is shown
+        page.goto(f"{server}/play/pyramid/5")
+        page.click('[data-action="draw"]')
+        page.wait_for_selector('#board[data-ply="1"]')
+        page.goto(f"{server}/g/{page.get_attribute('#board', 'data-game-id')}/replay")
+        assert page.is_visible(".keys-help") is shown
         context.close()
 
 
