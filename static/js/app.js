@@ -127,20 +127,6 @@
     if (target) target.focus();
   });
 
-  // Share: copy the link; the plain link stays for browsers without a clipboard.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-share]");
-    if (!button) return;
-    var url = button.getAttribute("data-share");
-    if (navigator.clipboard) {
-      navigator.clipboard.writeText(url).then(function () {
-        button.textContent = button.getAttribute("data-copied") || "✓";
-      }, function () { window.prompt("", url); });
-    } else {
-      window.prompt("", url);
-    }
-  });
-
   // The clock of timed scoring: the server sends the elapsed seconds; we only count on.
   var clockTimer = null;
   function startClock() {
@@ -245,6 +231,32 @@
   function onPhone() {
     return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   }
+
+  // Share: "Share link" opens a phone's share sheet, and elsewhere copies the link as "Copy link"
+  // does, said beside them. The plain link stays (it opens the deal's page) without script, for
+  // a click that opens it elsewhere, and where there is neither a sheet nor a clipboard.
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("[data-share], [data-share-url]");
+    if (!el || event.button || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    var url = el.getAttribute("data-share") || el.href;
+    var sheet = el.hasAttribute("data-share-url") && navigator.share && onPhone();
+    if (!sheet && !navigator.clipboard) {
+      if (el.hasAttribute("data-share")) window.prompt("", url);
+      return;
+    }
+    event.preventDefault();
+    function copy() {
+      var status = el.parentNode.querySelector("[data-share-link-status]");
+      if (!navigator.clipboard) { window.prompt("", url); return; }
+      navigator.clipboard.writeText(url).then(function () {
+        if (status) status.textContent = el.getAttribute("data-copied");
+      }, function () { window.prompt("", url); });
+    }
+    if (!sheet) { copy(); return; }
+    navigator.share({ url: url }).catch(function (error) {
+      if (!error || error.name !== "AbortError") copy();  // cancelled by the player: nothing to do
+    });
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-share-result]");

@@ -1,6 +1,6 @@
 """Sharing in a real browser: "Share result" on a phone (the share sheet, stubbed, then the
 clipboard), on a desktop (the clipboard), a friend opening the shared result, and the daily
-calendar on /stats at 390 px."""
+calendar on /stats at 390 px; "Share link" (the sheet on a phone, the clipboard on a desktop)."""
 
 from __future__ import annotations
 
@@ -134,3 +134,28 @@ def test_the_daily_calendar_fits_a_phone(server, browser):
         assert not page.js_errors
     finally:
         context.close()
+
+
+def test_share_link_copies_on_a_desktop_and_opens_the_share_sheet_on_a_phone(server, browser):
+    """"Share link" is the deal's link: a click copies it and says so (it reloaded the page, the
+    same address, with nothing said), a phone's tap gives it to the share sheet; the page stays."""
+    for phone, locale, said in ((False, "sv-SE", "Länken är kopierad."), (True, "da-DK", None)):
+        context, page = _context(browser, server, 390 if phone else 1280, phone=phone, locale=locale)
+        try:
+            page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+            page.bring_to_front()  # the clipboard refuses a page without focus
+            page.evaluate("window.stayed = true")
+            link = page.get_attribute("[data-share-url]", "href")
+            assert link == f"{server}/play/pyramid/{WIN_SEED}"
+            (page.tap if phone else page.click)("[data-share-url]")
+            if phone:
+                page.wait_for_function("window.sharedData !== undefined")
+                assert page.evaluate("window.sharedData.url") == link
+            else:
+                page.wait_for_selector("[data-share-link-status]:not(:empty)")
+                assert page.inner_text("[data-share-link-status]") == said
+                assert page.evaluate("navigator.clipboard.readText()") == link
+            assert page.evaluate("window.stayed") is True
+            assert page.js_errors == [], page.js_errors
+        finally:
+            context.close()
