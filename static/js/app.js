@@ -183,12 +183,13 @@
     var link = name && replay.querySelector('a[data-replay="' + name + '"]');
     if (link) { event.preventDefault(); link.click(); }
   });
+  // the frame is swapped at every step: focus goes back to the control that had it (Play/Pause
+  // and the speed are kept through the swaps, hx-preserve, and keep theirs)
   var replayFocus = null;
   document.addEventListener("htmx:beforeRequest", function () {
     var el = document.activeElement;
     replayFocus = el && el.closest && el.closest("#replay") ?
-      (el.hasAttribute("data-replay-slider") ? "[data-replay-slider]" : el.hasAttribute("data-replay-play") ? "[data-replay-play]" :
-       el.hasAttribute("data-replay-speed") ? "[data-replay-speed]" :
+      (el.hasAttribute("data-replay-slider") ? "[data-replay-slider]" :
        el.getAttribute("data-replay") ? '[data-replay="' + el.getAttribute("data-replay") + '"]' : null) : null;
   });
   document.addEventListener("htmx:afterSettle", function () {

@@ -29,6 +29,9 @@ PAGES = {
     "rules-gaps": "/rules/gaps",
 }
 PHONE = {"lobby", "pyramid", "gaps", "stats", "end"}  # at 390 px: the pages whose layout changes most
+# the third language again over the pages with the most of its own words (names, labels, the
+# analysis): what the other two passes check of the same templates is the layout and the colours
+THIRD = {"lobby", "pyramid", "stats", "end", "rules-pyramid"}
 RUN = """async () => {
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => ({
@@ -69,7 +72,7 @@ def test_axe_finds_no_serious_violation(server, browser, finished, language, sch
             _browse_as(page, server, link)
             pages = {**PAGES, "end": f"/games/{game['id']}", "replay": f"/g/{game['id']}/replay?ply=3"}
             for name, path in pages.items():
-                if width < 1280 and name not in PHONE:
+                if (width < 1280 and name not in PHONE) or (language == "sv" and name not in THIRD):
                     continue
                 page.goto(server + path)
                 assert page.get_attribute("html", "lang") == language

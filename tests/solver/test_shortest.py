@@ -455,7 +455,9 @@ def test_the_compiled_bound_with_the_waste_burial_is_the_pythons_along_double_py
             problem = problem_of(here)
             search = ShortestSearch(problem)
             assert search.compiled() and search.burial
-            expected = search.bound(search.start()) if k % 2 else shortest.INF  # every other one
+            # every other one, past the first moves: there the Python bound costs a second a
+            # position and the burial never raises it; one full deal's position each still
+            expected = search.bound(search.start()) if k == 1 or (k % 2 and k > 6) else shortest.INF
             if expected < shortest.INF:
                 _line, lower = ShortestSearch(problem).run()
                 assert lower == expected, (seed, move)
