@@ -718,6 +718,15 @@
     if (!now) {
       event.preventDefault();
       event.stopPropagation();
+      // a button's move the page cannot show yet (a draw, a turnover, a redeal) is a blind one:
+      // with the device offline it is not kept (taps made because "nothing happened" drew a
+      // one-pass stock to its end unseen once the network came back); not done, said so, as a
+      // hint asked offline is. A card tapped is kept: the player saw the card
+      if (!isTap && navigator.onLine === false) {
+        var region = document.getElementById("sync-said");
+        refuse(el, region ? region.getAttribute("data-unanswered") : "");
+        return;
+      }
       later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : { actions: [action], at: tapAt });
       save();
       render();
