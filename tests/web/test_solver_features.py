@@ -440,14 +440,15 @@ def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
 
 # ---------------------------------------------------------------- post-game analysis
 
-def _lost_game(client) -> tuple[str, int]:
-    """Seed 250 played along the known win, then one move that loses it, then to the end."""
+def _lost_game(client, after: int = 3) -> tuple[str, int]:
+    """Seed 250 played along the known win (at least ``after`` moves of it), then one move that
+    loses it, then to the end."""
     record = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", WIN_SEED))
     played: list[str] = []
     for move in WIN_LINE:
         losing = next((m for m in record.position.legal_moves()
                        if str(m) != move and solve(record.play(m).position).winnable is False), None)
-        if losing is not None and len(played) >= 3:
+        if losing is not None and len(played) >= after:
             record = record.play(losing)
             played.append(str(losing))
             break
@@ -487,6 +488,17 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     new = _game(client, response.headers["location"].rsplit("/", 1)[1])
     assert new.id != game_id and new.seed == WIN_SEED and new.cursor == ply - 1 and new.status == "playing"
     assert new.moves.split() == record.played_text.split()[: ply - 1]
+
+
+def test_a_deal_lost_by_its_first_move_is_said_in_words_not_as_move_0(client):
+    """"could be won until move 1" and "the first 0 moves already played" read as a bug."""
+    game_id, fatal = _lost_game(client, after=0)
+    assert fatal == 1
+    response = client.get(f"/games/{game_id}/analysis", headers=HX)
+    assert 'data-analysis-ply="1"' in response.text
+    assert "The deal could be won; after the first move it could not." in response.text
+    assert "A new game of this deal, from its start." in response.text
+    assert "until move" not in response.text and "first 0" not in response.text
 
 
 def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client, other_client):
