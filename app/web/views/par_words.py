@@ -11,7 +11,7 @@ from gettext import NullTranslations
 
 from app.i18n import current_language, translations_for
 
-MINUS = "\u2212"   # − : under par, or no result against it
+MINUS = "\u2212"   # − : under par (a typographic minus, not a hyphen)
 
 
 def par_name(moves: int, proven: bool, bound: int | None = 0, translations: NullTranslations | None = None) -> str:

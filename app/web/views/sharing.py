@@ -30,7 +30,7 @@ from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
 from app.services.play.lifecycle import Phase, phase_of
-from app.web.views.par_words import MINUS, over_par, par_name
+from app.web.views.par_words import over_par, par_name
 from app.web.views.preset_words import preset_name, preset_summary
 
 CLEARED = "\U0001F7E9"  # 🟩 large green square
@@ -45,7 +45,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
 
     ``url`` is the absolute link to the deal with the game as its origin (the caller knows the
     public base URL). With the deal's ``par`` (app.services.assist.par) a line "Par 41: +3" ("par" at
-    par, "−" for a game not won; "Best known 41" without a proof); with ``rank`` (place,
+    par; "Par 41" alone for a game not won; "Best known 41" without a proof); with ``rank`` (place,
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)
@@ -68,7 +68,8 @@ def _scored(game: Game, translations, par: Par | None, rank: tuple[int, int] | N
     if par is not None:
         name = par_name(par.moves, par.proven, par.bound, translations)
         won = phase_of(game) is Phase.WON
-        parts.append(f"{name}: {over_par(par.over(game.cursor), par.proven, translations) if won else MINUS}")
+        # a game not won has no result against par: the deal's par alone ("Par 34: −" said nothing)
+        parts.append(f"{name}: {over_par(par.over(game.cursor), par.proven, translations)}" if won else name)
     if rank is not None:
         parts.append(_("No. %(rank)d of %(count)d on the day's table") % {"rank": rank[0], "count": rank[1]})
     return " · ".join(parts)
