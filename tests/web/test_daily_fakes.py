@@ -207,3 +207,6 @@ def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(clie
     assert _game(client, game_id).hint_count == 1
     mine = _mine(client)
     assert mine is not None and mine.rank is None and mine.why == "assisted"
+    # the player reads why their win has no place, in words under their name, not in a title
+    row = re.search(r'<tr[^>]*data-mine[^>]*>.*?</tr>', client.get("/daily/pyramid/table").text, re.S).group(0)
+    assert re.search(r'data-unranked-why>With undo, hint or auto-finish: not ranked</span>', row), row
