@@ -184,3 +184,20 @@ def test_the_buttons_stay_put_when_a_hints_words_come_in(server, new_page, prese
     moved = {name: (round(after[name][0] - x), round(after[name][1] - y)) for name, (x, y) in before.items()}
     assert all(abs(dx) <= 6 and abs(dy) <= 6 for dx, dy in moved.values()), (preset, size, moved)
     shot(page, f"hint-{preset}-{size[0]}")
+
+
+@pytest.mark.parametrize("locale, words", [("sv-SE", "längst till vänster är överst"), ("da-DK", "yderst til venstre er øverst")])
+def test_a_phones_turned_gaps_board_says_a_rows_left_is_its_top(server, new_page, locale, words):
+    """On a phone each row stands upright while the rules, the labels and the hints say rows and
+    left: the board says so, beside itself; a wide window, whose rows lie as the words say, not."""
+    page = new_page(390, 844, locale=locale)
+    page.goto(f"{server}/play/gaps/4")
+    note = page.locator("#board [data-turned-note]")
+    assert note.is_visible() and words in note.inner_text()
+    grid, box = page.locator("#board .gaps-grid").bounding_box(), note.bounding_box()
+    assert box["x"] >= grid["x"] + grid["width"] and box["y"] + box["height"] <= grid["y"] + grid["height"]  # in the side column
+    page = new_page(1280, 900, locale=locale)
+    page.goto(f"{server}/play/gaps/4")
+    assert page.locator("#board [data-turned-note]").is_hidden()
+    page.goto(f"{server}/rules/gaps")
+    assert page.locator("[data-turned-note]").is_visible()  # the rules say it to every reader
