@@ -31,10 +31,13 @@
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
   }
-  function newSeed() {  // any of the 2^64 seeds, as the server's share links take them
-    var w = new Uint32Array(2);
-    window.crypto.getRandomValues(w);
-    return (BigInt(w[0]) * 4294967296n + BigInt(w[1])).toString();
+  // a seed as the server picks one for a new deal (app/services/play/games.py, random_seed):
+  // below a billion, short enough to read aloud and to fit the phone's line beside "Copy link"
+  // (any of the 2^64 took 20 digits); drawn without bias, the draws of 4e9 and over again
+  function newSeed() {
+    var w = new Uint32Array(1);
+    do { window.crypto.getRandomValues(w); } while (w[0] >= 4000000000);
+    return String(w[0] % 1000000000);
   }
   function load() {
     try {

@@ -131,6 +131,8 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
         offline_move(page, move)
         second.append(move)
     seed = page.evaluate("() => TrettenOfflinePlay.state().game.deal.seed")
+    # as short as the server's own new deals (app/services/play/games.py: random_seed)
+    assert seed.isdigit() and int(seed) < 1_000_000_000, seed
     shot(page, "offline-return-new-deal-offline")
     waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
     assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"

@@ -81,7 +81,8 @@ def parse_seed(text: str | int) -> int:
 
 
 def random_seed() -> int:
-    # short enough to read aloud and type into the lobby's seed field
+    # short enough to read aloud and type into the lobby's seed field (offline, the page picks a
+    # new deal's seed the same way: static/js/offline-play.js, newSeed)
     return secrets.randbelow(1_000_000_000)
 
 
