@@ -250,7 +250,11 @@
       var status = el.parentNode.querySelector("[data-share-link-status]");
       if (!navigator.clipboard) { window.prompt("", url); return; }
       navigator.clipboard.writeText(url).then(function () {
-        if (status) status.textContent = el.getAttribute("data-copied");
+        if (!status) return;
+        status.textContent = el.getAttribute("data-copied");
+        // a note over the page, as a toast: it goes by itself (it stayed over the moves' count)
+        clearTimeout(status.tretten);
+        status.tretten = setTimeout(function () { status.textContent = ""; }, 3000);
       }, function () { window.prompt("", url); });
     }
     if (!sheet) { copy(); return; }

@@ -155,6 +155,8 @@ def test_share_link_copies_on_a_desktop_and_opens_the_share_sheet_on_a_phone(ser
                 page.wait_for_selector("[data-share-link-status]:not(:empty)")
                 assert page.inner_text("[data-share-link-status]") == said
                 assert page.evaluate("navigator.clipboard.readText()") == link
+                # a note over the stats: it goes by itself, as a toast does
+                page.wait_for_selector("[data-share-link-status]:empty", state="attached")
             assert page.evaluate("window.stayed") is True
             assert page.js_errors == [], page.js_errors
         finally:
