@@ -119,6 +119,15 @@ def test_the_win_panel_closes_and_shows_the_finished_cards(server, new_page, siz
     page.click(f"{panel} [data-close-panel]")  # … and closed by its ✕
     page.wait_for_selector(f"{panel}:not([open])")
     assert not page.evaluate(covered)
+    # scrolled to its end, the page's last line (the settings) clears the closed panel (on a phone
+    # a pill fixed at the window's foot lay over it)
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    covering = page.evaluate(f"""() => {{ const pill = document.querySelector('{panel} > summary').getBoundingClientRect();
+        return [...document.querySelectorAll('a, button, summary, p')].filter(el => !el.closest('{panel}') && el.getClientRects().length).filter(el => {{
+            const s = el.getBoundingClientRect();
+            return !(s.bottom <= pill.top || s.top >= pill.bottom || s.right <= pill.left || s.left >= pill.right); }})
+          .map(el => el.textContent.trim()); }}""")
+    assert covering == [], (size, covering)
     shot(page, f"first-win-closed-{size[0]}")
     assert not page.js_errors
 
