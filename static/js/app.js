@@ -619,6 +619,10 @@
     if (!b) return;
     var n = queue.length + heldMoves();
     b.setAttribute("data-pending", String(n));
+    // the moves' count follows the table: the stored moves and those shown on their way (it
+    // said 0 beside a draw shown while the network was gone); the server's board says it again
+    var count = b.querySelector('[data-stat="ply"]'), shown = queue.filter(function (m) { return m.spec; }).length;
+    if (count && shown) count.textContent = String(Number(b.getAttribute("data-ply") || 0) + shown);
     b.querySelectorAll(".held").forEach(function (el) { el.classList.remove("held"); });
     later.forEach(function (t) {
       var el = t.actions ? b.querySelector('[data-action="' + CSS.escape(t.actions[0]) + '"]') : place(t.value);

@@ -101,6 +101,8 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
         toast = page.wait_for_selector("#board .toast.near")
         assert toast.inner_text() == "No connection: not done. Try again when it is back."
     assert pending(page) == len(cards)
+    # the moves' count is the table's: the stored move and the ones shown on their way
+    assert page.inner_text('#board [data-stat="ply"]') == str(1 + SHOWN)
     status = page.inner_text("#board [data-sync]")
     assert "waiting" in status and str(len(cards)) in status, status
     assert page.inner_text("#sync-said") == status  # read out
