@@ -149,6 +149,8 @@ def test_keyboard_help_only_where_there_is_a_keyboard(server, browser):
         assert page.is_visible(".keys-help") is shown
         page.goto(f"{server}/rules/gaps")  # the rules' line of keys, and a replay's
         assert page.is_visible(".keys-help") is shown
+        page.goto(f"{server}/rules/giza")  # what is not about keys stays on a phone
+        assert page.is_visible(".keys-help") is shown and page.get_by_text("Undo and redo as much as you like.").is_visible()
         page.goto(f"{server}/play/pyramid/5")
         page.click('[data-action="draw"]')
         page.wait_for_selector('#board[data-ply="1"]')
