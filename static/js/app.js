@@ -236,6 +236,7 @@
   // Share: "Share link" opens a phone's share sheet, and elsewhere copies the link as "Copy link"
   // does, said beside them. The plain link stays (it opens the deal's page) without script, for
   // a click that opens it elsewhere, and where there is neither a sheet nor a clipboard.
+  var copiedTimer = null;  // the note "Link copied." goes after a while
   document.addEventListener("click", function (event) {
     var el = event.target.closest && event.target.closest("[data-share], [data-share-url]");
     if (!el || event.button || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
@@ -253,8 +254,8 @@
         if (!status) return;
         status.textContent = el.getAttribute("data-copied");
         // a note over the page, as a toast: it goes by itself (it stayed over the moves' count)
-        clearTimeout(status.tretten);
-        status.tretten = setTimeout(function () { status.textContent = ""; }, 3000);
+        clearTimeout(copiedTimer);
+        copiedTimer = setTimeout(function () { status.textContent = ""; }, 3000);
       }, function () { window.prompt("", url); });
     }
     if (!sheet) { copy(); return; }
