@@ -389,7 +389,7 @@
     toast.setAttribute("data-near", el.value || "");
     toast.setAttribute("aria-hidden", "true");  // #announce reads it out
     toast.textContent = text;
-    board().appendChild(toast);  // fixed in the window; it goes with the board's next answer
+    board().appendChild(toast);  // fixed in the window; laid into the boards that come (afterSwap)
     if (window.TrettenTable) window.TrettenTable.placeToast(toast, el.getBoundingClientRect());
     var announce = document.getElementById("announce");
     if (announce) announce.textContent = text;
@@ -721,6 +721,7 @@
     if (!el || el.disabled || !window.htmx) return;
     var isTap = el.name === "target", action = el.getAttribute("data-action");
     if (!isTap && !action) return;
+    hush();  // the words said before go with the next press (they stay through the boards that come)
     tapAt = keptAt || Date.now();
     keptAt = 0;
     var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
@@ -767,8 +768,20 @@
       }
       later.shift();
       if (el) { keptAt = next.at; draining = true; el.click(); draining = false; keptAt = 0; }
+      else gone(next);
     }
     if (later.length !== before) { save(); render(); }
+  }
+  // A kept tap whose card or button is no longer there when its turn comes (a draw made before
+  // it covered the waste's card tapped; the stock ran out) is not made, and neither are the taps
+  // after it, meant for the table the player saw; said so beside its place. The second half of a
+  // double tap on a card one tap moved lands where the card was: let go, as it is when not kept
+  function gone(tap) {
+    later = [];
+    if (!tap.actions && left && left.place === tap.value && tap.at - left.at < DOUBLE_TAP_MS) return;
+    var region = document.getElementById("sync-said");
+    var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
+    say(at || board(), region ? region.getAttribute("data-kept-gone") : "");
   }
 
   function forBoard(event) {  // a request that brings a new board (not the solver's status within it)
@@ -786,9 +799,12 @@
       others += 1;
     }
   });
+  var ownWords = null;  // the page's own words on the board being replaced
   document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!forBoard(event)) return;
     // the place and its card: a board after an undo may hold another card there (the stock's)
-    if (forBoard(event)) keptSelection = current() ? { place: current().value, card: current().getAttribute("data-card") } : null;
+    keptSelection = current() ? { place: current().value, card: current().getAttribute("data-card") } : null;
+    ownWords = board().querySelector(".toast[data-near]");
   });
   // a board came: the moves still on their way are shown on it again, with the answers after them
   // the moves still on their way, shown on the board laid in, with the answers after them
@@ -819,6 +835,10 @@
       }
     }
     if (refused) { queue = []; later = []; posted = false; keptSelection = null; base = null; }
+    // the page's words stay until the next tap, in the board laid in (a move made just before them
+    // brings its board a round trip later): the board's own words (a refusal, a note) replace them
+    if (ownWords && !refused && !board().querySelector(".toast")) board().appendChild(ownWords);
+    ownWords = null;
     layQueue();
     save();
     render();

@@ -237,3 +237,72 @@ def test_a_second_try_that_meets_the_stored_first_is_its_answer(server, new_page
     assert page.locator("[data-error]").count() == 0 and pending(page) == 0
     equals_a_fresh_load(page)
     assert not errors
+
+
+MOVE_POSTS = re.compile(r"/(play/pyramid|games/[\w-]+/act)(\?.*)?$")
+
+
+def hold_moves(page):
+    """The page's move posts held here, in order, until the answered ``let_go()``; those after
+    it go at once."""
+    held: list = []
+
+    def hold(route):
+        if held is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def let_go():
+        nonlocal held
+        waiting, held = held, None
+        for route in waiting:
+            route.continue_()
+
+    page.route(MOVE_POSTS, hold)
+    return let_go
+
+
+def test_words_said_while_a_move_is_on_its_way_stay_when_its_board_comes(server, new_page):
+    """A refusal made while the last move's board is on its way (a round trip on a phone) is still
+    there to read once that board is laid in; it went with the board's swap before."""
+    page, errors = new_deal(new_page, server)
+    let_go = hold_moves(page)
+    page.click(taps(OFFLINE_MOVES[0])[0])  # the king: shown at once, its board held
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    page.click('#board [data-loc="P0"]')  # the apex: covered
+    said = "That card cannot be played right now."
+    assert page.inner_text("#board .toast[data-near]") == said
+    let_go()
+    settled(page)
+    assert ply(page) == 1
+    assert page.inner_text("#board .toast[data-near]") == said
+    page.click('[data-action="draw"]')  # the next press: the words go
+    wait_ply(page, 2)
+    assert page.locator("#board .toast[data-near]").count() == 0
+    assert not errors
+
+
+def test_a_kept_tap_whose_card_was_covered_meanwhile_is_not_made_and_says_why(server, new_page):
+    """Draw, draw and draw again, then the waste's card: the third draw is kept (two moves ahead),
+    and so is the tap on the card the player saw on the waste. The kept draw covers that card
+    before the tap's turn, so the tap is not made, and the page says so instead of dropping it."""
+    page, errors = mid_game(new_page, server)
+    let_go = hold_moves(page)
+    draw = taps("D")[0]
+    page.click(draw)  # shown: the board knows the answers one move ahead
+    page.wait_for_function("() => TrettenBoard.debug().known && TrettenBoard.debug().posted")
+    page.click(draw)  # shown again, from those answers
+    page.wait_for_function("() => !TrettenBoard.debug().known")
+    page.click(draw)  # two moves ahead: kept
+    page.click('#board [data-loc="W"][data-card]')  # the card on the waste now: kept too
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 2
+    let_go()
+    toast = page.wait_for_selector("#board .toast[data-near]")
+    assert toast.inner_text() == "Not done: the cards had already moved when your tap's turn came."
+    settled(page)
+    assert stored_moves(page, server, game_id_of(page)) == ["D"] * 4
+    assert page.locator("#board .held").count() == 0 and pending(page) == 0
+    assert page.inner_text("#board .toast[data-near]") == toast.inner_text()  # still there to read
+    equals_a_fresh_load(page)
+    assert not errors
