@@ -7,7 +7,9 @@ import re
 from app.engine import GameRecord, deal_for_seed, get_preset
 
 from .helpers import HX
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, play_line, new_game, win
+from app.services.assist import searches
+
+from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, win
 
 
 def cards_shown(html: str) -> list[tuple[str, str]]:
@@ -83,3 +85,16 @@ def test_replay_shows_the_post_game_analysis(client):
     assert 'data-banner="won"' in last and last.count("Won.") == 1, re.findall(r"[^>]{0,40}Won\.", last)
 
 
+
+
+def test_a_replay_opened_while_the_solver_has_no_room_shows_what_is_kept(client, other_client):
+    """The replay of a lost game asks for its analysis, a search; with every slot of the solver
+    taken (another player's hints, or the end screen's own analysis of this game under way) the
+    replay is still shown, with what is kept, and the analysis comes once there is room."""
+    game = lose(other_client, api_player(other_client))
+    with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):
+        busy = client.get(f"/g/{game['id']}/replay?ply=1")
+    assert busy.status_code == 200
+    assert 'data-analysis="none"' in busy.text and "No post-game analysis for this game yet." in busy.text
+    later = client.get(f"/g/{game['id']}/replay?ply=1")
+    assert later.status_code == 200 and 'data-analysis="yes"' in later.text

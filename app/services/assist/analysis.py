@@ -13,6 +13,7 @@ runs out, the words say only that the solver knows a win of that length, never "
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
@@ -61,11 +62,16 @@ def analysable(game: Game) -> bool:
     return game.status != Status.PLAYING or bool(game.abandoned)
 
 
-def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis | None:
+class _NotKept(Exception):
+    """A probe the analysis would have to search for, asked without searching."""
+
+
+def analyse(session: Session, game: Game, player_id: str | None, *, search: bool = True) -> GameAnalysis | None:
     """The analysis of a finished game, asked for by ``player_id``. The end screen asks for it by
     itself as the game ends, so its searches are admitted apart from the player's own (one at a
     time each: app.services.assist.searches): a hint asked in the next game while this still
-    searches (a Double Pyramid's par takes seconds) is not refused."""
+    searches (a Double Pyramid's par takes seconds) is not refused. With ``search`` False only
+    what is kept is read (a replay's frames: None while the end screen's search is under way)."""
     if not analysable(game):
         return None
     player_id = None if player_id is None else f"{player_id}/analysis"
@@ -76,11 +82,27 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     status = record.at(total).position.status
 
     def probe(ply: int) -> solver_cache.Verdict:
-        return solver_cache.verdict(session, record.at(ply), player_id=player_id, nodes=solver_cache.ANALYSIS_NODES,
-                                    seconds=solver_cache.ANALYSIS_SECONDS)
+        if search:
+            return solver_cache.verdict(session, record.at(ply), player_id=player_id,
+                                        nodes=solver_cache.ANALYSIS_NODES, seconds=solver_cache.ANALYSIS_SECONDS)
+        found = solver_cache.kept_verdict(session, record.at(ply), nodes=solver_cache.ANALYSIS_NODES)
+        if found is None:
+            raise _NotKept
+        return found
 
     if status is Status.WON:
-        return _won(session, record, total, moves, said, player_id)
+        found = (par.par_of(session, record.at(0), player_id=player_id) if search
+                 else par.known(session, record.at(0)))
+        return _won(record, total, moves, said, found)
+    try:
+        return _lost(record, total, moves, said, status, probe)
+    except _NotKept:
+        return None
+
+
+def _lost(record: GameRecord, total: int, moves: tuple[str, ...], said: tuple[Announcement, ...],
+          status: Status, probe: Callable[[int], solver_cache.Verdict]) -> GameAnalysis:
+    """A game not won: where the deal could no longer be won (a binary search of ``probe``)."""
     start = probe(0)
     if start.winnable is None:
         return GameAnalysis("unknown", total, moves=moves, said=said)
@@ -104,11 +126,11 @@ def analyse(session: Session, game: Game, player_id: str | None) -> GameAnalysis
     return GameAnalysis("lost_at", total, ply=high, moves=moves, said=said)
 
 
-def _won(session: Session, record: GameRecord, total: int, moves: tuple[str, ...],
-         said: tuple[Announcement, ...], player_id: str | None) -> GameAnalysis:
-    """A won game against the deal's par (app.services.assist.par): proven where the solver can prove
-    it, else the best line it knows; the same number the deal page and the share text give."""
-    found = par.par_of(session, record.at(0), player_id=player_id)
+def _won(record: GameRecord, total: int, moves: tuple[str, ...], said: tuple[Announcement, ...],
+         found: par.Par | None) -> GameAnalysis:
+    """A won game against the deal's par ``found`` (app.services.assist.par): proven where the
+    solver can prove it, else the best line it knows; the same number the deal page and the
+    share text give."""
     if found is not None:
         line = record.at(0)
         for token in found.line:

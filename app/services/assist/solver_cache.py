@@ -72,20 +72,31 @@ def keep_best_move(session: Session, record: GameRecord, move: str) -> None:
         session.expire(row)
 
 
-def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
-            seconds: float = STATUS_SECONDS) -> Verdict:
-    """The verdict on the record's position at its cursor: from the cache, or searched now
-    within the budget (for ``player_id``: app.services.assist.searches.admitted) and kept, a fact
-    in its own unit of work (app.db.session: read, search, then write)."""
+def kept_verdict(session: Session, record: GameRecord, *, nodes: int = STATUS_NODES) -> Verdict | None:
+    """What ``verdict`` answers without a search: a finished position's, or the one kept (an
+    undecided one only if it was searched with at least ``nodes``); None when it would search."""
     position = record.position
     if position.status is Status.WON:
         return Verdict(True, ())
     if position.status is Status.LOST:
         return Verdict(False, ())
-    key = key_of(record)
-    row = session.get(PositionVerdict, key)
+    row = session.get(PositionVerdict, key_of(record))
     if row is not None and (row.winnable is not None or row.budget >= nodes):
         return Verdict(row.winnable, tuple(row.moves.split()), True)
+    return None
+
+
+def verdict(session: Session, record: GameRecord, *, player_id: str | None, nodes: int = STATUS_NODES,
+            seconds: float = STATUS_SECONDS) -> Verdict:
+    """The verdict on the record's position at its cursor: from the cache, or searched now
+    within the budget (for ``player_id``: app.services.assist.searches.admitted) and kept, a fact
+    in its own unit of work (app.db.session: read, search, then write)."""
+    found = kept_verdict(session, record, nodes=nodes)
+    if found is not None:
+        return found
+    position = record.position
+    key = key_of(record)
+    row = session.get(PositionVerdict, key)
     release(session)
     try:
         result = searches.solve(position, player_id=player_id, budget_nodes=nodes, budget_seconds=seconds)
