@@ -189,9 +189,22 @@ def test_preferences_choose_the_theme_and_the_animations(client):
     page = client.get(f"/games/{game_id}").text
     assert '<html lang="en" data-theme="dark" data-animations="off">' in page
     assert '<meta name="color-scheme" content="dark">' in page
-    client.post("/prefs", data={"csrf_token": csrf_of(html), "theme": "purple", "animations": "true", "next": "/"})
+    # an unknown theme is refused with a reason, and changes nothing (the animations neither)
+    refused = client.post("/prefs", data={"csrf_token": csrf_of(html), "theme": "purple", "animations": "true", "next": "/"})
+    assert refused.status_code == 422 and "The request could not be understood." in refused.text
     page = client.get(f"/games/{game_id}").text
-    assert '<html lang="en" data-theme="dark">' in page  # an unknown theme changes nothing
+    assert '<html lang="en" data-theme="dark" data-animations="off">' in page
+
+
+@pytest.mark.parametrize("field,value", [("scoring", "bogus"), ("language", "fr")])
+def test_an_unknown_setting_is_refused_and_changes_nothing(client, field, value):
+    game_id, html = start_seeded(client, "pyramid", 3)
+    path = "/prefs/language" if field == "language" else "/prefs"
+    refused = client.post(path, data={"csrf_token": csrf_of(html), field: value, "zen": "true", "next": "/"})
+    assert refused.status_code == 422
+    page = client.get(f"/games/{game_id}").text
+    assert '<html lang="en"' in page and 'data-stat="score"' in page  # not zen, still English
+    assert "tretten_lang" not in refused.headers.get("set-cookie", "")
 
 
 def play_through_the_board(client, game_id: str, html: str, moves) -> str:

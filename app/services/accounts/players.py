@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import SCORING_SYSTEMS
 
+from ..errors import InputError
 from ..play.lifecycle import in_play_expression
 
 LANGUAGES = ("da", "sv", "en")
@@ -78,10 +79,14 @@ def update_preferences(
     theme: str | None = None,
     animations: bool | None = None,
 ) -> Player:
-    """Change only what was given; an unknown language, scoring system or theme is ignored."""
-    if language in LANGUAGES:
+    """Change only what was given. An unknown language, scoring system or theme is refused
+    (``InputError``) before anything changes: a form that sends one was not ours."""
+    for given, known in ((language, LANGUAGES), (scoring, SCORING_SYSTEMS), (theme, THEMES)):
+        if given is not None and given not in known:
+            raise InputError(f"{given[:16]!r} is not one of {', '.join(known)}", "bad_request")
+    if language is not None:
         player.language = language
-    if scoring in SCORING_SYSTEMS:
+    if scoring is not None:
         player.scoring = scoring
         # the games in play follow the player's choice; finished ones, and those counted as
         # lost, keep theirs (and are not touched: a write would make an idle game look played)
@@ -95,7 +100,7 @@ def update_preferences(
         player.zen = zen
     if four_colour is not None:
         player.four_colour = four_colour
-    if theme in THEMES:
+    if theme is not None:
         player.theme = theme
     if animations is not None:
         player.animations = animations
