@@ -21,6 +21,7 @@ from app.engine import (
     deal_for_seed,
     format_deal,
     get_game,
+    trace,
 )
 from app.engine.variants import Position
 
@@ -74,29 +75,19 @@ def _move_error(index: int, exc: Exception) -> int:
     return USAGE_ERROR
 
 
-def describe(position: Position) -> dict:
-    """The replay object of one position: status, sorted legal moves, simple score, position."""
-    return {
-        "status": position.status,
-        "legal": sorted(str(m) for m in position.legal_moves()),
-        "score": position.simple_score,
-        "position": position.to_json(),
-    }
-
-
 def replay(args: argparse.Namespace) -> int:
     record = _start(args)
     if args.trace:
-        _emit(describe(record.position))
+        _emit(trace(record.position))
     for index, token in enumerate((args.moves or "").split()):
         try:
             record = record.play(token)
         except (InvalidMoveError, IllegalMoveError) as exc:
             return _move_error(index, exc)
         if args.trace:
-            _emit(describe(record.position))
+            _emit(trace(record.position))
     if not args.trace:
-        _emit(describe(record.position))
+        _emit(trace(record.position))
     return 0
 
 

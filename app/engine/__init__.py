@@ -13,7 +13,7 @@ from .errors import (
     NotationError,
 )
 from .gaps import REDEAL, Fill, GapsPosition, Redeal
-from .history import GameRecord
+from .history import GameRecord, trace
 from .outcome import Status, Termination
 from .presets import PRESETS, Preset, get_preset, presets_of
 from .pyramid import DRAW, RECYCLE, Draw, PyramidPosition, Recycle, Remove
@@ -28,5 +28,5 @@ __all__ = [
     "InvalidMoveError", "InvalidRulesError", "Move", "NotationError", "Position", "Preset", "PyramidPosition",
     "PyramidRules", "Recycle", "Redeal", "Remove", "Rules", "SplitMix64", "Status", "Termination", "Variant", "card",
     "deal_for_seed", "format_deal", "full_deck", "get_game", "get_preset", "parse_card", "parse_deal", "presets_of",
-    "score", "shuffled",
+    "score", "shuffled", "trace",
 ]

@@ -125,3 +125,15 @@ class GameRecord:
         if not self.can_redo:
             raise IllegalMoveError("there is nothing to redo")
         return self.at(self.cursor + 1)
+
+
+def trace(position: Position) -> dict:
+    """The replay trace's object of one position (``tretten replay --trace``, the contract other
+    programs check us by): its status, its legal moves in notation, sorted, its simple score and
+    the position's JSON."""
+    return {
+        "status": position.status,
+        "legal": sorted(str(m) for m in position.legal_moves()),
+        "score": position.simple_score,
+        "position": position.to_json(),
+    }

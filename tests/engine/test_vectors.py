@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.cli import describe
+from app.engine import trace
 from app.engine import GameRecord, get_game
 
 from .vectors import load
@@ -14,9 +14,9 @@ REPLAYS = load("replay.jsonl")
 def test_trace_matches_the_independent_implementation(case):
     variant = get_game(case["game"])
     record = GameRecord.new(variant.name, variant.parse_rules(case["options"]), variant.parse_deal(case["deal"]))
-    trace = [describe(record.position)]
+    traced = [trace(record.position)]
     for token in case["moves"].split():
         record = record.play(token)
-        trace.append(describe(record.position))
-    for step, (ours, theirs) in enumerate(zip(trace, case["trace"], strict=True)):
+        traced.append(trace(record.position))
+    for step, (ours, theirs) in enumerate(zip(traced, case["trace"], strict=True)):
         assert ours == theirs, f"step {step} differs"

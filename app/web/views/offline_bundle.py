@@ -36,7 +36,6 @@ def _files() -> list[tuple[str, bytes]]:
     files: list[tuple[str, bytes]] = [
         ("app/__init__.py", b""),
         ("app/i18n.py", (APP / "i18n.py").read_bytes()),  # its catalogs read without Babel
-        ("app/cli.py", (APP / "cli.py").read_bytes()),
         ("app/web/__init__.py", b""),
         ("app/web/views/__init__.py", b""),
         ("app/web/views/offline_data.json", json.dumps(

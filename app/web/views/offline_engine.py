@@ -25,8 +25,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 
 from app import i18n
-from app.cli import describe
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, Move, get_preset
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, Move, get_preset, trace
 from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 
 from . import boards
@@ -174,8 +173,8 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
 
 def digest(position) -> str:
     """One position as the replay's trace says it (status, sorted legal moves, score, the
-    position's JSON: ``app.cli.describe``), hashed: what the equality test compares."""
-    return _digested(describe(position))
+    position's JSON: ``app.engine.trace``), hashed: what the equality test compares."""
+    return _digested(trace(position))
 
 
 def _digested(said: dict[str, Any]) -> str:
@@ -193,13 +192,13 @@ def random_games(preset: str, first_seed: int, count: int, max_plies: int = 400)
     for seed in range(first_seed, first_seed + count):
         rng = random.Random(seed)  # nosec B311 - random play, no secret
         position = chosen.variant.new_position(chosen.variant.deal(seed), chosen.rules)
-        said = describe(position)
+        said = trace(position)
         moves: list[str] = []
         digests = [_digested(said)]
         while said["status"] == "playing" and len(moves) < max_plies:
             token = said["legal"][rng.randrange(len(said["legal"]))]
             position = position.apply(position.parse_move(token))
-            said = describe(position)
+            said = trace(position)
             moves.append(token)
             digests.append(_digested(said))
         games.append({"seed": seed, "moves": moves, "digests": digests})
@@ -215,11 +214,11 @@ def traces(cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     for case in cases:
         variant = get_game(case["game"])
         record = GameRecord.new(variant.name, variant.parse_rules(case["options"]), variant.parse_deal(case["deal"]))
-        trace = [describe(record.position)]
+        traced = [trace(record.position)]
         for token in case["moves"].split():
             record = record.play(token)
-            trace.append(describe(record.position))
-        out.append(json.loads(json.dumps(trace, default=str)))
+            traced.append(trace(record.position))
+        out.append(json.loads(json.dumps(traced, default=str)))
     return out
 
 
