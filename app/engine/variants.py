@@ -44,9 +44,13 @@ class Variant:
     # how near the end a game is when an auto-finish offer gives little away: at most this
     # many cards left (or out of place)
     near_end_cards: int = 10
-    # whether the solver proves the shortest win of a position (A* over the Pyramid family's
-    # moves; Gaps has none)
-    shortest_win: bool = True
+    # what the solver's shortest-win search (every game has one: its par) is worth beyond the
+    # par: a hint follows it, cut at a hint's wait, where it finds a good line within a second
+    # or two (the Pyramid family's; Gaps' comes out a few moves shorter, after seconds); and it
+    # ends within seconds when searched in full (one pyramid's, 2.5 s at most on held-out
+    # deals; two pyramids' take their whole budget, 5-10 s, on most deals: docs/par.md)
+    hint_shortest: bool = True
+    quick_shortest: bool = True
 
     def near_end(self, position: Position) -> bool:
         """Few enough cards left (``near_end_cards``) that "still winnable, auto-finish?" is
@@ -89,9 +93,9 @@ GAMES: dict[str, Variant] = {
     for v in (
         _pyramid_family(PyramidTable("pyramid")),
         _pyramid_family(PyramidTable("giza", reserve_piles=8)),
-        _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2),
+        _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2, quick_shortest=False),
         Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
-                near_end_cards=12, shortest_win=False),
+                near_end_cards=12, hint_shortest=False, quick_shortest=False),
     )
 }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from app.engine import GapsPosition, PyramidPosition, Status
+from app.engine import GapsPosition, PyramidPosition, Status, get_game
 
 from . import shortest
 from .gaps_shortest import shortest_gaps
@@ -41,17 +41,13 @@ def proves_shortest(position) -> bool:
 
 def hint_shortest(position) -> bool:
     """Whether a shortest-win search of the position, cut at a hint's wait (a second or two),
-    gives a hint a line worth waiting for: the Pyramid family's. One pyramid's par is proven in
-    a tenth of a second at the median (2.5 s at most, docs/par.md); two pyramids' beams find in
-    half a second a line a quarter to a half shorter than the exact search's first, and within
-    1.5 s prove half the deals. Gaps' lines come out a few moves shorter, after seconds."""
-    return isinstance(position, PyramidPosition)
+    gives a hint a line worth waiting for (its variant says: ``Variant.hint_shortest``)."""
+    return get_game(position.game).hint_shortest
 
 
 def quick_shortest(position) -> bool:
-    """Whether the shortest-win search in full ends within seconds: one pyramid's (2.5 s at most
-    on the held-out deals), not two pyramids' (their whole budget, 5–10 s, on most deals)."""
-    return isinstance(position, PyramidPosition) and position.table.pyramids == 1
+    """Whether the shortest-win search in full ends within seconds (``Variant.quick_shortest``)."""
+    return get_game(position.game).quick_shortest
 
 
 def shortest_win(position, *, budget_nodes: int | None = PAR_POSITIONS,

@@ -95,7 +95,7 @@ import heapq
 import itertools
 from dataclasses import dataclass
 
-from app.engine import PyramidPosition, Status, get_game
+from app.engine import PyramidPosition, Status
 
 from .lines import clean_line
 from .pyramid import solve_problem
@@ -168,12 +168,6 @@ class ShortestWin:
     nodes: int = 0
 
 
-def proves_shortest(position) -> bool:
-    """Whether ``shortest_win`` searches this position (its variant says so: the Pyramid
-    family)."""
-    return get_game(position.game).shortest_win
-
-
 def shortest_win(position, *, budget_nodes: int | None = PAR_POSITIONS,
                  budget_seconds: float | None = None) -> ShortestWin:
     """The shortest win from a Pyramid-family engine position (``app.engine.PyramidPosition``),
@@ -181,7 +175,7 @@ def shortest_win(position, *, budget_nodes: int | None = PAR_POSITIONS,
     reaches (module docstring). The budget is in positions, so that the answer is the same on
     any machine; ``budget_seconds`` only caps the time on top. Answers are cached per position
     and budget."""
-    if not proves_shortest(position):
+    if not isinstance(position, PyramidPosition):
         raise TypeError(f"no shortest-win search for {type(position).__name__}")
     return _cached(position, budget_nodes, budget_seconds)
 

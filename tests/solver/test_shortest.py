@@ -11,7 +11,7 @@ import pytest
 from app.engine import deal_for_seed, get_game, get_preset
 from app.solver import clean_line, shortest, solve
 from app.solver.pyramid_problem import PyramidProblem, problem_of
-from app.solver.shortest import ShortestSearch, ShortestWin, proves_shortest, shortest_win
+from app.solver.shortest import ShortestSearch, ShortestWin, shortest_win
 
 from . import reduced, reference
 from .test_solver import _reduced_cases
@@ -225,10 +225,8 @@ def test_lost_won_and_other_positions():
     assert shortest_win(here) == ShortestWin(True, (), True, 0, 0)
     gaps = get_game("gaps")
     gaps_start = gaps.new_position(deal_for_seed("gaps", 1), gaps.default_rules())
-    assert not proves_shortest(gaps_start)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError):  # the Pyramid family's search (app.solver.par chooses Gaps' own)
         shortest_win(gaps_start)
-    assert all(proves_shortest(_start(slug, 1)) for slug in ("pyramid", "giza", "double-pyramid"))
 
 
 def test_answers_are_cached_per_position_and_budget():
