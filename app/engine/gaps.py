@@ -167,6 +167,11 @@ class GapsPosition:
             self._legal.append(tuple(moves))
         return self._legal[0]
 
+    def gives_up_moves(self, move: object) -> bool:
+        """A redeal while a card can still be moved gives that move up: the player is asked first."""
+        legal = self.legal_moves()
+        return move == REDEAL and REDEAL in legal and len(legal) > 1
+
     def parse_move(self, text: str) -> GapsMove:
         return parse_gaps_move(text)
 

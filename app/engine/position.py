@@ -34,6 +34,11 @@ class Position(Protocol):
         """Whether ``move`` is one of ``legal_moves()``, decided for that move alone."""
         ...
 
+    def gives_up_moves(self, move: object) -> bool:
+        """Whether playing ``move`` gives up moves still possible here, so that a player is asked
+        first (a redeal while cards can still be moved)."""
+        ...
+
     def apply(self, move: object) -> Self:
         """The position after ``move`` (``IllegalMoveError`` if it is not legal here)."""
         ...

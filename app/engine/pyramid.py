@@ -297,6 +297,10 @@ class PyramidPosition:
             self._legal.append(tuple(moves))
         return self._legal[0]
 
+    def gives_up_moves(self, move: object) -> bool:
+        """Never asked: drawing past a card that could pair is how the family is played."""
+        return False
+
     def parse_move(self, text: str) -> PyramidMove:
         return parse_pyramid_move(text, self.table)
 

@@ -20,7 +20,8 @@
   var BATCH = 200;  // changes per request at most (app.services.play.returned.MAX_CHANGES)
   var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
   var active = false;   // the page plays on by itself
-  var syncing = false, failures = 0, timer = null, confirming = false;
+  var syncing = false, failures = 0, timer = null;
+  var confirming = false;  // the action whose question was just said ("new", "redeal"): its next press is the yes
 
   function board() { return document.getElementById("board"); }
   function region() { return document.getElementById("sync-said"); }
@@ -205,6 +206,7 @@
         save();
         lay(answer);
         if (!moved && answer.note_words) toast(el, answer.note_words);
+        if (!moved && answer.note === "confirm_redeal") confirming = "redeal";  // the next press of it is the yes
         status();
       }, function () { toast(el, words("data-engine-unanswered")); });  // not done: shown undone
     };
@@ -223,15 +225,18 @@
     if (action === "draw" || action === "recycle" || action === "undo" || action === "redo") {
       return { engine: { action: action }, fields: { action: action } };
     }
-    if (action === "redeal" || action === "confirm-redeal") {  // asked on the page, so the server need not ask again
-      return { engine: { action: "redeal" }, fields: { action: "confirm-redeal" } };
+    if (action === "redeal" || action === "confirm-redeal") {
+      // a redeal that gives up moves: the engine's answer is the question (its note), and a
+      // second press, the yes, is sent as the server's board would send it
+      var asked = press.confirmed || action === "confirm-redeal" ? "confirm-redeal" : "redeal";
+      return { engine: { action: asked }, fields: { action: asked } };
     }
     return null;
   }
 
   function newDeal(el) {
-    if (state.game.cursor > 0 && board().getAttribute("data-status") === "playing" && !confirming) {
-      confirming = true;  // as online: a game in play counts as lost once the next deal's first move is made
+    if (state.game.cursor > 0 && board().getAttribute("data-status") === "playing" && confirming !== "new") {
+      confirming = "new";  // as online: a game in play counts as lost once the next deal's first move is made
       toast(el, words("data-offline-confirm-new"));
       return;
     }
@@ -260,9 +265,10 @@
     event.stopImmediatePropagation();
     var action = el.getAttribute("data-action");
     if (action === "new" || action === "confirm-new") { inTurn(function () { return newDeal(el); }); return; }
+    var confirmed = !!action && confirming === action;
     confirming = false;
     if (action === "hint" || action === "restart" || action === "replay") { toast(el, words("data-offline-network")); return; }
-    var press = el.name === "target" ? { target: el.value } : { action: action };
+    var press = el.name === "target" ? { target: el.value } : { action: action, confirmed: confirmed };
     ask(function () { return tapOf(press); }, el);
   }, true);
   window.addEventListener("submit", function (event) {

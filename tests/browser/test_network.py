@@ -5,6 +5,7 @@ ends equal to the server's board, and while moves wait the board and the status 
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote
 
@@ -43,7 +44,8 @@ def stored_moves(page, server: str, game_id: str) -> list[str]:
         return page.context.request.get(f"{server}/g/{game_id}/replay{query}").text()
 
     total = int(re.search(r'data-total="(\d+)"', replay()).group(1))
-    return [re.search(r'data-replay-move="([^"]*)"', replay(f"?ply={n}")).group(1) for n in range(1, total + 1)]
+    return [html.unescape(re.search(r'data-replay-move="([^"]*)"', replay(f"?ply={n}")).group(1))
+            for n in range(1, total + 1)]
 
 
 def uncaught(page) -> list[str]:

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from app.engine import Fill, deal_for_seed, get_game
 from tests.web.play import WIN_LINE, WIN_SEED
 
 from .conftest import shot, watched
@@ -77,11 +78,11 @@ def playing_offline(page) -> None:
                            "document.getElementById('board').hasAttribute('data-offline-play')")
 
 
-def offline_play_on(page, server) -> None:
+def offline_play_on(page, server, path: str = f"/play/pyramid/{WIN_SEED}") -> None:
     """The deal's page with the setting "play offline" on: the service worker installed and the
     engine in the page ready."""
     page.set_default_timeout(60_000)  # readiness on a busy machine: the worker's install, Pyodide's start
-    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    page.goto(f"{server}{path}")
     page.evaluate("() => localStorage.setItem('tretten.offline', 'on')")
     page.reload()
     page.wait_for_function("() => !!navigator.serviceWorker.controller && !!window.TrettenEngine")
@@ -367,3 +368,32 @@ def test_a_move_made_as_the_network_goes_waits_on_the_page_when_the_engine_canno
     assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 1]
     # htmx's words of the posts that failed offline, and Chromium's: the failures themselves
     assert [e for e in page.js_errors if not e.startswith("htmx:") and "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+@pytest.mark.slow
+def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone, server):
+    """Offline, a redeal while cards can still be moved asks first, as the server's board does
+    (its words, nothing redealt); pressed again, it is made, and the server stores it on return."""
+    page = phone
+    offline_play_on(page, server, "/play/gaps/21")
+    variant = get_game("gaps")
+    position = variant.new_position(deal_for_seed("gaps", 21), variant.default_rules())
+    fill = next(m for m in position.legal_moves() if isinstance(m, Fill))
+    place = next(f"{i // 13}.{i % 13}" for i, c in enumerate(position.grid) if c == fill.card)
+    page.click(f'#board [data-pos="{place}"]')
+    page.click(f'#board [data-pos="{fill.row}.{fill.col}"]')
+    page.wait_for_function("() => document.getElementById('board').dataset.ply === '1' && !TrettenBoard.waiting()")
+    game_id = page.get_attribute("#board", "data-game-id")
+    page.context.set_offline(True)
+    playing_offline(page)
+    page.click('#board [data-action="redeal"]')
+    toast = page.wait_for_selector("#board .toast[data-offline-note]")
+    assert toast.inner_text() == "Cards can still be moved. Redeal anyway?"
+    assert cursor(page) == 1
+    page.click('#board [data-action="redeal"]')  # yes
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2")
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting()")
+    assert stored_moves(page, server, game_id) == [str(fill), "N"]
+    assert page.locator("[data-error]").count() == 0

@@ -1,5 +1,7 @@
 """Specific rules, each on a position built for it."""
 
+import random
+
 import pytest
 
 from app.engine import (
@@ -299,3 +301,22 @@ def test_end_reasons_name_why_the_game_ended():
     start = double.new_position(deal_for_seed("double-pyramid", 1), double.default_rules())
     cleared = PyramidPosition(start.table, start.rules, start.layout, (1 << len(start.layout)) - 1, start.stock)
     assert cleared.status == "won" and cleared.end_reason == "won_pyramids"  # both, not "the pyramid"
+
+
+def test_a_redeal_gives_up_moves_while_a_card_can_still_be_moved():
+    """A player is asked before a redeal that gives up fills still possible; never in Pyramid."""
+    from app.engine import REDEAL
+
+    record = new_record(("gaps", {}), 21)
+    assert any(str(m) != "N" for m in record.position.legal_moves())
+    assert record.position.gives_up_moves(REDEAL)
+    rng = random.Random(21)
+    for _ in range(1000):  # random fills until only the redeal is left: then it gives nothing up
+        fills = [m for m in record.position.legal_moves() if isinstance(m, Fill)]
+        if not fills:
+            break
+        assert record.position.gives_up_moves(REDEAL) and not record.position.gives_up_moves(fills[0])
+        record = record.play(rng.choice(fills))
+    assert record.position.legal_moves() == (REDEAL,) and not record.position.gives_up_moves(REDEAL)
+    pyramid = new_record(("pyramid", {"passes": "1"}), 3).position
+    assert not any(pyramid.gives_up_moves(m) for m in pyramid.legal_moves())

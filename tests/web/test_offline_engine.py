@@ -22,7 +22,7 @@ from app.settings import PROJECT_ROOT
 from app.web.views import offline_engine
 from app.web.views.offline_bundle import engine_url, engine_zip
 
-from .helpers import first_move
+from .helpers import HX, csrf_of, first_move
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
@@ -69,6 +69,20 @@ def test_a_tap_offline_plays_what_the_server_plays(client):
     undone = offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "moves": removed["moves"],
                                    "tap": {"action": "undo"}})
     assert undone["cursor"] == 1 and undone["moves"] == removed["moves"] and undone["can_redo"]
+
+
+def test_a_redeal_that_gives_up_moves_asks_first_offline_as_the_server_does(client):
+    """Gaps seed 21 at the deal: cards can still be moved, so a redeal is a question (its words,
+    nothing played), and its yes plays it; the server's board asks the same first."""
+    deal = {"preset": "gaps", "deal": {"seed": 21}}
+    asked = offline_engine.apply(deal | {"tap": {"action": "redeal"}})
+    assert asked["played"] is None and asked["moves"] == [] and asked["note"] == "confirm_redeal"
+    assert asked["note_words"] == "Cards can still be moved. Redeal anyway?"
+    page = client.get("/play/gaps/21")
+    response = client.post("/play/gaps/21", data={"csrf_token": csrf_of(page.text), "action": "redeal"}, headers=HX)
+    assert response.status_code == 200 and 'data-confirm="redeal"' in response.text
+    yes = offline_engine.apply(deal | {"tap": {"action": "confirm-redeal"}})
+    assert yes["played"] == "N" and yes["moves"] == ["N"]
 
 
 def test_the_buttons_moves_are_the_services():

@@ -181,9 +181,8 @@ class ActionResult:
 def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
     """Whether ``action`` needs a confirmation on this game: a redeal that skips possible moves;
     a new deal or restart that counts a game in play as lost."""
-    if action == "redeal":
-        legal = record.position.legal_moves()
-        return REDEAL in legal and len(legal) > 1
+    if action in MOVE_OF_ACTION:
+        return record.position.gives_up_moves(MOVE_OF_ACTION[action])
     if action in ("new", "restart"):
         return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
     return False

@@ -138,10 +138,12 @@ def board(request: dict[str, Any]) -> dict[str, Any]:
 
 def apply(request: dict[str, Any]) -> dict[str, Any]:
     """What one tap does: ``tap`` is ``{"target": place}`` (a card or a gap, with the page's
-    selection ``sel``), ``{"action": "draw" | "recycle" | "redeal" | "undo" | "redo"}`` or
-    ``{"move": notation}``. Answers the new moves and cursor (a move drops the redo tail), the
-    move played (``played``, None for a selection), the selection, the note (a message key and
-    its words) and the board drawn as the server draws it. A tap the rules refuse raises."""
+    selection ``sel``), ``{"action": "draw" | "recycle" | "redeal" | "confirm-redeal" | "undo" |
+    "redo"}`` or ``{"move": notation}``; a redeal that gives up moves plays nothing and answers
+    the note ``confirm_redeal`` (its question), until it comes as ``confirm-redeal``. Answers
+    the new moves and cursor (a move drops the redo tail), the move played (``played``, None for
+    a selection), the selection, the note (a message key and its words) and the board drawn as
+    the server draws it. A tap the rules refuse raises."""
     record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"),
                        request.get("rules"))
     tap = request["tap"]
@@ -161,7 +163,14 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
     elif "move" in tap:
         played, selected = record.position.parse_move(str(tap["move"])), None
     else:
-        played, selected = MOVE_OF_ACTION[str(tap["action"])], None
+        # ``confirm-redeal``: the player said yes to the question a redeal that gives up moves
+        # asks first (``gives_up_moves``), as the server's board asks it
+        action = str(tap["action"])
+        move, selected = MOVE_OF_ACTION[action.removeprefix("confirm-")], None
+        if action in MOVE_OF_ACTION and record.position.gives_up_moves(move):
+            note = f"confirm_{action}"
+        else:
+            played = move
     if played is not None:
         record = record.play(played)
     with i18n.language_of(request.get("language", "en")):
