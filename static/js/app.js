@@ -822,7 +822,8 @@
     laid = xhr;
     stale = false;
     failures = 0;  // a board came: the network answers
-    if (ours(event)) {
+    var moveAnswered = ours(event);
+    if (moveAnswered) {
       posted = false;
       ourXhr = null;
       base = null;
@@ -835,9 +836,10 @@
       }
     }
     if (refused) { queue = []; later = []; posted = false; keptSelection = null; base = null; }
-    // the page's words stay until the next tap, in the board laid in (a move made just before them
-    // brings its board a round trip later): the board's own words (a refusal, a note) replace them
-    if (ownWords && !refused && !board().querySelector(".toast")) board().appendChild(ownWords);
+    // the page's words stay until the next tap in the board that answers a move (made just before
+    // them, it comes a round trip later), unless it brings words of its own (a refusal, a note);
+    // a board fetched again (the network back, an undo) is another table: they go
+    if (ownWords && moveAnswered && !refused && !board().querySelector(".toast")) board().appendChild(ownWords);
     ownWords = null;
     layQueue();
     save();

@@ -208,6 +208,9 @@ def test_a_hint_asked_offline_is_not_done_and_says_so(server, new_page):
     assert "No connection" in page.inner_text("#board .toast[data-near]")
     assert page.locator("#board [data-hint]").count() == 0 and ply(page) == 1
     network(page, offline=False)
+    # the board is fetched again once the network is back (the hint may have been done after
+    # all): "No connection" is over, and goes with the board it was said on
+    page.wait_for_function("() => !document.querySelector('#board .toast[data-near]')")
     page.click('#board [data-action="hint"]')  # back: it is done
     page.wait_for_selector("#board [data-hint]")
     assert not errors
