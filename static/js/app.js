@@ -676,7 +676,11 @@
 
   function tap(el) {
     hush();
-    if (left && left.place === el.value && el.hasAttribute("data-gap") && tapAt - left.at < DOUBLE_TAP_MS) return;
+    // only the tap right after a move can be the second half of its double tap (a 2 selected in
+    // between, then the gap the move left: that gap is meant)
+    var justLeft = left, justArrived = arrived;
+    left = arrived = null;
+    if (justLeft && justLeft.place === el.value && el.hasAttribute("data-gap") && tapAt - justLeft.at < DOUBLE_TAP_MS) return;
     var chosen = current();
     if (chosen === el) { select(null); return; }
     if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
@@ -695,7 +699,7 @@
       return;
     }
     if (el.hasAttribute("data-refusal")) {
-      if (arrived && arrived.place === el.value && tapAt - arrived.at < DOUBLE_TAP_MS) return;
+      if (justArrived && justArrived.place === el.value && tapAt - justArrived.at < DOUBLE_TAP_MS) return;
       refuse(el, said(el.getAttribute("data-refusal")));
       return;
     }

@@ -412,3 +412,22 @@ def test_a_move_htmx_did_not_send_is_sent_again(server, new_page):
     equals_a_fresh_load(page)  # the server holds it
     assert page.locator('#board [data-loc="P23"][data-removed]').count() == 1
     assert not page.js_errors
+
+
+def test_a_2_selected_right_after_a_move_goes_into_the_gap_that_move_left(server, new_page):
+    """Gaps seed 3: the 6♠ goes from 1.0 to 0.7 in one tap; the 2♣ (two gaps of column 0 to go
+    to) is selected, and the gap at 1.0 tapped, all within a double tap's time. The last tap is
+    not the second half of the 6♠'s double tap (a tap came between): the 2♣ goes there."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/3")
+    assert page.get_attribute('#board [data-pos="1.0"]', "data-move") == "1.0>0.7"
+    page.evaluate("""() => { const at = pos => document.querySelector(`#board [data-pos="${pos}"]`);
+      at("1.0").click(); }""")
+    page.wait_for_function("() => TrettenBoard.debug().known")  # the answers after the move, laid on
+    page.evaluate("""() => { const at = pos => document.querySelector(`#board [data-pos="${pos}"]`);
+      at("0.5").click(); at("1.0").click(); }""")
+    wait_ply(page, 2)
+    settled(page)
+    assert page.get_attribute('#board [data-pos="1.0"]', "data-card") == "2C"
+    assert page.get_attribute('#board [data-pos="0.7"]', "data-card") == "6S"
+    assert not page.js_errors
