@@ -11,6 +11,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.web.helpers import csrf_of
+
 from .conftest import shot
 from .test_answers import ISSUE_DEAL, equals_a_fresh_load, settled, taps
 from .test_play import ply, wait_ply
@@ -91,6 +93,10 @@ def game_id_of(page) -> str:
 
 def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, new_page):
     page, errors = mid_game(new_page, server)
+    # "still winnable?" on: its words are the stored board's, so they wait with the figures
+    page.context.request.post(f"{server}/prefs", form={"csrf_token": csrf_of(page.content()), "winnable_indicator": "true"})
+    page.reload()
+    page.wait_for_selector('#board #solver-status:not([data-solver-status="pending"])')
     network(page, offline=True)
     cards, draws = OFFLINE_MOVES[:3], OFFLINE_MOVES[3:]
     tap_all(page, cards)
@@ -108,6 +114,11 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     status = page.inner_text("#board [data-sync]")
     assert "waiting" in status and str(len(cards)) in status, status
     assert page.inner_text("#sync-said") == status  # read out
+    # the figures but the count are the stored board's: dimmed, and no offer made on that board
+    page.wait_for_function("""() => getComputedStyle(document.querySelector('#board [data-stat="score"]')).opacity < 0.5
+      && getComputedStyle(document.querySelector('#board [data-count="stock"]')).opacity < 0.5""")
+    assert page.evaluate("""() => getComputedStyle(document.querySelector('#board [data-stat="ply"]')).opacity""") == "1"
+    assert page.locator("#board #solver-status").count() == 1 and page.locator("#board #solver-status").is_hidden()
     assert page.locator('#board [data-loc="P23"][data-removed]').count() == 1  # the king: shown
     assert page.locator("#board .held").count() >= 2  # the taps kept for later: marked
     assert ply(page) == 1
@@ -123,6 +134,7 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     assert stored_moves(page, server, game_id_of(page)) == ["D", *cards]
     assert page.is_hidden("#board [data-sync]")
     assert page.inner_text("#sync-said") == "All moves saved."
+    page.wait_for_function("""() => getComputedStyle(document.querySelector('#board [data-stat="score"]')).opacity === '1'""")
     equals_a_fresh_load(page)
     shot(page, "network-back-online-390")
     assert not errors
