@@ -44,7 +44,7 @@ def test_anonymous_without_a_display_name(client):
     auth = api_player(client)
     win(client, auth, preset="pyramid-3")
     html = client.get(f"/deal/pyramid-3/{SEED}").text
-    assert '<span class="who">anonymous</span>' in html
+    assert '<span class="who">Anonymous</span>' in html  # the name the daily table gives too
 
 
 def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
