@@ -157,6 +157,7 @@ def test_no_line_or_replay_of_todays_deal_before_the_viewer_has_finished_it(clie
     assert deal["verdict"] is None and deal["fewest_moves"]["game"] is None
     page = other_client.get("/daily/pyramid/table").text
     assert 'data-spoilers="hidden"' in page and "/replay" not in page
+    assert 'href="/daily/pyramid">' in page  # "Play today's deal"
     assert " ".join(line) not in other_client.get(f"/deal/pyramid/{today['seed']}").text
     # the watcher plays it to the end (a first move, then a loss would do as well): now they see
     game = new_game(other_client, watcher, "pyramid", today["seed"])
@@ -167,6 +168,8 @@ def test_no_line_or_replay_of_todays_deal_before_the_viewer_has_finished_it(clie
     assert other_client.get(f"/api/games/{won['id']}", headers=watcher).status_code == 200
     page = other_client.get("/daily/pyramid/table").text
     assert 'data-spoilers="hidden"' not in page and f"/g/{won['id']}/replay" in page
+    # their own win is on the table: no "Play today's deal" (another game would not be)
+    assert 'href="/daily/pyramid">' not in page and 'data-mine' in page
     deal = other_client.get(f"/api/deals/pyramid/{today['seed']}", headers=watcher).json()
     assert deal["verdict"]["moves"] == " ".join(line)
 
