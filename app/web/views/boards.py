@@ -164,17 +164,10 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
 
 def pyramid_board(position, selected: str | None) -> PyramidBoard:
     legal = position.legal_moves()
-    taken = [places(m) for m in legal]
-    playable = {loc for locs in taken for loc in locs}
+    pairs, alone = _pyramid_answers(position)
+    playable = pairs.keys() | alone
     if selected not in playable:
         selected = None
-    pairs: dict[str, set[str]] = {}
-    alone = set()
-    for locs in taken:
-        if len(locs) == 1:
-            alone.add(locs[0])
-        for loc in locs if len(locs) > 1 else ():
-            pairs.setdefault(loc, set()).update(other for other in locs if other != loc)
     partners = pairs.get(selected, set()) if selected else set()
 
     can_draw = position.is_legal(DRAW)
