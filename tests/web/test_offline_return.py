@@ -21,7 +21,7 @@ from app.services.play import returned
 from app.services.play.games import record_of
 from app.services.stats import leaderboard
 
-from .helpers import HX, board_fields, board_state, csrf_of
+from .helpers import HX, act, board_fields, board_state, csrf_of
 from .play import WIN_LINE, WIN_SEED, set_columns
 
 
@@ -265,6 +265,18 @@ def test_an_illegal_undo_in_the_middle_is_refused_with_its_reason(client, app):
     again = _send_back(client, game_id, html, changes)
     assert again.status_code == 422 and again.headers["X-Changes-Taken"] == "1"
     assert _game(app, game_id).moves == " ".join(WIN_LINE[:2])
+
+
+def test_a_change_named_as_the_board_never_names_it_is_refused_as_online(client, app):
+    """Only an action that asks first is sent again as "confirm-…" (a redeal): "confirm-undo" is
+    no action of the board's form online (422), nor in a queue sent back."""
+    game_id, html = _stored_first_move(client)
+    online = act(client, game_id, html, action="confirm-undo")
+    assert online.status_code == 422
+    changes = [_change(1, WIN_LINE[1]), _change(2, action="confirm-undo")]
+    answer = _send_back(client, game_id, html, changes)
+    assert answer.status_code == 200 and answer.headers["X-Changes-Refused"] == "unknown_action"
+    assert answer.headers["X-Changes-Taken"] == "1" and _game(app, game_id).moves == " ".join(WIN_LINE[:2])
 
 
 def test_the_same_changes_sent_again_are_answered_as_stored_and_the_rest_judged(client, app):

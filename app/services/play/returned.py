@@ -99,6 +99,6 @@ def _action(action: str, target: str) -> tuple[str, bool]:
     one that asks first (a redeal asked on the page); leaving the game is never queued."""
     confirmed = action.startswith("confirm-")
     name = action[len("confirm-"):] if confirmed else action or ("tap" if target else "")
-    if name not in ACTIONS:
+    if name not in ACTIONS or (confirmed and name not in moves.CONFIRMED):  # as the board's form reads it
         raise InputError("unknown action", "unknown_action")
     return name, confirmed
