@@ -1,9 +1,8 @@
 """Where the solver's searches run: in worker processes of their own, not in the web process.
 
 A search is up to seconds of pure-Python CPU. In a thread of the web process it holds the GIL,
-and every request of the instance waits for it again at each switch: with hints being searched
-beside them, moves took 52 ms at the median instead of 2.6 ms; with the searches in a process
-of their own, 2.4 ms (bench/searches.py). ``use_processes(n)`` (the app calls it at start-up,
+and every request of the instance waits for it again at each switch, so moves served beside a
+search would wait for it (bench/searches.py measures it). ``use_processes(n)`` (the app calls it at start-up,
 from SOLVER_PROCESSES) sets the pool's size; the processes start with the first search and end
 with ``stop()`` (the app's shutdown) or with the process. With 0, and for every caller outside
 the app (the command line, scripts), a search runs in the calling thread. Callers wait for the answer in their own

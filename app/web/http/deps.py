@@ -121,8 +121,8 @@ CsrfDep = Depends(require_csrf)
 def in_solver_thread(request: Request, function: Callable[[], T]) -> Awaitable[T]:
     """Run a route's work that may wait for the solver (a hint, "still winnable?", auto-finish,
     the analysis) in a thread of the solver's own, as many as SOLVER_SEARCHES and one more: a
-    search's wait holds none of the THREADS the other players' moves are served by (with every
-    slot taken by a storm of hints, their moves had one thread left: p99 ×5-10)."""
+    search's wait holds none of the THREADS the other players' moves are served by (a storm of
+    hints would otherwise leave their moves one thread)."""
     limiter = getattr(request.app.state, "solver_threads", None)
     if limiter is None:
         limiter = request.app.state.solver_threads = anyio.CapacityLimiter(

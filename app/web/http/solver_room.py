@@ -3,8 +3,8 @@
 When many players ask for a hint at the same moment (a crowd on the daily deal), all but the
 few the solver can take are told at once that it is busy (429, Retry-After). Refused where the
 search starts, each had first passed through routing, the form's parsing, the CSRF check, the
-player's and the game's reads and the game's replay, and 200 of them at once held up the other
-players' moves for half a second (bench/solver_storm.py). Here, inside the language and
+player's and the game's reads and the game's replay, and a crowd of them held up the other
+players' moves (bench/solver_storm.py measures it). Here, inside the language and
 security middleware (so the answer is worded and carries the headers) but before the router,
 the request takes its player's slot (``searches.held``) and keeps it until it is answered, its
 search running in it; a refusal costs a signed cookie's check and a small fragment. Nothing is
