@@ -1,4 +1,4 @@
-"""The game on the table (app.services.play.table): a deal ready to play and a stored game read
+"""The game on the table (app.services.play.games.OnTable): a deal ready to play and a stored game read
 the same way, with one rule for what a game counts as."""
 
 from __future__ import annotations
