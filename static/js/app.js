@@ -664,6 +664,10 @@
     var move = { mid: newMid(), spec: spec, fields: fields };
     queue.push(move);
     known = false;
+    // a move shown can be taken back: Undo takes a press at once (kept until the move's board
+    // comes, which says whether it may be: a win is final), as it does once that board is in
+    var undo = board().querySelector('[data-action="undo"]');
+    if (undo) undo.disabled = false;
     save();
     render();
     afterFrame(function () {
@@ -785,7 +789,10 @@
     if (!tap.actions && left && left.place === tap.value && tap.at - left.at < DOUBLE_TAP_MS) return;
     var region = document.getElementById("sync-said");
     var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
-    say(at || board(), region ? region.getAttribute("data-kept-gone") : "");
+    // a button greyed on the board that came says why (an undo pressed while the winning move was
+    // on its way: a win is final)
+    var why = at && at.disabled ? at.getAttribute("data-why") : "";
+    say(at || board(), why || (region ? region.getAttribute("data-kept-gone") : ""));
   }
 
   function forBoard(event) {  // a request that brings a new board (not the solver's status within it)

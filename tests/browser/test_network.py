@@ -323,3 +323,47 @@ def test_a_kept_tap_whose_card_was_covered_meanwhile_is_not_made_and_says_why(se
     assert page.inner_text("#board .toast[data-near]") == toast.inner_text()  # still there to read
     equals_a_fresh_load(page)
     assert not errors
+
+
+def test_undo_pressed_while_the_first_move_is_on_its_way_takes_it_back(server, new_page):
+    """The deal's first move (the king) is shown and on its way; Undo, greyed on the deal, takes
+    the press at once: kept, and made once the move's board has come."""
+    page, errors = new_deal(new_page, server)
+    assert page.locator('#board [data-action="undo"]').is_disabled()
+    let_go = hold_moves(page)
+    page.click(taps(OFFLINE_MOVES[0])[0])
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    page.click('#board [data-action="undo"]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 1  # kept for the board that comes
+    let_go()
+    page.wait_for_selector('#board[data-ply="0"] [data-action="redo"]:not([disabled])')
+    settled(page)
+    assert page.locator('#board [data-loc="P23"][data-card]').count() == 1  # the king is back
+    assert not errors
+
+
+def test_undo_pressed_while_the_winning_move_is_on_its_way_says_a_win_is_final(server, new_page):
+    """The last move of a win is shown and on its way, and Undo pressed: kept, it is not made on
+    the won board that comes, and the page says why (the greyed button's reason)."""
+    from tests.web.play import WIN_LINE, WIN_SEED
+
+    from .test_words import _api_game, _browse_as
+
+    game, info = _api_game(server, "pyramid", WIN_SEED, WIN_LINE[:-1])
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    _browse_as(page, server, info["link"])
+    page.goto(f"{server}/games/{game['id']}")
+    let_go = hold_moves(page)
+    for selector in taps(WIN_LINE[-1]):
+        page.click(selector)
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    page.click('#board [data-action="undo"]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 1
+    let_go()
+    page.wait_for_selector('#board[data-status="won"]')
+    toast = page.wait_for_selector("#board .toast[data-near]")
+    assert toast.inner_text() == "This game is won, and a win is final: it cannot be undone."
+    settled(page)
+    assert ply(page) == len(WIN_LINE)
+    assert not errors
