@@ -655,7 +655,6 @@
     setTimeout(once, 100);  // a page in the background draws no frames
   }
   function play(spec, fields) {
-    hush();
     select(null);
     show(spec, true);
     var to = spec.split(" ").map(function (part) { return part.split(">")[1]; }).filter(Boolean);
@@ -678,13 +677,17 @@
     });
   }
 
-  function tap(el) {
-    hush();
+  // whether a tap on `value` at `at` is the second half of a double tap whose first half made the
+  // move that marked `mark` (`left` or `arrived`)
+  function secondHalf(mark, value, at) {
+    return !!mark && mark.place === value && at - mark.at < DOUBLE_TAP_MS;
+  }
+  function tap(el) {  // the press's words went in the click handler (hush)
     // only the tap right after a move can be the second half of its double tap (a 2 selected in
     // between, then the gap the move left: that gap is meant)
     var justLeft = left, justArrived = arrived;
     left = arrived = null;
-    if (justLeft && justLeft.place === el.value && el.hasAttribute("data-gap") && tapAt - justLeft.at < DOUBLE_TAP_MS) return;
+    if (el.hasAttribute("data-gap") && secondHalf(justLeft, el.value, tapAt)) return;
     var chosen = current();
     if (chosen === el) { select(null); return; }
     if (chosen && words(chosen, "data-partners").indexOf(el.value) >= 0) {
@@ -703,7 +706,7 @@
       return;
     }
     if (el.hasAttribute("data-refusal")) {
-      if (justArrived && justArrived.place === el.value && tapAt - justArrived.at < DOUBLE_TAP_MS) return;
+      if (secondHalf(justArrived, el.value, tapAt)) return;
       refuse(el, said(el.getAttribute("data-refusal")));
       return;
     }
@@ -786,7 +789,7 @@
   // double tap on a card one tap moved lands where the card was: let go, as it is when not kept
   function gone(tap) {
     later = [];
-    if (!tap.actions && left && left.place === tap.value && tap.at - left.at < DOUBLE_TAP_MS) return;
+    if (!tap.actions && secondHalf(left, tap.value, tap.at)) return;
     var region = document.getElementById("sync-said");
     var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
     // a button greyed on the board that came says why (an undo pressed while the winning move was
