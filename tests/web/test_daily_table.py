@@ -174,6 +174,20 @@ def test_no_line_or_replay_of_todays_deal_before_the_viewer_has_finished_it(clie
     assert deal["verdict"]["moves"] == " ".join(line)
 
 
+def test_once_the_viewer_has_lost_todays_deal_the_table_no_longer_offers_to_play_it(client):
+    today, line = _today_line(client)
+    auth = api_player(client)
+    browse_as(client, client, auth)
+    assert 'href="/daily/pyramid">' in client.get("/daily/pyramid/table").text  # "Play today's deal"
+    game = move(client, auth, new_game(client, auth, "pyramid", today["seed"]), line[0])
+    assert 'href="/daily/pyramid">' in client.get("/daily/pyramid/table").text  # in play: go on with it
+    set_columns(client.app, game["id"], status="lost", finished_at=datetime.now(UTC))
+    # the button led to the deal's results (app.web.routes.deals.play_daily), and a loss is not on the table
+    page = client.get("/daily/pyramid/table").text
+    assert 'href="/daily/pyramid">' not in page and f'href="/deal/pyramid/{today["seed"]}"' in page
+    assert client.get("/daily/pyramid").headers["location"].endswith(f"/deal/pyramid/{today['seed']}")
+
+
 def test_the_profile_chooses_whether_to_appear(client, app):
     auth, player_id = _player(client, app, "Shy")
     browse_as(client, client, auth)
