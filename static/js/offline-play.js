@@ -102,12 +102,9 @@
       own.forEach(function (el) { if (!el.closest(".assist")) el.remove(); });
       var redo = controls.querySelector('[data-action="redo"]');
       if (redo && parts.controls) redo.insertAdjacentHTML("afterend", parts.controls);
-      // a won game takes no undo or redo (app.services.play.lifecycle: a win is final), as the
-      // server's board of it shows
-      var open = answer.status !== "won";
       var undo = controls.querySelector('[data-action="undo"]');
-      if (undo) undo.disabled = !open || !answer.can_undo;
-      if (redo) redo.disabled = !open || !answer.can_redo;
+      if (undo) undo.disabled = !answer.can_undo;
+      if (redo) redo.disabled = !answer.can_redo;
     }
     var stats = b.querySelector("dl.stats");
     if (stats && parts.figures) {

@@ -121,6 +121,8 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
             page.wait_for_function(f"() => TrettenOfflinePlay.state().game.cursor === {ONLINE_FIRST + n + 1}")
     page.wait_for_selector('#board [data-banner="won"]')
     assert page.evaluate("() => TrettenOfflinePlay.pending()") == len(rest) + 2
+    # a win is final offline too: the engine's answer greys undo and redo, as the server's board
+    assert page.is_disabled('#board [data-action="undo"]') and page.is_disabled('#board [data-action="redo"]')
     shot(page, "offline-return-won-offline")
 
     page.click('#board [data-banner] [data-action="new"]')  # a new deal, its seed picked by the page

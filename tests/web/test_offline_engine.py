@@ -23,6 +23,7 @@ from app.web.views import offline_engine
 from app.web.views.offline_bundle import engine_url, engine_zip
 
 from .helpers import HX, csrf_of, first_move
+from .play import WIN_LINE, WIN_SEED
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
@@ -83,6 +84,19 @@ def test_a_redeal_that_gives_up_moves_asks_first_offline_as_the_server_does(clie
     assert response.status_code == 200 and 'data-confirm="redeal"' in response.text
     yes = offline_engine.apply(deal | {"tap": {"action": "confirm-redeal"}})
     assert yes["played"] == "N" and yes["moves"] == ["N"]
+
+
+def test_a_won_game_takes_no_undo_offline_as_the_server_refuses_it(client):
+    """A win is final: the offline engine greys undo and redo on the winning move's board and
+    refuses an undo, as the server does (the board's buttons are the server's to the byte)."""
+    deal = {"preset": "pyramid", "deal": {"seed": WIN_SEED}}
+    won = offline_engine.apply(deal | {"moves": WIN_LINE[:-1], "tap": {"move": WIN_LINE[-1]}})
+    assert won["status"] == "won" and not won["can_undo"] and not won["can_redo"]
+    with pytest.raises(ValueError, match="a win is final"):
+        offline_engine.apply(deal | {"moves": won["moves"], "tap": {"action": "undo"}})
+    before = offline_engine.apply(deal | {"moves": WIN_LINE, "cursor": len(WIN_LINE) - 1, "tap": {"action": "redo"}})
+    assert before["status"] == "won" and not before["can_undo"]
+    assert offline_engine.board(deal | {"moves": WIN_LINE, "cursor": len(WIN_LINE) - 1})["can_undo"]
 
 
 def test_the_buttons_moves_are_the_services():

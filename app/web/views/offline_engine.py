@@ -25,7 +25,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 
 from app import i18n
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, Move, get_preset, trace
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, Move, Status, get_preset, trace
 from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 
 from . import boards
@@ -104,6 +104,12 @@ def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int |
 _last: dict[tuple[str, str], GameRecord] = {}
 
 
+def _final(record: GameRecord) -> bool:
+    """A won game takes no undo or redo: a win is final, as the server refuses them
+    (``app.services.play.lifecycle.check``) and greys its buttons."""
+    return record.position.status is Status.WON
+
+
 def _state(record: GameRecord, selected: str | None, four_colour: bool, play: bool) -> dict[str, Any]:
     position = record.position
     board = boards.board_of(position, selected)
@@ -117,8 +123,8 @@ def _state(record: GameRecord, selected: str | None, four_colour: bool, play: bo
         "status": str(position.status),
         "end_reason": str(position.end_reason) if position.end_reason else None,
         "legal": sorted(str(m) for m in position.legal_moves()),
-        "can_undo": record.can_undo,
-        "can_redo": record.can_redo,
+        "can_undo": record.can_undo and not _final(record),
+        "can_redo": record.can_redo and not _final(record),
         "board": parts,
     }
 
@@ -156,6 +162,8 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
             played, selected = answer.move, None
         else:
             selected, note = answer.selected, answer.note
+    elif tap.get("action") in ("undo", "redo") and _final(record):
+        raise IllegalMoveError("the game is won: a win is final")
     elif tap.get("action") == "undo":
         record, selected = record.undo(), None
     elif tap.get("action") == "redo":
