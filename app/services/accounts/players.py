@@ -10,11 +10,11 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.engine import SCORING_SYSTEMS
+from app.i18n import LANGUAGES  # the languages the site speaks: the only ones a player may choose
 
 from ..errors import InputError
 from ..play.lifecycle import in_play_expression
 
-LANGUAGES = ("da", "sv", "en")
 THEMES = ("auto", "light", "dark")
 
 

@@ -16,7 +16,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from app.engine import PRESETS
-from app.i18n import N_
 from app.settings import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "docs" / "survey" / "results.json"
@@ -41,11 +40,11 @@ class Source:
 @dataclass(frozen=True)
 class Published:
     """One published figure as numbers and parts: the template formats the numbers in the
-    player's language ("9,02 %", "1 ud af 50", "100.000.000") and translates the words."""
+    player's language ("9,02 %", "1 ud af 50", "100.000.000") and words the keys."""
 
     source: Source
     url: str
-    rules: str                      # the rules the figure is for: a catalog text (N_)
+    rules_key: str                  # the rules the figure is for, worded by the template
     rate: float | None = None       # the share of deals won, a fraction
     decimals: int = 2               # as many decimals as the source gives
     margin: float | None = None     # the source's ± around the rate, a fraction
@@ -60,18 +59,18 @@ SWR_PYRAMID = Source(title="Pyramid", site="Solitaire Win Rates")
 
 # Figures for exactly these rules (or, marked, a bound that follows from them).
 PUBLISHED: dict[str, list[Published]] = {
-    "pyramid": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("pyramid only, one pass, no overlap discards"),
+    "pyramid": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, "pyramid_one_pass",
                           rate=0.0902, sample=100_000_000)],
     "pyramid-classic": [
-        Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("all cards, one pass, no overlap discards"),
+        Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, "all_one_pass_no_overlap",
                   rate=0.0680, sample=100_000_000),
         Published(Source(authors=("Albert Morehead", "Geoffrey Mott-Smith")), KELLER_MASTEN,
-                  N_("all cards, one pass"), one_in=50, note_key="estimate",
+                  "all_one_pass", one_in=50, note_key="estimate",
                   cited_by=Source(("Michael Keller", "Mark Masten"), "Pyramid and Giza", "Solitaire Laboratory")),
     ],
-    "relaxed": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, N_("pyramid only, unlimited passes, overlap discards"),
+    "relaxed": [Published(SWR_PYRAMID, SOLITAIRE_WIN_RATES, "pyramid_unlimited_overlap",
                           rate=0.8315, sample=100_000_000)],
-    "gaps": [Published(Source(("Ian Gent", "Charles Blake"), "Solvitaire"), GAPS_TECHNICAL, N_("Gaps without redeals"),
+    "gaps": [Published(Source(("Ian Gent", "Charles Blake"), "Solvitaire"), GAPS_TECHNICAL, "gaps_no_redeals",
                        rate=0.85815, decimals=3, margin=0.03717, sample=10_000, undecided_over=0.06,
                        cited_by=Source(title="Gaps technical details", site="Solitaire Win Rates"),
                        note_key="lower_bound")],

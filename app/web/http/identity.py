@@ -13,7 +13,6 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app import i18n
 from app.db.models import Player, new_public_id
 from app.services.accounts import players as player_service
 from app.settings import Settings
@@ -131,8 +130,9 @@ def api_player(session: Session, authorization: str | None) -> Player:
 
 
 def set_language_cookie(request: Request, language: str, settings: Settings) -> None:
-    if language in i18n.LANGUAGES:
-        queue_cookie(request, language_cookie_header(language, settings.secure_cookies))
+    """Remember the language on this device too (checked already: the player's preferences
+    take only the site's languages, ``players.update_preferences``)."""
+    queue_cookie(request, language_cookie_header(language, settings.secure_cookies))
 
 
 # ---------------------------------------------------------------- signed cookies and CSRF tokens
