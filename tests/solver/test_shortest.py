@@ -481,7 +481,9 @@ def test_the_compiled_bound_with_the_waste_burial_is_the_pythons_under_a_long_wa
         legal = sorted(here.legal_moves(), key=str)
         draw = [move for move in legal if str(move) == "D"]
         here = here.apply(draw[0] if draw and rng.random() < draws else rng.choice(legal))
-        if step >= 12 and step % 2 == 0:
+        # every fourth position from the twelfth: the walks' long wastes (every second one
+        # finds no fault more: a core that kept its last cases' answers fails either way)
+        if step >= 12 and step % 4 == 0:
             problem = problem_of(here)
             search = ShortestSearch(problem)
             expected = search.bound(search.start())
@@ -489,4 +491,4 @@ def test_the_compiled_bound_with_the_waste_burial_is_the_pythons_under_a_long_wa
             assert lower == expected, step
             raised += expected > search.bound(search.start(), burial=False)
             checked += 1
-    assert checked == 13 and raised >= 3
+    assert checked == 7 and raised >= 5
