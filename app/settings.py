@@ -167,11 +167,6 @@ class Settings(BaseSettings):
             object.__setattr__(self, "secret_key", _dev_secret(self.data_dir))
         return self
 
-    @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")
-
-
 def _dev_secret(data_dir: Path) -> str:
     """A random key generated on first run and kept in DATA_DIR/secret_key, so dev cookies
     survive restarts.

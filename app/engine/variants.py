@@ -47,8 +47,8 @@ class Variant:
     # what the solver's shortest-win search (every game has one: its par) is worth beyond the
     # par: a hint follows it, cut at a hint's wait, where it finds a good line within a second
     # or two (the Pyramid family's; Gaps' comes out a few moves shorter, after seconds); and it
-    # ends within seconds when searched in full (one pyramid's, 2.5 s at most on held-out
-    # deals; two pyramids' take their whole budget, 5-10 s, on most deals: docs/par.md)
+    # ends within seconds when searched in full (docs/par.md: two pyramids' mostly take their
+    # whole budget)
     hint_shortest: bool = True
     quick_shortest: bool = True
 

@@ -110,11 +110,11 @@ except ImportError:  # built without a C compiler
 
 LOST, WON = 0, 1
 # A node of a budget (the Python search's unit) is worth this many grids of these searches: about
-# the same CPU (measured: 2 million grids against 100,000 positions a second).
+# the same CPU, so a budget means the same time in either.
 GRIDS_PER_NODE = 20
 # Grids the exhaustive search may hold (a 40-byte key each, and an 8-byte entry of an index at
-# most 3/4 full: 560-600 MB at the most, measured): a run that needs more is undecided, never
-# wrong.
+# most 3/4 full: some 600 MB at the most, what one machine of ours spares): a run that needs
+# more is undecided, never wrong.
 MAX_GRIDS = 12_000_000
 # Restarts (``exhaustive``): the first run's grids in the fixed order, then the unit of the Luby
 # schedule of the runs with shuffled orders.

@@ -31,7 +31,7 @@ from sqlalchemy import and_, exists, select
 from sqlalchemy.orm import Session, aliased
 
 from app.db.models import DailyDeal, Game, Player, utcnow
-from app.engine import Status
+from app.engine import PRESETS, Status
 
 from ..assist import daily_choice, par
 from ..errors import ForbiddenError
@@ -283,8 +283,6 @@ def set_on_table(session: Session, player: Player, shown: bool) -> Player:
 def tables_of_day(session: Session, day: date, viewer_id: str | None, *, limit: int = 10) -> list[Table]:
     """Every preset's table of a past ``day`` that has wins, each cut to its first ``limit``
     entries (the viewer's own row kept), in the lobby's order of presets."""
-    from app.engine import PRESETS
-
     out = []
     for slug in PRESETS:
         found = table(session, slug, day, viewer_id, choose=False)

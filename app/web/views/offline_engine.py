@@ -25,7 +25,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 
 from app import i18n
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, Move, Status, get_preset, trace
+from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, Move, Status, get_game, get_preset, trace
 from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 
 from . import boards
@@ -226,8 +226,6 @@ def traces(cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The replay trace of each test vector (``game``, ``options``, ``deal``, ``moves``), as
     ``tretten replay --trace`` prints it."""
     out = []
-    from app.engine import get_game
-
     for case in cases:
         variant = get_game(case["game"])
         record = GameRecord.new(variant.name, variant.parse_rules(case["options"]), variant.parse_deal(case["deal"]))
