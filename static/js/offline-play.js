@@ -232,17 +232,24 @@
   }
 
   function newDeal(el) {
-    if (state.game.cursor > 0 && board().getAttribute("data-status") === "playing" && confirming !== "new") {
-      confirming = "new";  // as online: a game in play counts as lost once the next deal's first move is made
-      toast(el, words("data-offline-confirm-new"));
-      return;
-    }
+    // the engine says whether it asks first (a game in play counts as lost), as the server's
+    // board would; the next press of it is the yes
+    var e = engine(), tap = { action: confirming === "new" ? "confirm-new" : "new" };
     confirming = false;
-    var preset = state.game.preset, seed = newSeed();
-    var game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
-    // the new deal is the page's once the engine has drawn it (else the page plays on the deal shown)
-    return engine().board(Object.assign({}, game, { language: document.documentElement.lang })).then(function (answer) {
-      if (!active || !state) return;
+    var preset = state.game.preset, seed, game;
+    return e.apply(Object.assign({}, state.game, { language: document.documentElement.lang }), tap).then(function (asked) {
+      if (!active || !state) return null;
+      if (asked.note) {
+        confirming = "new";
+        toast(el, asked.note_words);
+        return null;
+      }
+      seed = newSeed();
+      game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
+      // the new deal is the page's once the engine has drawn it (else the page plays on the deal shown)
+      return e.board(Object.assign({}, game, { language: document.documentElement.lang }));
+    }).then(function (answer) {
+      if (!answer || !active || !state) return;
       state.game = game;
       state.deal = "p:/play/" + preset + "/" + seed;
       save();

@@ -394,6 +394,11 @@ def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone,
     assert cursor(page) == 1
     page.click('#board [data-action="redeal"]')  # yes
     page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2")
+    # a new deal would count this game as lost: the engine asks first, as the server's board
+    page.click('#board [data-action="new"]')
+    toast = page.wait_for_selector("#board .toast[data-offline-note]")
+    assert toast.inner_text() == "Start a new deal? This game is not finished: it counts as lost."
+    assert cursor(page) == 2 and page.get_attribute("#board", "data-game-id") == game_id
     page.context.set_offline(False)
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
                            "!TrettenBoard.waiting()")

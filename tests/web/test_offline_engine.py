@@ -99,6 +99,31 @@ def test_a_won_game_takes_no_undo_offline_as_the_server_refuses_it(client):
     assert offline_engine.board(deal | {"moves": WIN_LINE, "cursor": len(WIN_LINE) - 1})["can_undo"]
 
 
+def test_a_new_deal_asks_first_offline_where_the_server_asks(client):
+    """A new deal counts a game in play as lost: the offline engine answers the server's
+    question where the server's board asks it (after a move, even undone), and nothing where it
+    does not (before a move, after the game's end); it plays nothing either way."""
+    deal = {"preset": "pyramid", "deal": {"seed": WIN_SEED}}
+    cases = {(): False, (WIN_LINE[0],): True, tuple(WIN_LINE): False}
+    for moves_made, asks in cases.items():
+        answer = offline_engine.apply(deal | {"moves": list(moves_made), "tap": {"action": "new"}})
+        assert (answer["note"] == "confirm_new") is asks, moves_made
+        assert answer["played"] is None and answer["moves"] == list(moves_made)
+        yes = offline_engine.apply(deal | {"moves": list(moves_made), "tap": {"action": "confirm-new"}})
+        assert yes["note"] is None and yes["played"] is None
+    undone = offline_engine.apply(deal | {"moves": WIN_LINE[:1], "cursor": 0, "tap": {"action": "new"}})
+    assert undone["note"] == "confirm_new"
+    assert undone["note_words"] == "Start a new deal? This game is not finished: it counts as lost."
+    page = client.get(f"/play/pyramid/{WIN_SEED}")
+    first, second = WIN_LINE[0].split("+")
+    client.post(f"/play/pyramid/{WIN_SEED}", data={"csrf_token": csrf_of(page.text), "target": first}, headers=HX)
+    moved = client.post(f"/play/pyramid/{WIN_SEED}", data={"csrf_token": csrf_of(page.text), "target": second,
+                                                            "sel": first}, headers=HX)
+    game_id = re.search(r'data-game-id="([^"]+)"', moved.text).group(1)
+    asked = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_of(page.text), "action": "new"}, headers=HX)
+    assert asked.status_code == 200 and 'data-confirm="new"' in asked.text
+
+
 def test_the_buttons_moves_are_the_services():
     assert offline_engine.MOVE_OF_ACTION == moves.MOVE_OF_ACTION
 

@@ -146,7 +146,9 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
     """What one tap does: ``tap`` is ``{"target": place}`` (a card or a gap, with the page's
     selection ``sel``), ``{"action": "draw" | "recycle" | "redeal" | "confirm-redeal" | "undo" |
     "redo"}`` or ``{"move": notation}``; a redeal that gives up moves plays nothing and answers
-    the note ``confirm_redeal`` (its question), until it comes as ``confirm-redeal``. Answers
+    the note ``confirm_redeal`` (its question), until it comes as ``confirm-redeal``; ``new``
+    (a new deal) plays nothing, and answers the note ``confirm_new`` where it would count a game
+    in play as lost, until it comes as ``confirm-new``. Answers
     the new moves and cursor (a move drops the redo tail), the move played (``played``, None for
     a selection), the selection, the note (a message key and its words) and the board drawn as
     the server draws it. A tap the rules refuse raises."""
@@ -162,6 +164,13 @@ def apply(request: dict[str, Any]) -> dict[str, Any]:
             played, selected = answer.move, None
         else:
             selected, note = answer.selected, answer.note
+    elif tap.get("action") in ("new", "confirm-new"):
+        # a new deal counts a game in play (moves made, still playing) as lost, so it asks first,
+        # as the server's board does (``moves._asks_first``); the answer plays nothing either way:
+        # without the question the page goes on to its new deal
+        if tap["action"] == "new" and record.moves and record.position.status is Status.PLAYING:
+            note = "confirm_new"
+        selected = None
     elif tap.get("action") in ("undo", "redo") and _final(record):
         raise IllegalMoveError("the game is won: a win is final")
     elif tap.get("action") == "undo":
