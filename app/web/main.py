@@ -38,6 +38,7 @@ from .routes import (
     games,
     health,
     lobby,
+    odds,
     offline,
     prefs,
     previews,
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", CachedStaticFiles(directory=STATIC_DIR), name="static")
     for module in (games, lobby, prefs, rules, api, health, site, stats, profile, deals, replays, api_stats, solver,
-                   api_docs, previews, daily_table, offline):
+                   api_docs, previews, daily_table, offline, odds):
         app.include_router(module.router)
     install_error_handlers(app)
     return app

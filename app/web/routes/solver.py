@@ -1,5 +1,5 @@
 """The solver's features on the web: hints, "still winnable?", auto-finish, post-game analysis,
-"try again from here" and the odds page.
+and "try again from here".
 
 Same URL for the whole page and the htmx fragment; every POST carries the CSRF token and
 answers an htmx request with the board, a plain form post with a redirect (post/redirect/get).
@@ -13,9 +13,8 @@ from fastapi import APIRouter, Form, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.engine import PRESETS
 from app.engine.announcements import Announcement
-from app.services.assist import analysis, assist, odds
+from app.services.assist import analysis, assist
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
 from app.services.play.games import record_of
@@ -131,9 +130,3 @@ def retry(game_id: GameIdDep, request: Request, session: SessionDep, player: Pla
     game = games.get_game_row(session, game_id)
     new = analysis.retry_from(session, game, player, retry_ply, limits=limits)
     return see_other(request, f"/games/{new.id}")
-
-
-@router.get("/odds")
-def odds_page(request: Request, player: PlayerDep) -> Response:
-    context = {"rows": odds.rows(), "survey": odds.survey_info(), "presets": PRESETS}
-    return render(request, "odds.html", context)
