@@ -17,7 +17,6 @@ from app.engine.announcements import Announcement
 from app.services.assist import analysis, assist
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
-from app.services.play.games import record_of
 from app.services.play.moves import ActionResult
 from app.services.stats import leaderboard
 from app.web.http.deps import (
@@ -80,8 +79,8 @@ def _solver_status(game_id: str, request: Request, session, player) -> Response:
     found = assist.still_winnable(session, game, player)
     if is_htmx(request):
         context = {"game": game, "solver_status": found, "winnable_indicator": bool(player.winnable_indicator),
-                   "record": record_of(game), "is_owner": player.id == game.player_id}
-        return render(request, "_solver_status.html", context)
+                   "is_owner": player.id == game.player_id}
+        return render(request, "game.html", context, blocks=["solver_status"])
     return render_game(request, game, player, extra={"solver_status": found, "status_placeholder": True})
 
 
