@@ -17,6 +17,11 @@ from .errors import InvalidMoveError
 from .gaps import COLUMNS, ROWS, Fill, GapsMove
 from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text
 
+# What a tap that plays nothing says, as a message key the page words: a card that cannot be
+# played now, a gap no card can fill, a Gaps card already in place (it may still be moved).
+# "no_pair" (two cards that make no pair) is said with the two cards (``Tap.cards``).
+NOTES = ("not_playable", "dead_gap", "in_place")
+
 
 @dataclass(frozen=True)
 class Tap:

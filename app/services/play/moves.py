@@ -161,6 +161,13 @@ MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": R
 CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again as "confirm-…"
 
 
+def read_action(action: str) -> tuple[str, bool]:
+    """The action a board button names, and whether it is the yes to one that asked first
+    ("confirm-" and one of ``CONFIRMED``; any other name stands as it is)."""
+    name = action.removeprefix("confirm-")
+    return (name, True) if name != action and name in CONFIRMED else (action, False)
+
+
 @dataclass(frozen=True)
 class ActionResult:
     """What an action did, for the page: the game's record now, the selection, and what to say.

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.engine import taps
 
 from ..errors import ConflictError, InputError, ServiceError
 from . import lifecycle, moves
@@ -88,7 +89,7 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
         except ServiceError as exc:
             return Judged(result, taken, exc)
         if game.version == before:  # a selection or a question: the page's engine moved, the server did not
-            key = result.note if result.note in ("not_playable", "dead_gap", "in_place") else "illegal_move"
+            key = result.note if result.note in taps.NOTES else "illegal_move"
             return Judged(moves.ActionResult(result.record), taken, InputError("this change moves nothing here", key))
         taken += 1
     return Judged(result, taken)
@@ -97,8 +98,8 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
 def _action(action: str, target: str) -> tuple[str, bool]:
     """The action a queued change names (a tap when it names a card), and whether it confirms
     one that asks first (a redeal asked on the page); leaving the game is never queued."""
-    confirmed = action.startswith("confirm-")
-    name = action[len("confirm-"):] if confirmed else action or ("tap" if target else "")
-    if name not in ACTIONS or (confirmed and name not in moves.CONFIRMED):  # as the board's form reads it
+    name, confirmed = moves.read_action(action)  # as the board's form reads it
+    name = name or ("tap" if target else "")
+    if name not in ACTIONS:
         raise InputError("unknown action", "unknown_action")
     return name, confirmed

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field, Json
 from starlette.responses import Response
 
-from app.engine import NotationError
+from app.engine import NotationError, taps
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
 from app.services.assist import ahead, assist, searches, winnable
@@ -39,7 +39,7 @@ from app.web.views.templating import is_htmx
 router = APIRouter(include_in_schema=False)
 
 # notes a plain form post carries to the page it lands on
-PAGE_NOTES = {"not_playable", "dead_gap", "in_place", "no_pair"}
+PAGE_NOTES = {*taps.NOTES, "no_pair"}
 
 
 class BoardForm(BaseModel):
@@ -83,11 +83,6 @@ def shown_after(record, said: dict) -> ActionResult:
                         note=note if note in PAGE_NOTES else (f"confirm_{confirm}" if confirm else None))
 
 
-def _action(form: BoardForm) -> tuple[str, bool]:
-    """The action a board button names, and whether it confirms one that asked first."""
-    if form.action.startswith("confirm-") and form.action[len("confirm-"):] in moves.CONFIRMED:
-        return form.action[len("confirm-"):], True
-    return form.action, False
 
 
 @router.get("/games/{game_id}")
@@ -120,7 +115,7 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
     post: post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    action, confirmed = _action(form)
+    action, confirmed = moves.read_action(form.action)
 
     def next_seed() -> int:
         return new_seed(request, session, player, game.preset)
@@ -256,7 +251,7 @@ def _dealt(request: Request, session, player, preset: str, seed: int) -> Respons
 
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
                 form: BoardForm) -> Response:
-    action, confirmed = _action(form)
+    action, confirmed = moves.read_action(form.action)
     draft = games.pending(player, preset, seed=seed, deal_text=deal)
     try:
         result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
