@@ -118,6 +118,8 @@ def test_a_won_game_has_no_undo_and_offers_replay_analysis_and_the_deal_again(cl
         assert board_state(html)["ply"] == state["ply"] + 1, text
     assert board_state(html)["status"] == "won"
     assert re.search(r'data-action="undo" disabled', html) and re.search(r'data-action="redo" disabled', html)
+    # a press kept while the winning move was on its way says why the button is greyed (app.js)
+    assert 'data-action="undo" disabled data-why="This game is won, and a win is final: it cannot be undone."' in html
     for action, href in (("new", "/play/pyramid"), ("restart", f"/play/pyramid/{WIN_SEED}"),
                          ("replay", f"/g/{game_id}/replay")):
         assert f'href="{href}" class="button' in html and f'data-action="{action}"' in html
@@ -150,6 +152,8 @@ def test_a_game_left_for_a_day_opens_as_counted_lost(client, app):
     set_columns(app, game_id, updated_at=days_ago(1.01))
     page = client.get(f"/games/{game_id}").text
     assert 'data-phase="abandoned"' in page and "left unfinished for a day" in page
+    # undo is greyed for that, not for want of a move (the refusal an undo would get)
+    assert 'data-why="This game was counted as lost and cannot be played on."' in html.unescape(page)
     assert f'href="/games/{game_id}"' not in client.get("/").text
     assert client.get("/play/pyramid/81").status_code == 200  # its link shows the deal ready to play again
 

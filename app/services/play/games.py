@@ -276,6 +276,16 @@ class OnTable:
         return self.open and self.record.can_redo
 
     @property
+    def undo_refusal(self) -> str | None:
+        """Why undo is greyed, as ``lifecycle.check`` and the engine would refuse it (a message
+        key); None while it may be pressed."""
+        return lifecycle.closed_reason(self.phase) or (None if self.record.can_undo else "nothing_to_undo")
+
+    @property
+    def redo_refusal(self) -> str | None:
+        return lifecycle.closed_reason(self.phase) or (None if self.record.can_redo else "nothing_to_redo")
+
+    @property
     def elapsed(self) -> int:
         """Seconds from the first move to the end, or to now while it is played."""
         return elapsed_seconds(self.game)

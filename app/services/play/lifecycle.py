@@ -129,12 +129,19 @@ def check(game: Game, player: Player | None, *, ply: int | None = None, version:
         return True
     if (ply is not None and ply != game.cursor) or (version is not None and version != game.version):
         raise ConflictError("this game moved on in another tab", "stale")
-    phase = phase_of(game)
-    if phase.open:
+    closed = closed_reason(phase_of(game))
+    if closed is None:
         return False
-    if phase is Phase.WON:
-        raise InputError("the game is won: a win is final", "won_final")
-    raise InputError("this game was counted as lost", "counted_lost")
+    raise InputError("the game is won: a win is final" if closed == "won_final" else "this game was counted as lost",
+                     closed)
+
+
+def closed_reason(phase: Phase) -> str | None:
+    """Why a game of ``phase`` takes nothing more (a message key: a win is final, or it was
+    counted as lost); None while it is open."""
+    if phase.open:
+        return None
+    return "won_final" if phase is Phase.WON else "counted_lost"
 
 
 def asks_still_winnable(game: Game, record: GameRecord, player: Player | None) -> bool:
