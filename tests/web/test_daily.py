@@ -112,15 +112,27 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         player_id = player_for_token(session, auth["Authorization"].split()[1]).id
         won_days = [today - timedelta(days=d) for d in (9, 8, 7, 5, 1, 0)]
         lost_days = [today - timedelta(days=3)]
-        for day in won_days + lost_days:
-            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="", seed=1,
-                             status="won" if day in won_days else "lost", started_at=day_start(day),
-                             updated_at=day_start(day), daily_on=day))
+        for day in won_days + lost_days:  # each day's deal its own seed
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="",
+                             seed=day.toordinal(), status="won" if day in won_days else "lost",
+                             started_at=day_start(day), updated_at=day_start(day), created_at=day_start(day),
+                             daily_on=day))
         session.commit()
         figures = stats.daily_figures(session, player_id, today)
         assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (7, 6, 2, 3)
         later = stats.daily_figures(session, player_id, today + timedelta(days=2))
         assert later.current_streak == 0  # a day without a win breaks it
+        # lost, then won again after the deal's page showed its winning line: that win makes no
+        # day won (nor joins day 5 into a run)
+        retried = today - timedelta(days=4)
+        for status, minutes in (("lost", 0), ("won", 30)):
+            at = day_start(retried) + timedelta(minutes=minutes)
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="",
+                             seed=retried.toordinal(), status=status, started_at=at, updated_at=at, created_at=at,
+                             daily_on=retried))
+        session.commit()
+        figures = stats.daily_figures(session, player_id, today)
+        assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (8, 6, 2, 3)
 
 
 def day_start(day):

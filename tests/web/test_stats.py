@@ -112,6 +112,15 @@ def test_a_replaced_game_is_lost_for_good(client, app):
     assert (figures["played"], figures["won"], figures["lost"], figures["in_progress"]) == (2, 0, 1, 1)
 
 
+def test_a_clean_win_is_the_first_game_of_its_deal(client):
+    """Won again, the deal is known (and its winning line was on its page): a win, not a clean one."""
+    auth = api_player(client)
+    win(client, auth)
+    win(client, auth)
+    figures = client.get("/api/players/me/stats", headers=auth).json()["total"]
+    assert (figures["won"], figures["clean_wins"], figures["undos"], figures["hints"]) == (2, 1, 0, 0)
+
+
 def test_a_game_left_for_a_day_is_lost_for_good(client, app):
     auth = api_player(client)
     game = first_move(client, auth, "pyramid", WIN_SEED)

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, exists, func, select
+from sqlalchemy.orm import Session, aliased
 
 from app.db.models import Game, utcnow
 from app.engine import PRESETS, SCORING_SYSTEMS, Status
@@ -45,7 +45,7 @@ class Figures:
     average_moves: float | None = None  # won games
     hints: int = 0
     undos: int = 0
-    clean_wins: int = 0      # no undo, no hint, no auto-finish
+    clean_wins: int = 0      # the player's first game of its deal, no undo, no hint, no auto-finish
     # running sums behind the averages (not shown)
     _won_seconds: int = 0
     _won_timed: int = 0
@@ -68,6 +68,7 @@ def _r(filtered: bool):
     columns = [
         Game.id, Game.preset, Game.scoring, Game.score, Game.cursor, Game.seconds, Game.undo_count,
         Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on, Game.played_offline,
+        Game.created_at,
         result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type)).label("result"),
     ]
     query = select(*columns).where(Game.player_id == bindparam("pid"), Game.started_at.is_not(None))
@@ -83,6 +84,16 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
     return params
 
 
+def _first_of_deal(r) -> ColumnElement[bool]:
+    """The game is the player's first of its deal (as the daily table's ``first_games``): a
+    later one knows the deal, and may have seen its winning line on the deal's page."""
+    earlier = aliased(Game)
+    return ~exists().where(earlier.player_id == bindparam("pid"), earlier.preset == r.c.preset,
+                           earlier.seed == r.c.seed,
+                           (earlier.created_at < r.c.created_at)
+                           | ((earlier.created_at == r.c.created_at) & (earlier.id < r.c.id)))
+
+
 def _figures_statements():
     r = _r(False)
     won = r.c.result == Status.WON
@@ -93,7 +104,7 @@ def _figures_statements():
         func.coalesce(func.sum(case((won, r.c.seconds))), 0), func.count(case((won, r.c.seconds))),
         func.coalesce(func.sum(case((won, r.c.cursor))), 0),
         func.coalesce(func.sum(r.c.hint_count), 0), func.coalesce(func.sum(r.c.undo_count), 0),
-        one(won & (r.c.undo_count == 0) & (r.c.hint_count == 0) & r.c.auto_finished.is_(False)),
+        one(won & (r.c.undo_count == 0) & (r.c.hint_count == 0) & r.c.auto_finished.is_(False) & _first_of_deal(r)),
     ).group_by(r.c.preset)
     best = (select(r.c.preset, r.c.scoring, func.max(r.c.score))
             .where(r.c.result.in_((Status.WON, Status.LOST))).group_by(r.c.preset, r.c.scoring))
@@ -188,13 +199,16 @@ class DailyFigures:
     played_days: int
     won_days: int
     current_streak: int   # consecutive UTC days, up to today (or yesterday), with a daily deal won
+                          # by the player's first game of it
     best_streak: int
 
 
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
-    won = (select(r.c.daily_on).where(r.c.daily_on.is_not(None), r.c.result == Status.WON)
+    # the days with a daily deal whose first game of the player's was won: a later game of it
+    # came after its winning line could be seen (the deal's page shows it once a game ends)
+    won = (select(r.c.daily_on).where(r.c.daily_on.is_not(None), r.c.result == Status.WON, _first_of_deal(r))
            .group_by(r.c.daily_on).order_by(r.c.daily_on))
     return played, won
 
