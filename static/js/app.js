@@ -742,12 +742,16 @@
       // a button's move the page cannot show yet (a draw, a turnover, a redeal) is a blind one:
       // with the device offline it is not kept (taps made because "nothing happened" drew a
       // one-pass stock to its end unseen once the network came back); not done, said so, as a
-      // hint asked offline is. A card tapped is kept: the player saw the card
-      if (!isTap && navigator.onLine === false) {
+      // hint asked offline is. A card tapped is kept: the player saw the card; so is Undo, which
+      // takes back the move last shown
+      if (!isTap && action !== "undo" && navigator.onLine === false) {
         var region = document.getElementById("sync-said");
         refuse(el, region ? region.getAttribute("data-unanswered") : "");
         return;
       }
+      // a card held already is held once: tapped again because nothing seemed to happen, it
+      // would be a second move, refused when its turn came
+      if (isTap && later.some(function (t) { return !t.actions && t.value === el.value && t.card === el.getAttribute("data-card"); })) return;
       later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : { actions: [action], at: tapAt });
       save();
       render();

@@ -109,6 +109,10 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
         toast = page.wait_for_selector("#board .toast.near")
         assert toast.inner_text() == "No connection: not done. Try again when it is back."
     assert pending(page) == len(cards)
+    # the held cards tapped again, as nothing seemed to happen: held once, no second move
+    for selector in taps(cards[-1]):
+        page.click(selector)
+    assert pending(page) == len(cards) and page.evaluate("() => TrettenBoard.debug().later.length") == 2
     # the moves' count is the table's: the stored move and the ones shown on their way
     assert page.inner_text('#board [data-stat="ply"]') == str(1 + SHOWN)
     status = page.inner_text("#board [data-sync]")
@@ -125,13 +129,19 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     shot(page, "network-offline-390")
     page.wait_for_timeout(OFFLINE_S * 1000)  # a train, a lift
     assert pending(page) == len(cards) and ply(page) == 1
+    # Undo is no blind button: it takes back the move last made, kept as offline as online
+    page.click('#board [data-action="undo"]')
+    assert pending(page) == len(cards) + 1 and page.locator('#board [data-action="undo"].held').count() == 1
+    assert page.locator("#board .toast.near").count() == 0
     network(page, offline=False)
     # within 5 s (issue 39's bound; bench/reconnect.py prints the time) and with no tap: everything
     # stored, and the page is the server's board
     page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'",
                            timeout=5_000)
-    assert ply(page) == 1 + len(cards)
-    assert stored_moves(page, server, game_id_of(page)) == ["D", *cards]
+    wait_ply(page, len(cards))  # the last one undone, once it is stored (the undo is sent after it)
+    settled(page)
+    assert page.locator('#board [data-action="redo"]:not([disabled])').count() == 1
+    assert stored_moves(page, server, game_id_of(page))[:len(cards)] == ["D", *cards[:-1]]
     assert page.is_hidden("#board [data-sync]")
     assert page.inner_text("#sync-said") == "All moves saved."
     page.wait_for_function("""() => getComputedStyle(document.querySelector('#board [data-stat="score"]')).opacity === '1'""")
