@@ -108,6 +108,21 @@ def test_clean_wins_rank_by_moves_then_time_ties_share_and_the_others_follow(cli
     assert client.get("/daily/nope/table").status_code == 404
 
 
+def test_the_tables_pager_goes_back_to_the_first_daily_deal_and_no_further(client, app):
+    _day_row(app, DAY)
+    with app.state.sessionmaker() as session:
+        first = daily.first_day(session, "pyramid")
+    assert first is not None and first <= DAY
+    page = client.get("/daily/pyramid/table").text
+    assert f'href="/daily/pyramid/table?day={(daily.utc_today() - timedelta(days=1)).isoformat()}"' in page
+    assert 'rel="next"' not in page
+    at_first = client.get(f"/daily/pyramid/table?day={first.isoformat()}").text
+    assert 'rel="prev"' not in at_first and f'table?day={(first + timedelta(days=1)).isoformat()}"' in at_first
+    # it led on, a day at a time, into days that never had a daily deal
+    before = client.get(f"/daily/pyramid/table?day={(first - timedelta(days=1)).isoformat()}").text
+    assert "There was no daily deal of this game that day." in before and 'rel="prev"' not in before
+
+
 def test_the_share_text_gives_par_and_the_place_on_the_table(client, app):
     _day_row(app, DAY)
     auth, _ = _player(client, app, "Sharer")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, Game
@@ -21,6 +21,11 @@ def utc_today() -> date:
 
 def cached_daily(session: Session, preset_slug: str, day: date | None = None) -> DailyDeal | None:
     return session.get(DailyDeal, (day or utc_today(), preset_slug))
+
+
+def first_day(session: Session, preset_slug: str) -> date | None:
+    """The first day the preset had a daily deal (None: none yet): the daily tables begin there."""
+    return session.scalar(select(func.min(DailyDeal.day)).where(DailyDeal.preset == preset_slug))
 
 
 def day_of_daily(session: Session, preset_slug: str, seed: int | None) -> date | None:

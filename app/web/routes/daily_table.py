@@ -45,6 +45,7 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
     when = parse_day(day, today)
     # today's deal is chosen on demand; an earlier day's only if somebody asked for it then
     found = leaderboard.table(session, slug, when, player.id, choose=when == today)
+    first = daily.first_day(session, slug)
     if found is not None and (found.par is None or not found.par.proven):
         par_view.search_later(request, slug, found.seed)
     return render(request, "daily_table.html", {
@@ -52,7 +53,8 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
         "table_preset": PRESETS[slug],
         "day": when,
         "is_today": when == today,
-        "earlier": when - timedelta(days=1),
+        # no pager back past the first daily deal (it led on into days that never had one)
+        "earlier": when - timedelta(days=1) if first is not None and when > first else None,
         "later": when + timedelta(days=1) if when < today else None,
         "presets": list(PRESETS.values()),
     })
