@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from .cards import Card
 from .errors import InvalidMoveError
 from .gaps import COLUMNS, ROWS, Fill, GapsMove
-from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text
+from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text, parse_location
 
-# What a tap that plays nothing says, as a message key the page words: a card that cannot be
-# played now, a gap no card can fill, a Gaps card already in place (it may still be moved).
-# "no_pair" (two cards that make no pair) is said with the two cards (``Tap.cards``).
-NOTES = ("not_playable", "dead_gap", "in_place")
+# What a tap that plays nothing says, as a message key the page words: a pyramid card still
+# covered by a card below it, a card that cannot be played now (uncovered, no partner), a gap
+# no card can fill, a Gaps card already in place (it may still be moved). "no_pair" (two cards
+# that make no pair) is said with the two cards (``Tap.cards``).
+NOTES = ("covered", "not_playable", "dead_gap", "in_place")
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,12 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
         return Tap(selected=loc)
     if loc == STOCK_PLACE and position.is_legal(DRAW):
         return Tap(move=DRAW)
-    # a card that can't be played leaves the selection as it was: the next tap may still pair it
-    return Tap(selected=selected if selected and _selectable(position, selected) else None, note="not_playable")
+    # a card that can't be played leaves the selection as it was: the next tap may still pair it;
+    # a pyramid card says so when a card below it still lies on it (a newcomer's first question)
+    index = parse_location(loc, position.table)
+    covered = index < STOCK and not position.is_removed(index) and not position.is_available(index)
+    return Tap(selected=selected if selected and _selectable(position, selected) else None,
+               note="covered" if covered else "not_playable")
 
 
 def _selectable(position, loc: str) -> bool:

@@ -484,7 +484,8 @@
       var a = next[el.value];
       quiet(el);
       if (!a) {
-        el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap" : "not_playable");
+        el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap"
+          : (next.covered || []).indexOf(el.value) >= 0 ? "covered" : "not_playable");
         return;
       }
       // a card with partners, or one that goes alone, is playable; the stock's card that only

@@ -92,7 +92,7 @@ def test_a_selection_is_the_pages_own_and_makes_no_request(server, new_page):
     # a covered card: refused at once, with the server's words next to it
     shaken = click_and_look(page, '#board [data-loc="P0"][data-card]',
                             "return document.querySelector('#board [data-loc=P0]').classList.contains('refused')")
-    assert shaken and "cannot be played" in page.inner_text(".toast[data-near]")
+    assert shaken and "is covered" in page.inner_text(".toast[data-near]")
     page.click('#board [data-loc="P24"][data-card]')  # the selected card again: none selected
     next_frame(page)
     assert page.get_attribute("#board", "data-selected") == "" and page.locator("#board .selected").count() == 0

@@ -298,7 +298,7 @@ def test_words_said_while_a_move_is_on_its_way_stay_when_its_board_comes(server,
     page.click(taps(OFFLINE_MOVES[0])[0])  # the king: shown at once, its board held
     page.wait_for_function("() => TrettenBoard.debug().posted")
     page.click('#board [data-loc="P0"]')  # the apex: covered
-    said = "That card cannot be played right now."
+    said = "That card is covered: it can be played once the cards lying on it are gone."
     assert page.inner_text("#board .toast[data-near]") == said
     let_go()
     settled(page)

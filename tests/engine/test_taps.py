@@ -55,7 +55,7 @@ def test_only_the_stock_card_draws():
     tap on them draws nothing."""
     refused = 0
     for position, _ in _stock_cards("pyramid", 7):
-        assert pyramid_tap(position, None, "P0") == Tap(note="not_playable")  # covered
+        assert pyramid_tap(position, None, "P0") == Tap(note="covered")
         if position.card_at("W") is not None and not any("W" in places(m) for m in position.legal_moves()):
             assert pyramid_tap(position, None, "W") == Tap(note="not_playable")
             refused += 1

@@ -109,8 +109,8 @@ def test_a_card_that_cannot_be_played_keeps_the_selection(client):
     game_id, page = start_seeded(client, "pyramid", seed)
     selected = act(client, game_id, page, target=a)
     covered = act(client, game_id, selected.text, target="P0", sel=a)  # the apex, covered at the start
-    assert 'data-note="not_playable"' in covered.text and f'data-selected="{a}"' in covered.text
-    assert toast_text(covered.text) == "That card cannot be played right now."
+    assert 'data-note="covered"' in covered.text and f'data-selected="{a}"' in covered.text
+    assert toast_text(covered.text) == "That card is covered: it can be played once the cards lying on it are gone."
 
 
 def stock_without_pair(preset: str = "pyramid"):

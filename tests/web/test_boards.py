@@ -56,7 +56,7 @@ def test_each_pyramid_place_says_what_its_tap_does(preset, seed):
                 seen["draws"] += 1
                 continue
             if not slot.playable:
-                assert alone.note == "not_playable" and alone.move is None
+                assert alone.note == ("covered" if slot.under else "not_playable") and alone.move is None
                 seen["refused"] += 1
                 continue
             if slot.alone:
@@ -145,11 +145,14 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
             ahead = next(v for k, v in board.ahead.items() if k == shown_as(position, move))
             # what the page will show is answered as the next board does; a card it cannot
             # show yet (the stock's next) is left out, and so is any answer naming it
+            if "covered" in ahead:  # the pyramid's cards a card below lies on: so their refusal says
+                refused = {s.loc for s in slots(build(position.apply(move), None)) if s.under}
+                assert set(ahead["covered"]) == refused and all(p.startswith(("P", "Q")) for p in refused)
             for place, answer in ahead.items():
-                if place in ("draw", "recycle"):
+                if place in ("draw", "recycle", "covered"):
                     continue
                 assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
-            for place in after.keys() - ahead.keys():
+            for place in after.keys() - ahead.keys() - {"covered"}:
                 assert place in ("S", "W") or place.startswith("G")
             checked += 1
     assert checked > 20

@@ -241,8 +241,8 @@ def test_a_change_refused_in_the_middle_keeps_the_ones_before_and_drops_the_rest
                _change(4, WIN_LINE[3]), _change(5, WIN_LINE[4])]
     answer = _send_back(client, game_id, html, changes)
     assert answer.status_code == 200  # two stored: the refusal is said, the answer is the stored board
-    assert answer.headers["X-Changes-Taken"] == "2" and answer.headers["X-Changes-Refused"] == "not_playable"
-    assert 'data-error="not_playable"' in answer.text  # the board as stored says why
+    assert answer.headers["X-Changes-Taken"] == "2" and answer.headers["X-Changes-Refused"] == "covered"
+    assert 'data-error="covered"' in answer.text  # the board as stored says why
     state = board_state(answer.text)
     game = _game(app, game_id)
     assert game.moves == " ".join(WIN_LINE[:3]) and game.cursor == 3 == state["ply"]

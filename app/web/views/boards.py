@@ -19,7 +19,7 @@ from typing import NamedTuple
 from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
-from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove
+from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove, location_text
 from app.engine.taps import STOCK_PLACE, places, pos_text
 
 # ---------------------------------------------------------------- what the board shows
@@ -51,8 +51,8 @@ class Slot(NamedTuple):
         it pairs with, the move a tap alone plays, or the refusal's message key."""
         if self.draws:
             return {"data-move": DRAW_SHOWN}
-        if not self.playable:
-            return {"data-refusal": "not_playable"}
+        if not self.playable:  # as ``pyramid_tap`` says it
+            return {"data-refusal": "covered" if self.under else "not_playable"}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
         return said | {"data-move": self.loc} if self.alone else said
 
@@ -113,8 +113,10 @@ _PYRAMID_ROWS = tuple(
 # page shows a move before the server's board comes, and taps on at once with these. By move,
 # as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
 # over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
-# ("" if none), a note key ("" if none)]; a place left out is refused. A card the page cannot
-# show yet (the next stock or waste card) is left out, and so is any answer naming it.
+# ("" if none), a note key ("" if none)]; a place left out is refused, and "covered" lists the
+# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s). A
+# card the page cannot show yet (the next stock or waste card) is left out, and so is any answer
+# naming it.
 
 
 def _pyramid_answers(position) -> tuple[dict[str, set[str]], set[str]]:
@@ -158,6 +160,8 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
         answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
                         (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
                         if any(isinstance(m, kind) for m in after.legal_moves())})
+        answers["covered"] = [location_text(i) for i in range(after.table.size)
+                              if not after.is_removed(i) and not after.is_available(i)]
         out[_pyramid_shown(move)] = answers
     return out
 
