@@ -169,7 +169,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
     startClock();
     showHint();
   });
@@ -197,10 +196,6 @@
     var target = document.querySelector("#replay " + replayFocus) || document.querySelector("#replay [data-replay-slider]");
     if (target) target.focus();
     replayFocus = null;
-  });
-  // a swapped-in share link (it changes when the game ends) gets its copy button too
-  document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll("[data-share][hidden]").forEach(function (b) { b.hidden = false; });
   });
   // the slider shows where it is while it moves; the page follows when it is let go ("change")
   document.addEventListener("input", function (event) {
@@ -232,6 +227,18 @@
   function onPhone() {
     return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   }
+
+  // the copy buttons come with the script; the one beside "Share link" only where that opens a
+  // share sheet (a phone): elsewhere "Share link" copies, and both would do the same
+  function showCopyButtons() {
+    var sheet = !!navigator.share && onPhone();
+    document.querySelectorAll("[data-share][hidden]").forEach(function (b) {
+      if (sheet || !b.parentNode.querySelector("[data-share-url]")) b.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", showCopyButtons);
+  // a swapped-in share link (it changes when the game ends) gets its copy button too
+  document.addEventListener("htmx:afterSettle", showCopyButtons);
 
   // Share: "Share link" opens a phone's share sheet, and elsewhere copies the link as "Copy link"
   // does, said beside them. The plain link stays (it opens the deal's page) without script, for

@@ -51,6 +51,7 @@ def test_share_result_on_a_phone_uses_the_share_sheet_then_the_clipboard(server,
         game_id = page.get_attribute("#board", "data-game-id")
         assert lines[-1] == f"{server}/deal/pyramid/{WIN_SEED}?from={game_id}"
         assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        assert page.is_visible("#share [data-share]")  # "Share link" opens the sheet: "Copy link" beside it
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.locator("[data-share-result]").scroll_into_view_if_needed()
         assert page.locator("[data-share-text]").bounding_box()["width"] <= 390
@@ -86,6 +87,8 @@ def test_share_result_on_a_desktop_copies_and_a_friend_sees_the_challenge(server
         assert page.inner_text("[data-share-status]") == "Copied. Paste it into a message."
         assert page.evaluate("navigator.clipboard.readText()") == text
         assert page.evaluate("window.sharedData") is None  # a mouse: no share sheet
+        # so "Share link" copies, and no "Copy link" beside it does the same
+        assert page.is_visible("#share [data-share-url]") and page.is_hidden("#share [data-share]")
         page.locator("[data-share-box]").scroll_into_view_if_needed()
         shot(page, "share-end-1280")
         assert not page.js_errors
