@@ -55,7 +55,7 @@ def test_an_illegal_tap_moves_nothing_and_says_why_in_a_toast(server, new_page, 
         {subtree: true, attributes: true, attributeFilter: ['class']}); }""")
     page.click('#board [data-loc="P0"]')  # the apex: covered at the start
     toast = page.wait_for_selector("#board .toast", state="visible")
-    assert "cannot be played" in toast.inner_text()
+    assert "is covered" in toast.inner_text()
     assert set(page.evaluate("() => shaken")) == {"P0"}  # that card, and no other
     page.wait_for_timeout(450)  # the tapped card's shake is over
     assert boxes(page) == before
