@@ -12,8 +12,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
@@ -306,6 +306,17 @@ def abandon(session: Session, game: Game) -> None:
         session.flush()
     except StaleDataError:
         raise ConflictError("this game moved on in another tab", "stale") from None
+
+
+def first_of_deal(player_id, preset, seed, created_at, game_id) -> ColumnElement[bool]:
+    """SQL: the game of these columns is its player's first stored game of its deal (ever: a game
+    the day before, a retry's origin, a game a hint stored before its first move all come first).
+    A later game knows the deal, and may have seen its winning line on the deal's page: the daily
+    table ranks only the first, and the statistics count only the first as a clean win."""
+    earlier = aliased(Game)
+    return ~exists().where(earlier.player_id == player_id, earlier.preset == preset, earlier.seed == seed,
+                           (earlier.created_at < created_at)
+                           | ((earlier.created_at == created_at) & (earlier.id < game_id)))
 
 
 def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 
-from sqlalchemy import and_, exists, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, Game, Player, utcnow
 from app.engine import PRESETS, Status
@@ -74,16 +74,11 @@ def unranked(game: Game, *, first: bool) -> Unranked | None:
 
 
 def first_games(session: Session, preset_slug: str, seed: int, player_ids) -> set[str]:
-    """The id of each player's first stored game of the deal (ever: a game the day before, a
-    retry's origin, a game a hint stored before its first move all come first)."""
-    earlier = aliased(Game)
+    """The id of each player's first stored game of the deal (``games.first_of_deal``)."""
     return set(session.scalars(
         select(Game.id).where(
             Game.preset == preset_slug, Game.seed == seed, Game.player_id.in_(list(player_ids)),
-            ~exists().where(earlier.player_id == Game.player_id, earlier.preset == Game.preset,
-                            earlier.seed == Game.seed,
-                            (earlier.created_at < Game.created_at)
-                            | ((earlier.created_at == Game.created_at) & (earlier.id < Game.id))))))
+            games.first_of_deal(Game.player_id, Game.preset, Game.seed, Game.created_at, Game.id))))
 
 
 @dataclass(frozen=True)

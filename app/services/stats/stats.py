@@ -11,12 +11,13 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, exists, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import ColumnElement, Date, Integer, bindparam, case, cast, func, select
+from sqlalchemy.orm import Session
 
 from app.db.models import Game, utcnow
 from app.engine import PRESETS, SCORING_SYSTEMS, Status
 
+from ..play import games
 from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
 
 PAGE_SIZE = 20
@@ -85,13 +86,8 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
 
 
 def _first_of_deal(r) -> ColumnElement[bool]:
-    """The game is the player's first of its deal (as the daily table's ``first_games``): a
-    later one knows the deal, and may have seen its winning line on the deal's page."""
-    earlier = aliased(Game)
-    return ~exists().where(earlier.player_id == bindparam("pid"), earlier.preset == r.c.preset,
-                           earlier.seed == r.c.seed,
-                           (earlier.created_at < r.c.created_at)
-                           | ((earlier.created_at == r.c.created_at) & (earlier.id < r.c.id)))
+    """The row of ``_r`` is the player's first game of its deal (``games.first_of_deal``)."""
+    return games.first_of_deal(bindparam("pid"), r.c.preset, r.c.seed, r.c.created_at, r.c.id)
 
 
 def _figures_statements():
