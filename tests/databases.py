@@ -41,3 +41,18 @@ def fresh_postgres(name: str) -> str:
     finally:
         admin.dispose()
     return base.set(database=name).render_as_string(hide_password=False)
+
+
+def migrated_sessions(folder: Path, database_url: str | None = None):
+    """A session factory on a database migrated to head: SQLite in ``folder`` unless
+    ``database_url`` names another; the app's searches in this process (their tests count them)."""
+    from app.db.migrate import upgrade_to_head
+    from app.db.session import session_factory
+    from app.services.assist import searches
+    from app.settings import Settings
+
+    settings = Settings(data_dir=folder, database_url=database_url or f"sqlite:///{folder / 'tretten.sqlite3'}",
+                        secret_key="tests-secret-tests-secret-tests-secret-0")
+    upgrade_to_head(settings)
+    searches.use_processes(0)
+    return session_factory(settings)

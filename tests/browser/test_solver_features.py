@@ -62,6 +62,10 @@ def test_analysis_of_a_lost_game_and_try_again_from_here(server, new_page):
     for text in _lose_by([], LOSE_SEED):
         click_move(page, text)
     page.wait_for_selector('#board[data-status="lost"]')
+    # no moves left: undo, or give up to see the analysis
+    assert page.locator("#analysis").count() == 0
+    page.click('[data-action="give-up"]')
+    page.wait_for_selector('#board[data-phase="conceded"]')
     page.wait_for_selector('#analysis[data-analysis-kind="lost_from_start"]')
     assert "could not be won from the start" in page.inner_text("#analysis")
     shot(page, "solver-lost-390")
@@ -70,6 +74,7 @@ def test_analysis_of_a_lost_game_and_try_again_from_here(server, new_page):
     for text in _lose_by(list(WIN_LINE[:3]), WIN_SEED):  # leaves the winning line after 3 moves
         click_move(page, text)
     page.wait_for_selector('#board[data-status="lost"]')
+    page.click('[data-action="give-up"]')
     # the analysis searches a few positions with budgets: give a loaded machine time
     page.wait_for_selector('#analysis:not([data-analysis-kind="pending"])', timeout=60_000)
     assert page.get_attribute("#analysis", "data-analysis-kind") == "lost_at"

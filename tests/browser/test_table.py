@@ -436,7 +436,7 @@ def test_a_lost_game_shows_its_final_position_first_and_its_analysis_under_it(se
     nothing (on a phone it once pushed the position 1,500 px down)."""
     from .test_words import _api_game, _browse_as, _pyramid_lost_at
 
-    game, info = _api_game(server, "pyramid", WIN_SEED, _pyramid_lost_at())
+    game, info = _api_game(server, "pyramid", WIN_SEED, _pyramid_lost_at(), give_up=True)
     assert game["status"] == "lost"
     page = new_page(*size)
     _browse_as(page, server, info["link"])

@@ -28,12 +28,18 @@ NOTATION = re.compile(
 GAPS_SEED = 4
 
 
-def _api_game(base: str, preset: str, seed: int, line) -> tuple[dict, dict]:
+def _api_game(base: str, preset: str, seed: int, line, *, give_up: bool = False) -> tuple[dict, dict]:
+    """A game played through the API along ``line``; ``give_up``: then given up (no moves left:
+    its analysis is shown once it is over)."""
     with httpx.Client(base_url=base, timeout=30) as api:
         auth = {"Authorization": f"Bearer {api.post('/api/players').json()['token']}"}
         game = api.post("/api/games", json={"preset": preset, "seed": seed}, headers=auth).json()
         for text in line:
             response = api.post(f"/api/games/{game['id']}/moves", json={"move": text, "ply": game["cursor"]}, headers=auth)
+            assert response.status_code == 200, response.text
+            game = response.json()
+        if give_up:
+            response = api.post(f"/api/games/{game['id']}/give-up", json={"ply": game["cursor"]}, headers=auth)
             assert response.status_code == 200, response.text
             game = response.json()
         link = api.post("/api/players/me/device-link", headers=auth).json()["url"]
@@ -98,10 +104,10 @@ def test_end_screens_replays_and_analyses_show_words(server, new_page, case):
         game, info = _api_game(server, "pyramid", WIN_SEED, WIN_LINE)
         symbols = "+"
     elif case == "pyramid-lost-at":
-        game, info = _api_game(server, "pyramid", WIN_SEED, _pyramid_lost_at())
+        game, info = _api_game(server, "pyramid", WIN_SEED, _pyramid_lost_at(), give_up=True)
         symbols = "+"
     else:
-        game, info = _api_game(server, "gaps", GAPS_SEED, _gaps_loss(GAPS_SEED))
+        game, info = _api_game(server, "gaps", GAPS_SEED, _gaps_loss(GAPS_SEED), give_up=True)
         symbols = "→"
     assert game["status"] in ("won", "lost")
     for language in ("en", "da"):

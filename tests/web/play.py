@@ -50,12 +50,19 @@ def win(client, auth, preset: str = "pyramid", seed: int = WIN_SEED) -> dict:
     return game
 
 
-def lose(client, auth, preset: str = "pyramid", seed: int = LOSE_SEED) -> dict:
+def lose(client, auth, preset: str = "pyramid", seed: int = LOSE_SEED, *, give_up: bool = False) -> dict:
+    """A game played to no moves left; ``give_up``: then given up, so it is over (its analysis
+    and the deal's answers are shown to its player)."""
     game = new_game(client, auth, preset, seed)
     while game["status"] == "playing":
         legal = game["legal"]
         game = move(client, auth, game, "D" if "D" in legal else sorted(legal)[0])
     assert game["status"] == "lost"
+    if give_up:
+        response = client.post(f"/api/games/{game['id']}/give-up", json={"ply": game["ply"]}, headers=auth)
+        assert response.status_code == 200, response.text
+        game = response.json()
+        assert game["phase"] == "conceded"
     return game
 
 

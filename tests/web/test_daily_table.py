@@ -189,7 +189,7 @@ def test_no_line_or_replay_of_todays_deal_before_the_viewer_has_finished_it(clie
     assert deal["verdict"]["moves"] == " ".join(line)
 
 
-def test_once_the_viewer_has_lost_todays_deal_the_table_no_longer_offers_to_play_it(client):
+def test_once_the_viewers_game_of_todays_deal_is_over_the_table_no_longer_offers_to_play_it(client):
     today, line = _today_line(client)
     auth = api_player(client)
     browse_as(client, client, auth)
@@ -197,6 +197,11 @@ def test_once_the_viewer_has_lost_todays_deal_the_table_no_longer_offers_to_play
     game = move(client, auth, new_game(client, auth, "pyramid", today["seed"]), line[0])
     assert 'href="/daily/pyramid">' in client.get("/daily/pyramid/table").text  # in play: go on with it
     set_columns(client.app, game["id"], status="lost", finished_at=datetime.now(UTC))
+    # no moves left: the game may still be undone, or given up; the button leads back to it
+    page = client.get("/daily/pyramid/table").text
+    assert 'href="/daily/pyramid">' in page and "data-spoilers" in page
+    assert client.get("/daily/pyramid").headers["location"].endswith(f"/games/{game['id']}")
+    set_columns(client.app, game["id"], abandoned=True)  # given up: over
     # the button led to the deal's results (app.web.routes.deals.play_daily), and a loss is not on the table
     page = client.get("/daily/pyramid/table").text
     assert 'href="/daily/pyramid">' not in page and f'href="/deal/pyramid/{today["seed"]}"' in page

@@ -72,11 +72,38 @@ def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
     assert client.get(f"/api/deals/tuts-tomb/{SEED}").json()["verdict"] is None
 
 
+def test_the_winning_line_waits_while_a_game_with_no_moves_left_may_be_undone(client, other_client):
+    """Seen, it would win the game undone after it; given up, the game is over and it is shown."""
+    from .play import LOSE_SEED, lose
+
+    auth = api_player(client)
+    browse_as(other_client, client, auth)
+    game = lose(client, auth, seed=SEED)
+    assert game["phase"] == "lost" and game["legal"] == []
+    assert 'data-verdict="hidden"' in other_client.get(f"/deal/pyramid/{SEED}").text
+    assert client.get(f"/api/deals/pyramid/{SEED}", headers=auth).json()["verdict"] is None
+    # a game in play cannot be given up (New deal leaves it), and a stale ply is a 409
+    playing = new_game(client, auth, "pyramid", LOSE_SEED)
+    refused = client.post(f"/api/games/{playing['id']}/give-up", headers=auth)
+    assert refused.status_code == 422 and "no moves left" in refused.json()["error"]
+    stale = client.post(f"/api/games/{game['id']}/give-up", json={"ply": game["ply"] - 1}, headers=auth)
+    assert stale.status_code == 409 and stale.json()["game"]["phase"] == "lost"
+    given = client.post(f"/api/games/{game['id']}/give-up", json={"ply": game["ply"]}, headers=auth).json()
+    assert given["phase"] == "conceded" and given["status"] == "lost"
+    undo = client.post(f"/api/games/{game['id']}/undo", headers=auth)
+    assert undo.status_code == 422
+    searches.wait_for_spare_time()
+    other_client.get(f"/deal/pyramid/{SEED}")
+    searches.wait_for_spare_time()
+    assert 'data-verdict="winnable"' in other_client.get(f"/deal/pyramid/{SEED}").text
+    assert client.get(f"/api/deals/pyramid/{SEED}", headers=auth).json()["verdict"]["winnable"] is True
+
+
 def test_an_unwinnable_deal_is_called_so_after_losing(client, other_client):
     from .play import lose
 
     auth = api_player(client)
-    lose(client, auth, preset="pyramid", seed=1)
+    lose(client, auth, preset="pyramid", seed=1, give_up=True)
     browse_as(other_client, client, auth)
     other_client.get("/deal/pyramid/1")  # the first look leaves the search to the solver's spare time
     searches.wait_for_spare_time()

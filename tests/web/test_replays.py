@@ -91,7 +91,7 @@ def test_a_replay_opened_while_the_solver_has_no_room_shows_what_is_kept(client,
     """The replay of a lost game asks for its analysis, a search; with every slot of the solver
     taken (another player's hints, or the end screen's own analysis of this game under way) the
     replay is still shown, with what is kept, and the analysis comes once there is room."""
-    game = lose(other_client, api_player(other_client))
+    game = lose(other_client, api_player(other_client), give_up=True)
     with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):
         busy = client.get(f"/g/{game['id']}/replay?ply=1")
     assert busy.status_code == 200

@@ -440,9 +440,9 @@ def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
 
 # ---------------------------------------------------------------- post-game analysis
 
-def _lost_game(client, after: int = 3) -> tuple[str, int]:
+def _lost_game(client, after: int = 3, give_up: bool = True) -> tuple[str, int]:
     """Seed 250 played along the known win (at least ``after`` moves of it), then one move that
-    loses it, then to the end."""
+    loses it, then to the end: no moves left, then given up (its analysis waits for that)."""
     record = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", WIN_SEED))
     played: list[str] = []
     for move in WIN_LINE:
@@ -462,7 +462,63 @@ def _lost_game(client, after: int = 3) -> tuple[str, int]:
     assert record.position.status == "lost"
     game_id, _ = _seeded(client)
     _play(client, game_id, played)
+    if give_up:
+        assert _post(client, f"/games/{game_id}/act", _page(client, game_id), action="give-up").status_code == 200
     return game_id, fatal
+
+
+def test_a_game_with_no_moves_left_shows_its_analysis_once_given_up_and_is_then_over(client):
+    """Seen before, the analysis says which move lost the game, and undo takes the game back to
+    it: the win that follows would have been made with the answer."""
+    game_id, fatal = _lost_game(client, give_up=False)
+    html = _page(client, game_id)
+    assert 'data-phase="lost"' in html and 'value="give-up"' in html
+    assert "/analysis" not in html and 'data-action="undo" disabled' not in html
+    assert 'data-analysis-kind="none"' in client.get(f"/games/{game_id}/analysis", headers=HX).text
+    replay = client.get(f"/g/{game_id}/replay?ply={fatal}")
+    assert replay.status_code == 200 and 'data-analysis="none"' in replay.text
+    # a game in play is left by "New deal", not given up
+    playing_id, playing = _seeded(client, 987_654)
+    refused = _post(client, f"/games/{playing_id}/act", playing, action="give-up")
+    assert refused.status_code == 422 and "Only a game with no moves left can be given up" in refused.text
+    assert _game(client, playing_id).abandoned is False
+    given_up = _post(client, f"/games/{game_id}/act", html, action="give-up", mid="gu1")
+    assert given_up.status_code == 200 and 'data-phase="conceded"' in given_up.text
+    assert "Game over." in given_up.text and 'value="give-up"' not in given_up.text
+    assert f'hx-get="/games/{game_id}/analysis" hx-trigger="load"' in given_up.text
+    assert 'data-analysis-kind="lost_at"' in client.get(f"/games/{game_id}/analysis", headers=HX).text
+    after = _page(client, game_id)
+    assert 'data-action="undo" disabled' in after
+    undo = _post(client, f"/games/{game_id}/act", after, action="undo")
+    assert undo.status_code == 422 and _game(client, game_id).cursor == record_of(_game(client, game_id)).cursor
+    assert "This game was counted as lost" in undo.text
+    # the page's give-up sent again after a lost answer is answered as stored, not refused
+    again = _post(client, f"/games/{game_id}/act", html, action="give-up", mid="gu1")
+    assert again.status_code == 200 and 'data-phase="conceded"' in again.text
+
+
+def test_a_game_with_no_moves_left_is_over_once_another_game_of_its_preset_begins(client):
+    """Left with no moves, a game played again (any deal of the preset, this one too) is over: it
+    was undone into a game in play beside the new one, refused as a race in "another tab"."""
+    game_id, _ = _lost_game(client, give_up=False)
+    other, _ = _seeded(client, 987_654)
+    _play(client, other, [_first_legal("pyramid", 987_654)])
+    lost = _game(client, game_id)
+    assert lost.abandoned is True
+    page = _page(client, game_id)
+    assert 'data-phase="conceded"' in page and 'value="give-up"' not in page
+    undo = _post(client, f"/games/{game_id}/act", page, action="undo")
+    assert undo.status_code == 422 and "counted as lost" in undo.text
+    # this deal's own game, played again from the start, is over as well
+    again, _ = _lost_game(client, give_up=False)
+    retry, _ = _seeded(client, WIN_SEED)
+    _play(client, retry, [WIN_LINE[0]])
+    assert _game(client, again).abandoned is True and _game(client, retry).abandoned is False
+
+
+def _first_legal(preset: str, seed: int) -> str:
+    record = GameRecord.new(preset, PRESETS[preset].rules, deal_for_seed(preset, seed))
+    return min(str(m) for m in record.position.legal_moves())
 
 
 def test_analysis_finds_the_move_that_lost_the_deal(client):
@@ -511,6 +567,7 @@ def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client, other_clien
         record = record.play(move)
         moves.append(str(move))
     _play(client, game_id, moves)
+    assert _post(client, f"/games/{game_id}/act", _page(client, game_id), action="give-up").status_code == 200
     response = client.get(f"/games/{game_id}/analysis", headers=HX)
     assert 'data-analysis-kind="lost_from_start"' in response.text
     assert "could not be won from the start" in response.text
@@ -628,11 +685,14 @@ def test_bounds_are_rounded_outwards_and_written_as_the_language_writes_them():
 
 
 def test_the_end_screen_offers_the_analysis_in_words_that_fit_the_result(client):
-    from .play import api_player, lose, win
+    from .play import api_player, lose, set_columns, win
 
     auth = api_player(client)
     won_page = client.get(f"/games/{win(client, auth)['id']}").text
-    lost_page = client.get(f"/games/{lose(client, auth)['id']}").text
+    lost = lose(client, auth)["id"]
+    assert "Show the analysis" not in client.get(f"/games/{lost}").text  # no moves left: not over yet
+    set_columns(client.app, lost, abandoned=True)  # given up
+    lost_page = client.get(f"/games/{lost}").text
     # without JavaScript the analysis is a link; its words must not call a win a loss
     assert "Show the analysis: how short can a win be?" in won_page
     assert "where was the game lost" not in won_page

@@ -58,8 +58,9 @@ class GameAnalysis:
 
 
 def analysable(game: Game) -> bool:
-    """Finished games only (won, lost, or abandoned): no spoilers while a game is played."""
-    return game.status != Status.PLAYING or bool(game.abandoned)
+    """Games that are over only (won, or lost for good: ``lifecycle.Phase.over``): no spoilers
+    while a game is played, nor while one with no moves left may still be undone."""
+    return lifecycle.phase_of(game).over
 
 
 class _NotKept(Exception):

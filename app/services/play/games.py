@@ -247,7 +247,8 @@ class OnTable:
 
     @property
     def finished(self) -> bool:
-        """Won, no moves left, or counted as lost: its result (and its analysis) can be shown."""
+        """Won, no moves left, or counted as lost: its result can be shown (its analysis once it
+        is ``over``)."""
         return self.phase.finished
 
     @property
@@ -296,10 +297,11 @@ class OnTable:
 
 
 def abandon(session: Session, game: Game) -> None:
-    """The player confirmed "New deal" or "Restart" on this unfinished game: it counts as lost,
-    written at once, conditional on the game's version like every change of a game: if another
-    tab moved it meanwhile, ConflictError (409), and nothing is counted."""
-    if lifecycle.phase_of(game) is not lifecycle.Phase.PLAYING:
+    """The player confirmed "New deal" or "Restart" on this unfinished game, or left or gave up
+    one with no moves left: it counts as lost for good (``ABANDONED``, or ``CONCEDED``), written
+    at once, conditional on the game's version like every change of a game: if another tab moved
+    it meanwhile, ConflictError (409), and nothing is counted."""
+    if lifecycle.phase_of(game) not in (lifecycle.Phase.PLAYING, lifecycle.Phase.LOST):
         return
     game.abandoned = True
     try:

@@ -6,7 +6,10 @@
 - **Playing** (``PLAYING``): from the first move. It counts as **played** from then on.
 - **Won** (``WON``): the engine says so. Final: no undo or redo.
 - **No moves left** (``LOST``): the engine says so. It may be undone and played on; it counts by
-  its final state.
+  its final state. It is over (``CONCEDED``) once the player gives it up, starts another game of
+  the preset (this deal's too), or leaves it for a day: no undo then. Only a game that is over
+  shows its player the deal's answers (the analysis, the winning line, other players' games of a
+  daily deal): a game seen lost and then undone would be won with them.
 - **Counted as lost** (``ABANDONED``): the player made the first move of another deal of the same
   preset, or confirmed "New deal" or "Restart" while it was unfinished (``abandoned`` is set), or
   it was left unfinished for a day (24 hours after its last move). Final, and it opens as
@@ -42,24 +45,30 @@ class Phase(StrEnum):
     PLAYING = Status.PLAYING
     WON = Status.WON
     LOST = Status.LOST           # no moves left: may still be undone
+    CONCEDED = "conceded"        # no moves left, and over: given up, another game begun, or idle for a day
     ABANDONED = "abandoned"      # counted as lost for good: replaced, or idle for a day
 
     @property
     def result(self) -> Status:
         """What the game counts as (a game not played yet: ``PLAYING``)."""
-        if self is Phase.ABANDONED:
+        if self in (Phase.ABANDONED, Phase.CONCEDED):
             return Status.LOST
         return Status.PLAYING if self is Phase.NEW else Status(self)
 
     @property
     def finished(self) -> bool:
-        """Won, no moves left, or counted as lost: a result (and an analysis) to show."""
+        """Won, no moves left, or counted as lost: a result to show (an analysis once ``over``)."""
         return self not in (Phase.NEW, Phase.PLAYING)
 
     @property
     def open(self) -> bool:
         """Takes moves, undo, redo and the solver's help: not won, not counted as lost (``check``)."""
-        return self not in (Phase.WON, Phase.ABANDONED)
+        return self not in (Phase.WON, Phase.ABANDONED, Phase.CONCEDED)
+
+    @property
+    def over(self) -> bool:
+        """Played, and its result can no longer change: its player may see the deal's answers."""
+        return self in (Phase.WON, Phase.ABANDONED, Phase.CONCEDED)
 
 
 class Abandonment(StrEnum):
@@ -77,22 +86,23 @@ def aware(moment: datetime | None) -> datetime | None:
 
 
 def idle(game: Game, now: datetime | None = None) -> bool:
-    """Unfinished and untouched for a day since a move was made."""
+    """Unfinished (or with no moves left) and untouched for a day since a move was made."""
     updated = aware(game.updated_at)
-    return (game.status == Status.PLAYING and game.started_at is not None and updated is not None
+    return (game.status in (Status.PLAYING, Status.LOST) and game.started_at is not None and updated is not None
             and updated < (now or utcnow()) - IDLE_LIMIT)
 
 
 def phase_of(game: Game, now: datetime | None = None) -> Phase:
     """The rule every page, query (``result_expression``, the same in SQL) and the API follow: a
     game counted as lost stays lost, whatever its row says after."""
+    stuck = game.status == Status.LOST
     if game.abandoned:
-        return Phase.ABANDONED
+        return Phase.CONCEDED if stuck else Phase.ABANDONED
     if game.status == Status.WON:
         return Phase.WON
     if idle(game, now):
-        return Phase.ABANDONED
-    if game.status == Status.LOST:
+        return Phase.CONCEDED if stuck else Phase.ABANDONED
+    if stuck:
         return Phase.LOST
     return Phase.PLAYING if game.started_at is not None else Phase.NEW
 
@@ -120,7 +130,7 @@ def check(game: Game, player: Player | None, *, ply: int | None = None, version:
     move, undo, redo, a hint, "still winnable?", auto-finish): the player's own game, as the
     page saw it (``ply``/``version``: a stale tab gets 409), and still in play. A won game, or
     one counted as lost (replaced, or a day idle), takes nothing more: not a move, not a hint,
-    not a setting. "No moves left" (``LOST``) may still be undone.
+    not a setting. "No moves left" (``LOST``) may still be undone, until it is over (``CONCEDED``).
 
     True when the change is already stored (``repeated``: the page's own retry, even of the move
     that won the game): there is nothing to do but answer with the game as it is."""
@@ -168,6 +178,14 @@ def in_play_expression(now: datetime | None = None):
                 or_(Game.started_at.is_(None), Game.updated_at >= cutoff))
 
 
+def over_expression(now: datetime | None = None):
+    """SQL: a played game that is over (``Phase.over``): won, counted as lost, or with no moves
+    left and given up, replaced or idle for a day."""
+    cutoff = (now or utcnow()) - IDLE_LIMIT
+    return and_(Game.started_at.is_not(None),
+                or_(Game.status == Status.WON, Game.abandoned.is_(True), Game.updated_at < cutoff))
+
+
 def playing_expression(now: datetime | None = None):
     """SQL: the games of phase ``PLAYING``: a move made, in play."""
     return and_(in_play_expression(now), Game.started_at.is_not(None))
@@ -208,19 +226,23 @@ def finish_time(game: Game) -> int | None:
 
 def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: str | None = None,
                        seed: int | None = None, deal: str | None = None) -> None:
-    """The player's unfinished, played games of the preset (but ``keep``) count as lost from now on:
-    a new game of the preset replaces them. Given a deal (``seed``, or an imported ``deal``'s
-    text), its own games are left alone: a first move of a deal already in play elsewhere (two
-    tabs racing) must not count that game lost, and the database's one-unfinished-game index
-    refuses the second instead (app.services.play.moves.first_move)."""
-    query = update(Game).where(Game.player_id == player_id, Game.preset == preset, unfinished_expression())
+    """The player's unfinished, played games of the preset (but ``keep``) count as lost from now on,
+    and those with no moves left are over (``CONCEDED``): a new game of the preset replaces them.
+    Given a deal (``seed``, or an imported deal's text), its own unfinished games are left alone: a
+    first move of a deal already in play elsewhere (two tabs racing) must not count that game
+    lost, and the database's one-unfinished-game index refuses the second instead
+    (app.services.play.moves.first_move). A game of the deal with no moves left is over all the
+    same: played again, its deal has been seen from the start."""
+    idle_before = utcnow() - IDLE_LIMIT  # an idle game of the deal is counted lost like any other
+    replaced = unfinished_expression()
+    if seed is not None:
+        replaced = and_(replaced, or_(Game.seed.is_(None), Game.seed != seed, Game.updated_at < idle_before))
+    elif deal is not None:
+        replaced = and_(replaced, or_(Game.seed.is_not(None), Game.deal != deal, Game.updated_at < idle_before))
+    stuck = and_(Game.status == Status.LOST, Game.abandoned.is_(False))
+    query = update(Game).where(Game.player_id == player_id, Game.preset == preset, or_(replaced, stuck))
     if keep is not None:
         query = query.where(Game.id != keep)
-    idle_before = utcnow() - IDLE_LIMIT  # an idle game of the deal is counted lost like any other
-    if seed is not None:
-        query = query.where(or_(Game.seed.is_(None), Game.seed != seed, Game.updated_at < idle_before))
-    elif deal is not None:
-        query = query.where(or_(Game.seed.is_not(None), Game.deal != deal, Game.updated_at < idle_before))
     # a new version, as every change of a game has: a move of it racing this finds its page
     # stale (409) instead of playing on a game already counted as lost
     session.execute(query.values(abandoned=True, version=Game.version + 1)

@@ -139,6 +139,14 @@ def redo(session: Session, game: Game, player: Player | None, *, ply: int | None
     return _stepped(session, game, record_of(game), "redo", "").record
 
 
+def give_up(session: Session, game: Game, player: Player | None, *, ply: int | None = None) -> GameRecord:
+    """Give up a game with no moves left, as the board's "Give up" does: it is over."""
+    lifecycle.check(game, player, ply=ply)
+    record = record_of(game)
+    _given_up(session, game, record, "")
+    return record
+
+
 def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str,
              offline: bool = False) -> ActionResult:
     """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
@@ -154,9 +162,20 @@ def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid:
     return ActionResult(after, announcement=_last_move(after))
 
 
+def _given_up(session: Session, game: Game, record: GameRecord, mid: str) -> ActionResult:
+    """A game with no moves left given up: it is over (``lifecycle.Phase.CONCEDED``), and its
+    analysis and the deal's winning line are shown. A game in play is left by "New deal" instead.
+    The page's id of the change is kept, as a move's is: sent again, it is answered as stored."""
+    if lifecycle.phase_of(game) is not lifecycle.Phase.LOST:
+        raise InputError("only a game with no moves left can be given up", "give_up_not_stuck")
+    game.last_mid = mid or None
+    games.abandon(session, game)
+    return ActionResult(record)
+
+
 # ---------------------------------------------------------------- a board action
 
-ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "tap")
+ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "give-up", "tap")
 MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
 CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again as "confirm-…"
 
@@ -238,6 +257,8 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
         return ActionResult(record, leaves=True, next_seed=seed)
     if action in ("undo", "redo"):
         return _stepped(session, game, record, action, mid, offline)
+    if action == "give-up":
+        return _given_up(session, game, record, mid)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
         assert selection is not None

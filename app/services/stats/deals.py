@@ -1,7 +1,8 @@
 """Deal pages: who played a seeded deal, the best results, and the solver's verdict.
 
-A deal is a preset and a seed. The verdict is shown only to a viewer who has finished that
-deal (won, lost or abandoned it): no spoilers before. It is computed once and kept
+A deal is a preset and a seed. The verdict is shown only to a viewer whose game of that deal
+is over (won it, or lost it for good: ``lifecycle.Phase.over``): no spoilers before, nor to a
+game with no moves left that may still be undone. It is computed once and kept
 (table ``deal_verdicts``); daily deals get theirs when they are chosen. A deal's page never
 searches: it shows what is kept, and what is missing is searched in the solver's spare time
 (``prepare``, app.services.assist.searches.in_spare_time), never in a slot a player's hint needs.
@@ -52,7 +53,7 @@ class DealSummary:
     best_scores: dict[str, Best] = field(default_factory=dict)
     daily_days: list[date] = field(default_factory=list)
     viewer_result: str | None = None    # the viewer's best: won > lost > playing; None = not played
-    viewer_finished: bool = False
+    viewer_finished: bool = False      # a game of the viewer's is over (leaderboard.has_finished)
     verdict: DealVerdict | None = None  # only when viewer_finished
     par: Par | None = None              # the deal's par or best known line (app.services.assist.par)
     games_shown: bool = True            # the best results name their games (replay links)
@@ -118,7 +119,7 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     if viewer_id is not None:
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
         summary.viewer_result = next((r for r in RESULTS if r in mine), None)
-        summary.viewer_finished = summary.viewer_result in (Status.WON, Status.LOST)
+        summary.viewer_finished = leaderboard.has_finished(session, preset.slug, seed, viewer_id, now)
     # today's daily deal: no game of it (a replay) for a viewer who has not finished it
     summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
                                                                                now=now)

@@ -36,7 +36,7 @@ from app.engine import PRESETS, Status
 from ..assist import daily_choice, par
 from ..errors import ForbiddenError
 from ..play import daily, games
-from ..play.lifecycle import aware, in_play_expression, result_expression, result_of
+from ..play.lifecycle import aware, over_expression, result_of
 
 HISTORY_DAYS = 30
 # The fewest seconds a move takes a person, on average over a game, timed by the server from the
@@ -139,13 +139,13 @@ def utc_day(moment: datetime) -> date:
 
 def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str | None,
                  now: datetime | None = None) -> bool:
-    """Whether the viewer has won or lost a game of this deal (ever)."""
+    """Whether the viewer has a game of this deal that is over (ever): won, or lost for good (a
+    game with no moves left is over once given up: until then it may be undone and won)."""
     if viewer_id is None:
         return False
-    result = result_expression(now)
     return session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
-                              Game.started_at.is_not(None), result.in_((Status.WON, Status.LOST))).limit(1)
+                              over_expression(now)).limit(1)
     ) is not None
 
 
@@ -166,7 +166,7 @@ def may_see_lines(session: Session, preset_slug: str, seed: int | None, viewer_i
     was_daily = select(DailyDeal.day).where(DailyDeal.preset == preset_slug, DailyDeal.seed == seed).exists()
     still_open = session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
-                              Game.started_at.is_not(None), in_play_expression(now), was_daily).limit(1))
+                              Game.started_at.is_not(None), ~over_expression(now), was_daily).limit(1))
     return still_open is None
 
 

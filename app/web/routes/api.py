@@ -87,7 +87,9 @@ class GameOut(BaseModel):
     version: int
     status: str = Field(description="What the game counts as: playing, won or lost (a game counted as lost too)")
     phase: str = Field(description="Where it is in its life: new, playing, won, lost (no moves left: undo may "
-                                   "still take it back) or abandoned (counted as lost: replaced, or left for a day)")
+                                   "still take it back), conceded (no moves left, and over: given up, another game "
+                                   "of its preset begun, or left for a day) or abandoned (counted as lost: replaced, "
+                                   "or left for a day)")
     legal: list[str] = Field(description="The moves it takes now (none once it takes no more)")
     played_via: str = Field(description="Where its moves came from: page (a person at the board) or api (once any "
                                         "came through the API); an api game is never ranked on a daily table")
@@ -171,6 +173,15 @@ def redo(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
          body: Annotated[PlyIn | None, Body()] = None):
     game = games.get_game_row(session, game_id)
     return _changed(session, game, lambda: moves.redo(session, game, player, ply=body.ply if body else None))
+
+
+@router.post("/games/{game_id}/give-up", response_model=GameOut, responses=CHANGE_ERRORS)
+def give_up(game_id: GameIdDep, session: SessionDep, player: ApiPlayerDep,
+            body: Annotated[PlyIn | None, Body()] = None):
+    """A game with no moves left (phase `lost`) given up: it is over (phase `conceded`), and the
+    deal's verdict and other players' games of it are shown to you (422 for a game in play)."""
+    game = games.get_game_row(session, game_id)
+    return _changed(session, game, lambda: moves.give_up(session, game, player, ply=body.ply if body else None))
 
 
 def game_json(game: Game, record: GameRecord | None = None) -> dict:

@@ -50,11 +50,11 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
 
 @router.get("/daily/{preset}")
 def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
-    """Today's deal of the preset: the player's game of it, its results once played, or the deal
-    ready to play."""
+    """Today's deal of the preset: the player's game of it (no moves left too: it may still be
+    undone, or given up), its results once that game is over, or the deal ready to play."""
     preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
     row = daily_choice.daily_deal(session, preset)
     mine = daily.todays_game(session, player.id, preset, row)
-    if mine is not None and lifecycle.phase_of(mine) not in (lifecycle.Phase.PLAYING, lifecycle.Phase.NEW):
+    if mine is not None and lifecycle.phase_of(mine).over:
         return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
     return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{preset}/{row.seed}")

@@ -66,7 +66,9 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
     preset = PRESETS[game.preset]
     language = request.state.language
     is_owner = player is not None and player.id == game.player_id
-    can_act = is_owner and table.phase is not lifecycle.Phase.ABANDONED
+    # a game that is over keeps its form for what comes after it ("Try again from here"): its
+    # undo, redo and cards say themselves that they take nothing
+    can_act = is_owner
     as_fragment = is_htmx(request) if fragment is None else fragment
     context = {
         "game": game,
@@ -99,7 +101,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         # the page asks for "still winnable?" after the move (the lifecycle says when); the search decides
         "status_placeholder": table.stored and lifecycle.asks_still_winnable(game, table.record, player),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
-        "analysis_placeholder": table.status is not Status.PLAYING,
+        "analysis_placeholder": table.phase.over,
         "hint": None,
         "solver_status": None,
         "analysis": None,

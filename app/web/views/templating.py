@@ -50,6 +50,7 @@ TEXTS = {
     "confirm_restart": N_("Start this deal again from the beginning? This game is not finished: it counts as lost."),
     "won_final": N_("This game is won, and a win is final: it cannot be undone."),
     "counted_lost": N_("This game was counted as lost and cannot be played on."),
+    "give_up_not_stuck": N_("Only a game with no moves left can be given up; “New deal” leaves a game in play."),
     Abandonment.REPLACED: N_("It counts as lost: a new deal of this variant was started while it was unfinished."),
     Abandonment.IDLE: N_("It counts as lost: it was left unfinished for a day."),
     "solver_busy": N_("The solver is busy. Please try again in a moment."),

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
-from app.db.session import session_factory
-from app.services.assist import searches
-from app.settings import Settings
+from tests.databases import migrated_sessions
 
 
 @pytest.fixture
 def sessions(tmp_path):
-    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'assist.sqlite3'}",
-                        secret_key="assist-secret-assist-secret-assist-secret")
-    upgrade_to_head(settings)
-    searches.use_processes(0)
-    return session_factory(settings)
+    return migrated_sessions(tmp_path)

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
 from app.db.models import Player
-from app.db.session import session_factory
 from app.engine import PRESETS
 from app.services.assist import analysis, assist, par, searches, solver_cache, winnable
 from app.services.play import games, moves
 from app.services.play.games import record_of
-from app.settings import Settings
 from app.solver import line_from, shortest_win
+from tests.databases import migrated_sessions
 from tests.web.play import WIN_LINE, WIN_SEED
 
 DEALS = 5  # winnable deals a preset, each followed hint by hint to its win (a Gaps deal: 100-odd hints)
@@ -23,12 +21,7 @@ PLAYED = ["gaps", "gaps-danish", "pyramid", "pyramid-3", "relaxed", "giza", "dou
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory):
-    data = tmp_path_factory.mktemp("hints")
-    settings = Settings(data_dir=data, database_url=f"sqlite:///{data / 'hints.sqlite3'}",
-                        secret_key="hints-secret-hints-secret-hints-secret")
-    upgrade_to_head(settings)
-    searches.use_processes(0)  # the searches in this process: the test counts them, not the pool
-    yield session_factory(settings)
+    yield migrated_sessions(tmp_path_factory.mktemp("hints"))
 
 
 @pytest.fixture(autouse=True)
