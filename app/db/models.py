@@ -111,6 +111,7 @@ class Game(Base):
         Index("ix_games_player_preset_seed", "player_id", "preset", "seed"),
         Index("ix_games_preset_seed", "preset", "seed"),          # deal pages
         Index("ix_games_player_started", "player_id", "started_at"),  # stats, history
+        Index("ix_games_player_deal", "player_id", "game", "deal"),  # a player's first game of its cards
         # one unfinished game per player and preset: a first move replaces the one in play, and
         # of two first moves racing (two tabs, two instances) only one can store its game
         Index("uq_games_one_unfinished", "player_id", "preset", unique=True,
@@ -155,6 +156,9 @@ class Game(Base):
     # a move made while the page had no network was stored (for good): the server's clock saw
     # only the moves arriving together, so the game's time never counts (lifecycle.finish_time)
     played_offline: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # a move was stored while its player showed "still winnable?" (for good): the solver said
+    # after each move whether the deal could still be won, an aid like a hint (not a clean win)
+    winnable_shown: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # optimistic concurrency: every UPDATE is conditional on the version it read
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
 

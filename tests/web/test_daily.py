@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ from app.services.stats import stats
 from app.solver import SolveResult, solve
 
 from .helpers import act, board_fields, first_move
-from .play import api_player, browse_as, move
+from .play import api_player, browse_as, move, played_by_hand, set_columns
 
 DAY = date(2026, 12, 1)
 
@@ -92,6 +92,7 @@ def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, oth
     for text in line:
         state = move(client, auth, state, text)
     assert state["status"] == "won"
+    played_by_hand(app, game_id)  # the API was the test's quick way to play: as if at the board
     assert 'data-daily="double-pyramid" data-daily-result="won"' in other_client.get("/").text
     # the daily link now leads to the day's results, and the deal page says it is today's deal
     again = other_client.get("/daily/double-pyramid")
@@ -113,10 +114,10 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         won_days = [today - timedelta(days=d) for d in (9, 8, 7, 5, 1, 0)]
         lost_days = [today - timedelta(days=3)]
         for day in won_days + lost_days:  # each day's deal its own seed
-            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="",
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {day}",
                              seed=day.toordinal(), status="won" if day in won_days else "lost",
                              started_at=day_start(day), updated_at=day_start(day), created_at=day_start(day),
-                             daily_on=day))
+                             finished_at=day_start(day), seconds=60, daily_on=day))
         session.commit()
         figures = stats.daily_figures(session, player_id, today)
         assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (7, 6, 2, 3)
@@ -127,18 +128,28 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         retried = today - timedelta(days=4)
         for status, minutes in (("lost", 0), ("won", 30)):
             at = day_start(retried) + timedelta(minutes=minutes)
-            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal="",
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {retried}",
                              seed=retried.toordinal(), status=status, started_at=at, updated_at=at, created_at=at,
-                             daily_on=retried))
+                             finished_at=at, seconds=60, daily_on=retried))
         session.commit()
         figures = stats.daily_figures(session, player_id, today)
         assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (8, 6, 2, 3)
+        # won with a hint, or on the day after (its line public by then): no day won either
+        hinted, late = today - timedelta(days=6), today - timedelta(days=2)
+        for day, finished, hints in ((hinted, day_start(hinted), 1), (late, day_start(late) + timedelta(days=1), 0)):
+            session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {day}",
+                             seed=day.toordinal(), status="won", started_at=day_start(day), updated_at=finished,
+                             created_at=day_start(day), finished_at=finished, seconds=60, hint_count=hints,
+                             daily_on=day))
+        session.commit()
+        figures = stats.daily_figures(session, player_id, today)
+        assert (figures.played_days, figures.won_days, figures.current_streak, figures.best_streak) == (10, 6, 2, 3)
 
 
 def day_start(day):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
 
 
 def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading(client, other_client, app):
@@ -154,6 +165,8 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     state = client.post(f"/api/games/{game_id}/undo", json={"ply": 1}, headers=auth).json()
     for text in line[:-2]:
         state = move(client, auth, state, text)
+    # as if played at the board, at a person's pace: the API was the test's quick way there
+    set_columns(app, game_id, played_via="page", started_at=datetime.now(UTC) - timedelta(minutes=10))
     page = other_client.get(f"/games/{game_id}").text
     before_last = act(other_client, game_id, page, **board_fields(line[-2]))
     assert 'data-status="playing"' in before_last.text

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.engine import deal_for_seed, format_deal
 from app.services.play import daily
 from app.services.play.daily_calendar import parse_month
 
@@ -54,8 +55,12 @@ def _daily_player(client, app):
     seeds = iter(range(10**6, 10**7))
 
     def on(game: dict, days_ago: int) -> None:
-        # each game a deal of its own: a second game of a deal is no streak's (stats._first_of_deal)
-        set_columns(app, game["id"], daily_on=today - timedelta(days=days_ago), seed=next(seeds))
+        # each game a deal of its own (a second game of the cards is no streak's: stats.clean),
+        # played at the board at a person's pace (the API is the test's quick way to play)
+        seed, moment = next(seeds), datetime.now(UTC) - timedelta(days=days_ago)
+        ended = {"started_at": moment - timedelta(seconds=60), "finished_at": moment} if game["status"] != "playing" else {}
+        set_columns(app, game["id"], daily_on=moment.date(), seed=seed,
+                    deal=format_deal(deal_for_seed(game["game"], seed)), played_via="page", seconds=60, **ended)
 
     on(win(client, auth), 0)
     on(win(client, auth), 1)

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.db.models import Game
-from app.services.assist import par as par_service
 from app.services.assist import daily_choice
+from app.services.assist import par as par_service
 from app.services.play import daily, moves
 from app.services.stats import leaderboard
 
@@ -150,18 +150,25 @@ def test_fake_2_lose_once_read_the_line_and_win_again(client, clock):
     assert mine is not None and mine.rank is None and mine.why == "again"
 
 
-def test_fake_2_a_past_days_table_is_final_at_midnight_and_hides_its_replays_from_open_games(
-        client, other_client, clock):
-    """A game of yesterday's deal still open at midnight: the winners' replays stay hidden from
-    its player, and finished after midnight it does not reach yesterday's table."""
+def _won_yesterday(client, clock) -> tuple:
+    """Yesterday's Relaxed deal won along its par line at 22:00 by ``client``'s player, at a
+    person's pace: (yesterday, seed, line, the winning game's id)."""
     yesterday = daily.utc_today() - timedelta(days=1)
     with client.app.state.sessionmaker() as session:
         seed = daily_choice.daily_deal(session, "relaxed", yesterday).seed
         line = list(par_service.par_of(session, par_service.start_of_deal("relaxed", seed), player_id=None).line)
     clock.pace = 3.0
     clock.now = datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=22)
-    winner_id, html = _at_board(other_client, f"/play/relaxed/{seed}", line)
+    winner_id, html = _at_board(client, f"/play/relaxed/{seed}", line)
     assert board_state(html)["status"] == "won"
+    return yesterday, seed, line, winner_id
+
+
+def test_fake_2_a_past_days_table_is_final_at_midnight_and_hides_its_replays_from_open_games(
+        client, other_client, clock):
+    """A game of yesterday's deal still open at midnight: the winners' replays stay hidden from
+    its player, and finished after midnight it does not reach yesterday's table."""
+    yesterday, seed, line, winner_id = _won_yesterday(other_client, clock)
     clock.now = datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=23, minutes=59)
     game_id, html = _at_board(client, f"/play/relaxed/{seed}", line[:2])
     assert client.get(f"/g/{winner_id}/replay").status_code == 403  # open since yesterday: no spoilers
@@ -173,6 +180,18 @@ def test_fake_2_a_past_days_table_is_final_at_midnight_and_hides_its_replays_fro
     assert _mine(client, yesterday, "relaxed") is None  # finished today: yesterday's table was final
     assert _mine(other_client, yesterday, "relaxed").rank is not None
     assert client.get(f"/g/{winner_id}/replay").status_code == 200  # nothing open now
+
+
+def test_fake_2b_a_game_stored_by_a_hint_keeps_a_past_days_replays_hidden(client, other_client, clock):
+    """A hint asked before the first move stores the game: not played yet, it is still the
+    player's first game of the deal, and the day's winning lines stay hidden from it."""
+    yesterday, seed, line, winner_id = _won_yesterday(other_client, clock)
+    page = client.get(f"/play/relaxed/{seed}").text
+    hinted = client.post(f"/play/relaxed/{seed}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
+    assert hinted.status_code == 200 and "data-hint" in hinted.text
+    assert client.get(f"/g/{winner_id}/replay").status_code == 403
+    table = client.get(f"/daily/relaxed/table?day={yesterday.isoformat()}").text
+    assert f"/g/{winner_id}/replay" not in table and 'data-spoilers="hidden"' in table
 
 
 def test_fake_3_a_program_through_the_api_is_listed_never_ranked(client):
@@ -209,4 +228,7 @@ def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(clie
     assert mine is not None and mine.rank is None and mine.why == "assisted"
     # the player reads why their win has no place, in words under their name, not in a title
     row = re.search(r'<tr[^>]*data-mine[^>]*>.*?</tr>', client.get("/daily/pyramid/table").text, re.S).group(0)
-    assert re.search(r'data-unranked-why>With undo, hint or auto-finish: not ranked</span>', row), row
+    assert re.search(r'data-unranked-why>With undo, hint, auto-finish or “still winnable\?”: not ranked</span>', row), row
+    # the end panel says so too, beside the share text that has no place in it
+    panel = client.get(f"/games/{game_id}/analysis", headers=HX).text
+    assert 'data-unranked-why>With undo, hint, auto-finish or “still winnable?”: not ranked<' in panel

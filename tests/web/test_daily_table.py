@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from sqlalchemy import update
 
 from app.db.models import DailyDeal, Game, Player
@@ -16,7 +17,7 @@ from app.services.play import daily
 from app.services.stats import leaderboard
 
 from .helpers import csrf_of
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, move, new_game, play_line, set_columns
+from .play import WIN_LINE, WIN_SEED, api_player, browse_as, move, new_game, play_line, played_by_hand, set_columns
 
 DAY = date(2021, 3, 14)  # a past day of this test's own, with pyramid seed 250 as its deal
 
@@ -144,6 +145,24 @@ def _today_line(client) -> tuple[dict, list[str]]:
     return today, list(found.line)
 
 
+@pytest.mark.parametrize("before", ["imported", "pyramid-classic"])
+def test_a_win_of_cards_the_player_had_before_under_another_name_is_another_try(client, before):
+    """The daily deal's cards imported as a deal, or dealt by a preset with the same cards: their
+    hints follow the day's line, so the daily game after them knows it."""
+    today, line = _today_line(client)
+    auth = api_player(client)
+    cards = new_game(client, api_player(client), "pyramid", today["seed"])["deal"]
+    if before == "imported":
+        copy = client.post("/api/games", json={"preset": "pyramid", "deal": cards}, headers=auth).json()
+    else:
+        copy = new_game(client, auth, before, today["seed"])
+    assert copy["deal"] == cards
+    won = play_line(client, auth, new_game(client, auth, "pyramid", today["seed"]), line)
+    played_by_hand(client.app, won["id"])
+    mine = [e for e in client.get("/api/daily/pyramid", headers=auth).json()["leaderboard"] if e["you"]]
+    assert len(mine) == 1 and mine[0]["rank"] is None and mine[0]["unranked"] == "again"
+
+
 def test_the_api_table_of_today_lists_games_played_through_the_api_unranked(client):
     today, line = _today_line(client)
     assert set(today) == {"preset", "date", "seed", "par", "par_proven", "best_known", "lower_bound", "leaderboard"}
@@ -163,6 +182,7 @@ def test_no_line_or_replay_of_todays_deal_before_the_viewer_has_finished_it(clie
     today, line = _today_line(client)
     winner = api_player(client)
     won = play_line(client, winner, new_game(client, winner, "pyramid", today["seed"]), line)
+    played_by_hand(client.app, won["id"])  # a person's win: the deal page's record
     watcher = api_player(other_client)
     browse_as(other_client, other_client, watcher)
     assert other_client.get(f"/g/{won['id']}/replay").status_code == 403

@@ -27,7 +27,8 @@ def test_deal_page_counts_players_and_names_the_best_escaped(client, other_clien
     other_client.post("/profile/name", data={"csrf_token": csrf_of(page.text), "display_name": "<b>Kim</b> & co"})
     # the earliest of the wins in 26 moves, whichever other tests of this database won it too
     finished = days_ago(3650)
-    set_columns(app, winner["id"], seconds=95, started_at=finished - timedelta(seconds=95), finished_at=finished)
+    set_columns(app, winner["id"], seconds=95, started_at=finished - timedelta(seconds=95), finished_at=finished,
+                played_via="page")  # as if played at the board: a program's win is no record
     before = client.get(f"/deal/pyramid/{SEED}").text  # a stranger's view
     players = int(re.search(r'data-stat="players">(\d+)', before).group(1))
     winners = int(re.search(r'data-stat="winners">(\d+)', before).group(1))
@@ -42,7 +43,7 @@ def test_deal_page_counts_players_and_names_the_best_escaped(client, other_clien
 
 def test_anonymous_without_a_display_name(client):
     auth = api_player(client)
-    win(client, auth, preset="pyramid-3")
+    win(client, auth, preset="pyramid-3", by_hand=True)
     html = client.get(f"/deal/pyramid-3/{SEED}").text
     assert '<span class="who">Anonymous</span>' in html  # the name the daily table gives too
 
@@ -112,7 +113,7 @@ def test_an_unwinnable_deal_is_called_so_after_losing(client, other_client):
 
 def test_api_deal_json_and_errors(client):
     auth = api_player(client)
-    win(client, auth, preset="relaxed")
+    win(client, auth, preset="relaxed", by_hand=True)
     body = client.get(f"/api/deals/relaxed/{SEED}", headers=auth).json()
     assert body["preset"] == "relaxed" and body["seed"] == SEED
     assert body["fewest_moves"]["value"] == len(WIN_LINE) and body["fewest_moves"]["name"] is None
@@ -144,3 +145,23 @@ def test_tuts_tomb_links_open_pyramid(client, app):
     assert client.get("/daily/pyramid").headers["location"] == daily_game
     deal = client.get("/deal/tuts-tomb/4242")
     assert deal.status_code == 200 and 'href="/play/pyramid/4242"' in deal.text
+
+
+def test_a_deals_records_are_wins_by_the_players_alone(client, app):
+    """A win that followed the hints (they lead along the par line), a program's, or a second
+    game of the cards would hold "Fewest moves" against anyone who plays it."""
+    auth = api_player(client)
+    hinted = win(client, auth, preset="pyramid-3", by_hand=True)
+    set_columns(app, hinted["id"], hint_count=len(WIN_LINE))
+    program = api_player(client)
+    win(client, program, preset="pyramid-3")
+    for viewer in (auth, program):
+        body = client.get(f"/api/deals/pyramid-3/{SEED}", headers=viewer).json()
+        assert body["winners"] >= 2
+        assert body["fewest_moves"] is None or body["fewest_moves"]["game"] not in (hinted["id"],)
+        assert body["best_time"] is None or body["best_time"]["game"] != hinted["id"]
+    alone = api_player(client)
+    own = win(client, alone, preset="pyramid-3", by_hand=True)
+    set_columns(app, own["id"], finished_at=days_ago(7000))  # the earliest of its moves
+    body = client.get(f"/api/deals/pyramid-3/{SEED}", headers=alone).json()
+    assert body["fewest_moves"]["game"] == own["id"]

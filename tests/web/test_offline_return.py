@@ -165,7 +165,9 @@ def _day_row(app, day, seed: int = WIN_SEED) -> None:
         par_service.par_of(session, par_service.start_of_deal("pyramid", seed), player_id=None)
 
 
-def test_a_daily_deal_won_offline_is_on_the_table_by_its_moves_marked_played_offline(client, other_client, app):
+def test_a_daily_deal_won_offline_is_on_the_table_marked_played_offline_and_not_ranked(client, other_client, app):
+    """Its moves came together on return: the server did not see it played, and a program can
+    say it played offline as well as a person (a form's ``offline`` field): not ranked."""
     day = datetime(2021, 4, 2, tzinfo=UTC).date()
     _day_row(app, day)
     noon = datetime(2021, 4, 2, 12, tzinfo=UTC)
@@ -186,13 +188,12 @@ def test_a_daily_deal_won_offline_is_on_the_table_by_its_moves_marked_played_off
             session.execute(update(Player).where(Player.id == player_id).values(display_name=name))
         session.commit()
         table = leaderboard.table(session, "pyramid", day, None, choose=False)
-    rows = [(e.rank, e.name, e.moves, e.seconds, e.clean, e.offline) for e in table.entries]
-    # ranked by its moves; with equal moves the timed win first: an offline time never helps
-    assert rows == [(1, "Online", len(WIN_LINE), 600, True, False),
-                    (2, "Offline", len(WIN_LINE), None, True, True)]
-    assert table.entries[1].to_json()["offline"] is True
+    rows = [(e.rank, e.name, e.moves, e.seconds, e.why, e.offline) for e in table.entries]
+    assert rows == [(1, "Online", len(WIN_LINE), 600, None, False),
+                    (None, "Offline", len(WIN_LINE), None, "offline", True)]
+    assert table.entries[1].to_json()["offline"] is True and table.entries[1].to_json()["unranked"] == "offline"
     page = client.get(f"/daily/pyramid/table?day={day.isoformat()}").text
-    assert page.count("data-offline") == 1 and "played offline" in page
+    assert page.count("data-offline") == 1 and 'data-unranked="offline"' in page and "played offline" in page
 
 
 # ---------------------------------------------------------------- the changes sent back together

@@ -5,10 +5,24 @@ from __future__ import annotations
 
 import re
 
+from app.db.models import Game
+
 from .helpers import HX
 from .play import (
-    WIN_LINE, WIN_SEED, api_player, browse_as, days_ago, first_move, lose, move, new_game,
-    play_line, set_columns, stats_of, win,
+    WIN_LINE,
+    WIN_SEED,
+    api_player,
+    browse_as,
+    days_ago,
+    first_move,
+    lose,
+    move,
+    new_game,
+    play_line,
+    played_by_hand,
+    set_columns,
+    stats_of,
+    win,
 )
 
 
@@ -32,7 +46,7 @@ def play_known_sequence(client, app):
     playing = first_move(client, auth, "gaps", 4)
     new_game(client, auth, "giza", 5)                   # no move: not played
     for game, seconds in ((g1, 40), (g2, 100), (g5, 70)):
-        set_columns(app, game["id"], seconds=seconds)
+        set_columns(app, game["id"], seconds=seconds, played_via="page")  # as if played at the board
     return auth, {"g1": g1, "g2": g2, "g3": g3, "g4": g4, "g5": g5, "idle": idle, "playing": playing}
 
 
@@ -112,13 +126,43 @@ def test_a_replaced_game_is_lost_for_good(client, app):
     assert (figures["played"], figures["won"], figures["lost"], figures["in_progress"]) == (2, 0, 1, 1)
 
 
-def test_a_clean_win_is_the_first_game_of_its_deal(client):
-    """Won again, the deal is known (and its winning line was on its page): a win, not a clean one."""
+def test_a_clean_win_is_the_first_game_of_its_cards_played_alone_by_hand(client, app):
+    """Won again, the deal is known (and its winning line was on its page): a win, not a clean
+    one; so is a win of cards played before under another preset, or imported as a deal; nor is
+    a program's win, or one played with "still winnable?" shown."""
+    def figures(auth) -> tuple[int, int]:
+        total = client.get("/api/players/me/stats", headers=auth).json()["total"]
+        return total["won"], total["clean_wins"]
+
     auth = api_player(client)
-    win(client, auth)
-    win(client, auth)
-    figures = client.get("/api/players/me/stats", headers=auth).json()["total"]
-    assert (figures["won"], figures["clean_wins"], figures["undos"], figures["hints"]) == (2, 1, 0, 0)
+    win(client, auth, by_hand=True)
+    win(client, auth, by_hand=True)
+    total = client.get("/api/players/me/stats", headers=auth).json()["total"]
+    assert (total["won"], total["clean_wins"], total["undos"], total["hints"]) == (2, 1, 0, 0)
+    # the same cards imported as a deal, or dealt by another preset of the game, before the seed
+    seeded = new_game(client, api_player(client), "pyramid", WIN_SEED)["deal"]
+    imports = api_player(client)
+    assert client.post("/api/games", json={"preset": "pyramid", "deal": seeded}, headers=imports).json()["deal"] == seeded
+    sibling = api_player(client)
+    play_line(client, sibling, new_game(client, sibling, "pyramid-classic", WIN_SEED), WIN_LINE[:1])
+    for auth in (imports, sibling):
+        win(client, auth, by_hand=True)
+        assert figures(auth) == (1, 0)
+    # a program's win (through the API, at a program's pace) is not the player's own
+    program = api_player(client)
+    win(client, program)
+    assert figures(program) == (1, 0)
+    # nor one the solver watched, saying after each move whether it could still be won
+    shown = api_player(client)
+    game = new_game(client, shown, "pyramid", WIN_SEED)
+    with app.state.sessionmaker() as session:
+        session.get(Game, game["id"]).player.winnable_indicator = True
+        session.commit()
+    game = play_line(client, shown, game, WIN_LINE)
+    played_by_hand(app, game["id"])
+    assert figures(shown) == (1, 0)
+    with app.state.sessionmaker() as session:
+        assert session.get(Game, game["id"]).winnable_shown is True
 
 
 def test_a_game_left_for_a_day_is_lost_for_good(client, app):

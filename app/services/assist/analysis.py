@@ -156,6 +156,7 @@ def retry_from(session: Session, game: Game, player: Player, ply: int, *,
                            deal_text=None if game.seed is not None else game.deal, limits=limits,
                            via=game.played_via)
     new.hint_count, new.undo_count, new.auto_finished = game.hint_count, game.undo_count, game.auto_finished
+    new.winnable_shown = game.winnable_shown
     if ply:
         moves.store(session, new, moves.played(record_of(new), list(record.moves[:ply]), limits), "retry")
         new.started_at = game.started_at or new.started_at  # after the store: its first move replaced the game

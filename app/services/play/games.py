@@ -205,7 +205,7 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
     game = _row(player, preset, deal, None if deal_text is not None else seed)
     game.version = game.score = game.undo_count = game.hint_count = 0
-    game.abandoned = game.auto_finished = False
+    game.abandoned = game.auto_finished = game.winnable_shown = False
     return game
 
 
@@ -310,13 +310,15 @@ def abandon(session: Session, game: Game) -> None:
         raise ConflictError("this game moved on in another tab", "stale") from None
 
 
-def first_of_deal(player_id, preset, seed, created_at, game_id) -> ColumnElement[bool]:
-    """SQL: the game of these columns is its player's first stored game of its deal (ever: a game
-    the day before, a retry's origin, a game a hint stored before its first move all come first).
-    A later game knows the deal, and may have seen its winning line on the deal's page: the daily
-    table ranks only the first, and the statistics count only the first as a clean win."""
+def first_of_deal(player_id, game, deal, created_at, game_id) -> ColumnElement[bool]:
+    """SQL: the game of these columns is its player's first stored game of its cards (ever: a
+    game the day before, a retry's origin, a game a hint stored before its first move, the same
+    cards imported as a deal or dealt by another preset of the game all come first). A later game
+    knows the deal, and may have seen its winning line on the deal's page: the daily table ranks
+    only the first, and the statistics count only the first as a clean win
+    (app.services.stats.clean)."""
     earlier = aliased(Game)
-    return ~exists().where(earlier.player_id == player_id, earlier.preset == preset, earlier.seed == seed,
+    return ~exists().where(earlier.player_id == player_id, earlier.game == game, earlier.deal == deal,
                            (earlier.created_at < created_at)
                            | ((earlier.created_at == created_at) & (earlier.id < game_id)))
 

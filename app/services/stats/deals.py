@@ -27,7 +27,7 @@ from ..assist.par import Par
 from ..errors import ServiceError
 from ..play.games import get_preset_or_error, parse_seed
 from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
-from . import leaderboard
+from . import clean, leaderboard
 
 log = logging.getLogger("tretten.deals")
 
@@ -108,10 +108,14 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
         ).first()
         return None if row is None or row[0] is None else Best(int(row[0]), row[1], row[2])
 
-    summary.fewest_moves = best(won, Game.cursor)
-    summary.best_time = best(and_(won, Game.seconds.is_not(None)), Game.seconds)
+    # the records are the players' own: a game with a hint, "still winnable?" or auto-finish, a
+    # program's, or a second game of the cards (its line seen) would beat them with the solver's line
+    alone = clean.unaided_expression(Game)
+    summary.fewest_moves = best(and_(won, alone), Game.cursor)
+    summary.best_time = best(and_(won, alone, Game.seconds.is_not(None)), Game.seconds)
     for system in SCORING_SYSTEMS:
-        found = best(and_(played, result.in_((Status.WON, Status.LOST)), Game.scoring == system), Game.score.desc())
+        found = best(and_(played, alone, result.in_((Status.WON, Status.LOST)), Game.scoring == system),
+                     Game.score.desc())
         if found is not None:
             summary.best_scores[system] = found
     summary.daily_days = list(session.scalars(

@@ -3,18 +3,13 @@
 A win is on the table of day D when its game is of the preset and D's daily deal and was both
 started (its first move) and finished on D in UTC: at midnight the day's table is final, and a
 game still open then can no longer reach it. Each player is on the table once, with their best
-win. **A clean win** (``unranked`` says why a win is not one, in this one place) is the
-player's first game of that deal (no retry, restart or second try: no earlier game of theirs of
-the deal, not even one stored by a hint asked before the first move), with no hint, no undo and
-no auto-finish anywhere in its history (a retry inherits its origin's), played at the board of
-the pages (never a move through the API: a program's game), and no faster than a person plays
-(``FLOOR_SECONDS_PER_MOVE``, timed by the server from the first move to the last). Clean wins
-are ranked by moves, then seconds (equal moves and seconds share a rank); the other wins
-follow, unranked, with the reason. A game played offline (``Game.played_offline``) has no time:
-its moves reached the server together when the network came back, so it is ranked by its moves
-alone, after the timed wins of as many moves, and marked as played offline. A player who chose
-not to appear (``Player.on_daily_table``) is left out for everyone else and still sees their
-own row. docs/par.md says what the table can and cannot prove.
+win. Clean wins the server saw played (app.services.stats.clean: ``unranked`` says why another
+win is not ranked, in that one place) are ranked by moves, then seconds (equal moves and seconds
+share a rank); the other wins follow, unranked, with the reason: help, a second game of the
+cards, a program, a pace no person plays at, or no network (a game played offline: its moves
+came together on return, and a program can say so too). A player who chose not to appear
+(``Player.on_daily_table``) is left out for everyone else and still sees their own row.
+docs/par.md says what the table can and cannot prove.
 
 No spoilers: a game of the day's deal (its moves, its replay) may be shown only to a viewer who
 has finished that deal, or once the day is over to a viewer with no game of it still open
@@ -25,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from enum import StrEnum
 
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
@@ -35,50 +29,11 @@ from app.engine import PRESETS, Status
 
 from ..assist import daily_choice, par
 from ..errors import ForbiddenError
-from ..play import daily, games
-from ..play.lifecycle import aware, over_expression, result_of
+from ..play import daily
+from ..play.lifecycle import over_expression, result_of
+from .clean import Unranked, first_games, unranked
 
 HISTORY_DAYS = 30
-# The fewest seconds a move takes a person, on average over a game, timed by the server from the
-# first move to the last (docs/par.md, "Programs are not players", says how it was measured): a
-# win faster than that was not played by hand and is not ranked clean.
-FLOOR_SECONDS_PER_MOVE = 0.25
-
-
-class Unranked(StrEnum):
-    """Why a daily win is not clean (the table's words, the API's ``unranked``)."""
-
-    ASSISTED = "assisted"    # a hint (one asked before the first move too), an undo or an auto-finish
-    AGAIN = "again"          # not the player's first game of the deal: a retry, a restart, a second try
-    API = "api"              # moves through the API: a program's game
-    TOO_FAST = "too_fast"    # faster than a person plays (FLOOR_SECONDS_PER_MOVE)
-
-
-def unranked(game: Game, *, first: bool) -> Unranked | None:
-    """The one rule of a clean daily win, for a won game on a day's table (started and finished
-    that day: ``table``): None when it is clean, else why not. ``first``: the game is the
-    player's first stored game of the deal (``first_games``)."""
-    if game.hint_count or game.undo_count or game.auto_finished:
-        return Unranked.ASSISTED
-    if not first:
-        return Unranked.AGAIN
-    if game.played_via != games.PAGE:
-        return Unranked.API
-    if game.played_offline:  # its moves came together on return: no time to judge (ranked by moves)
-        return None
-    started, finished = aware(game.started_at), aware(game.finished_at)
-    if started is None or finished is None or (
-            (finished - started).total_seconds() < FLOOR_SECONDS_PER_MOVE * max(0, game.cursor - 1)):
-        return Unranked.TOO_FAST
-    return None
-
-
-def first_games(session: Session, preset_slug: str, seed: int, player_ids) -> set[str]:
-    """The id of each player's first stored game of the deal (``games.first_of_deal``)."""
-    return set(session.scalars(
-        select(Game.id).where(
-            Game.preset == preset_slug, Game.seed == seed, Game.player_id.in_(list(player_ids)),
-            games.first_of_deal(Game.player_id, Game.preset, Game.seed, Game.created_at, Game.id))))
 
 
 @dataclass(frozen=True)
@@ -91,7 +46,7 @@ class Entry:
     over_par: int | None        # moves over the deal's par (proven par only)
     game_id: str
     mine: bool = False
-    offline: bool = False       # played offline: no time, ranked by its moves
+    offline: bool = False       # played offline: no time, not ranked
 
 
     @property
@@ -164,9 +119,11 @@ def may_see_lines(session: Session, preset_slug: str, seed: int | None, viewer_i
     if viewer_id is None:
         return True
     was_daily = select(DailyDeal.day).where(DailyDeal.preset == preset_slug, DailyDeal.seed == seed).exists()
+    # a game of it not over yet: in play, with no moves left, or stored by a hint before its
+    # first move (its player's first game of the deal, still to be played)
     still_open = session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
-                              Game.started_at.is_not(None), ~over_expression(now), was_daily).limit(1))
+                              ~over_expression(now), was_daily).limit(1))
     return still_open is None
 
 
@@ -200,7 +157,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         .where(Game.preset == preset_slug, Game.seed == row.seed, Game.status == Status.WON,
                Game.started_at >= start, Game.started_at < end, Game.finished_at >= start, Game.finished_at < end)
     ) if shown or game.player_id == viewer_id]
-    firsts = first_games(session, preset_slug, row.seed, {game.player_id for game, _ in wins})
+    firsts = first_games(session, {game.player_id for game, _ in wins}, row.seed, preset_slug)
     best: dict[str, tuple] = {}
     for game, name in wins:
         why = unranked(game, first=game.id in firsts)
@@ -221,17 +178,16 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
     return Table(preset_slug, day, row.seed, found, entries, shown)
 
 
-def place_of_game(session: Session, game: Game, *, now: datetime | None = None) -> tuple[int, int] | None:
-    """(rank, ranked entries) of the game's player on the table of the day the game was started,
-    when the game is a clean win of that day's daily deal; else None."""
+def table_of_game(session: Session, game: Game, *, now: datetime | None = None) -> Table | None:
+    """The day's table a won game of a daily deal is on, seen by its player (the day it was
+    started); None for any other game."""
     if game.started_at is None or game.seed is None or game.status != Status.WON:
         return None
     day = utc_day(game.started_at)
     row = daily.cached_daily(session, game.preset, day)
     if row is None or row.seed != game.seed:
         return None
-    found = table(session, game.preset, day, game.player_id, now=now, choose=False)
-    return found.place_of_mine() if found is not None else None
+    return table(session, game.preset, day, game.player_id, now=now, choose=False)
 
 
 @dataclass(frozen=True)

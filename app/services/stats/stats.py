@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, utcnow
 from app.engine import PRESETS, SCORING_SYSTEMS, Status
 
-from ..play import games
 from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
+from . import clean, leaderboard
 
 PAGE_SIZE = 20
 ROLLING_WINDOW = 10      # games per point of the rolling win rate
@@ -46,7 +46,7 @@ class Figures:
     average_moves: float | None = None  # won games
     hints: int = 0
     undos: int = 0
-    clean_wins: int = 0      # the player's first game of its deal, no undo, no hint, no auto-finish
+    clean_wins: int = 0      # won by the player alone, with no undo (app.services.stats.clean)
     # running sums behind the averages (not shown)
     _won_seconds: int = 0
     _won_timed: int = 0
@@ -69,7 +69,7 @@ def _r(filtered: bool):
     columns = [
         Game.id, Game.preset, Game.scoring, Game.score, Game.cursor, Game.seconds, Game.undo_count,
         Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on, Game.played_offline,
-        Game.created_at,
+        Game.created_at, Game.finished_at, Game.game, Game.deal, Game.winnable_shown, Game.played_via,
         result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type)).label("result"),
     ]
     query = select(*columns).where(Game.player_id == bindparam("pid"), Game.started_at.is_not(None))
@@ -85,9 +85,9 @@ def _params(player_id: str, now: datetime | None, preset: str | None = None, **m
     return params
 
 
-def _first_of_deal(r) -> ColumnElement[bool]:
-    """The row of ``_r`` is the player's first game of its deal (``games.first_of_deal``)."""
-    return games.first_of_deal(bindparam("pid"), r.c.preset, r.c.seed, r.c.created_at, r.c.id)
+def _unaided(r) -> ColumnElement[bool]:
+    """The row of ``_r`` was played by its player alone (app.services.stats.clean)."""
+    return clean.unaided_expression(r.c, bindparam("pid"))
 
 
 def _figures_statements():
@@ -100,7 +100,7 @@ def _figures_statements():
         func.coalesce(func.sum(case((won, r.c.seconds))), 0), func.count(case((won, r.c.seconds))),
         func.coalesce(func.sum(case((won, r.c.cursor))), 0),
         func.coalesce(func.sum(r.c.hint_count), 0), func.coalesce(func.sum(r.c.undo_count), 0),
-        one(won & (r.c.undo_count == 0) & (r.c.hint_count == 0) & r.c.auto_finished.is_(False) & _first_of_deal(r)),
+        one(won & (r.c.undo_count == 0) & _unaided(r)),
     ).group_by(r.c.preset)
     best = (select(r.c.preset, r.c.scoring, func.max(r.c.score))
             .where(r.c.result.in_((Status.WON, Status.LOST))).group_by(r.c.preset, r.c.scoring))
@@ -115,10 +115,10 @@ def figures(session: Session, player_id: str, now: datetime | None = None) -> tu
     rows = session.execute(main, params).all()
     per: dict[str, Figures] = {}
     for (preset, played, n_won, n_lost, playing, best_time, fewest, won_seconds, won_timed, won_moves,
-         hints, undos, clean) in rows:
+         hints, undos, clean_won) in rows:
         per[preset] = Figures(
             preset, int(played), int(n_won), int(n_lost), int(playing), best_time=best_time,
-            fewest_moves=fewest, hints=int(hints), undos=int(undos), clean_wins=int(clean),
+            fewest_moves=fewest, hints=int(hints), undos=int(undos), clean_wins=int(clean_won),
             _won_seconds=int(won_seconds), _won_timed=int(won_timed), _won_moves=int(won_moves),
         )
     total = Figures(None)
@@ -195,17 +195,17 @@ class DailyFigures:
     played_days: int
     won_days: int
     current_streak: int   # consecutive UTC days, up to today (or yesterday), with a daily deal won
-                          # by the player's first game of it
+                          # that day by the player alone (app.services.stats.clean)
     best_streak: int
 
 
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
-    # the days with a daily deal whose first game of the player's was won: a later game of it
-    # came after its winning line could be seen (the deal's page shows it once a game ends)
-    won = (select(r.c.daily_on).where(r.c.daily_on.is_not(None), r.c.result == Status.WON, _first_of_deal(r))
-           .group_by(r.c.daily_on).order_by(r.c.daily_on))
+    # the daily deals won by the player alone (app.services.stats.clean), each on its own day:
+    # after it, its winning line is on its table's replays (daily_figures keeps those days)
+    won = (select(r.c.daily_on, r.c.finished_at).where(r.c.daily_on.is_not(None), r.c.result == Status.WON, _unaided(r))
+           .order_by(r.c.daily_on))
     return played, won
 
 
@@ -213,7 +213,8 @@ def daily_figures(session: Session, player_id: str, today: date, now: datetime |
     played_statement, won_statement = _daily_statements()
     params = _params(player_id, now)
     played = session.scalar(played_statement, params)
-    days = [_as_date(d) for d in session.scalars(won_statement, params)]
+    days = sorted({_as_date(day) for day, finished in session.execute(won_statement, params)
+                   if finished is not None and leaderboard.utc_day(finished) == _as_date(day)})
     best = run = 0
     previous = None
     for day in days:

@@ -14,16 +14,20 @@ from app.services.stats import deals, leaderboard
 from app.web.views.game_view import share_result
 
 
-def scored_share(request: Request, session: Session, game: Game, player: Player) -> dict[str, str] | None:
+def scored_share(request: Request, session: Session, game: Game, player: Player) -> dict[str, str | None] | None:
     """The owner's share box of a finished game with its par (kept, never searched here: the
     analysis has just searched it) and its place on the day's table; None when neither is known."""
     if player.id != game.player_id or not lifecycle.phase_of(game).finished:
         return None
     found = par.known(session, par.start_of_game(game))
-    place = leaderboard.place_of_game(session, game)
-    if found is None and place is None:
+    day = leaderboard.table_of_game(session, game)
+    mine = day.mine if day is not None else None
+    if found is None and mine is None:
         return None
-    return share_result(request, game, record_of(game).position, request.state.language, par=found, rank=place)
+    shared = share_result(request, game, record_of(game).position, request.state.language, par=found,
+                          rank=day.place_of_mine() if day is not None else None)
+    # a daily win with no place says why, beside the text it is missing from
+    return {**shared, "unranked": mine.why if mine is not None else None}
 
 
 def search_later(request: Request, preset_slug: str, seed: int) -> None:

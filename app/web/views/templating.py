@@ -50,6 +50,18 @@ TEXTS = {
     "confirm_restart": N_("Start this deal again from the beginning? This game is not finished: it counts as lost."),
     "won_final": N_("This game is won, and a win is final: it cannot be undone."),
     "counted_lost": N_("This game was counted as lost and cannot be played on."),
+    # why a daily win has no place on the day's table (app.services.stats.clean.Unranked): its
+    # badge there ("unranked_badge.…"), and the sentence that says why
+    "unranked_badge.assisted": N_("not clean"),
+    "unranked.assisted": N_("With undo, hint, auto-finish or “still winnable?”: not ranked"),
+    "unranked_badge.again": N_("another try"),
+    "unranked.again": N_("Not the player's first game of this deal: not ranked"),
+    "unranked_badge.api": N_("through the API"),
+    "unranked.api": N_("Played by a program through the API: not ranked"),
+    "unranked_badge.too_fast": N_("too fast"),
+    "unranked.too_fast": N_("Faster than a person can play: not ranked"),
+    "unranked_badge.offline": N_("played offline"),
+    "unranked.offline": N_("Played offline: the server did not see it played, so it is not ranked"),
     "give_up_not_stuck": N_("Only a game with no moves left can be given up; “New deal” leaves a game in play."),
     Abandonment.REPLACED: N_("It counts as lost: a new deal of this variant was started while it was unfinished."),
     Abandonment.IDLE: N_("It counts as lost: it was left unfinished for a day."),
