@@ -343,6 +343,9 @@
   var base = null;      // {ply, version} to post queue[0] on, when the board is not the one it was made on (a reload)
   var stale = false;    // a request of the board got no answer: the board is fetched when the network is back
   var draining = false; // kept taps are being made; one refused drops the rest
+  // the words of kept taps not made (one refused or gone when its turn came, and those after it):
+  // the status says them instead of "All moves saved." once nothing waits, until the next press
+  var notMade = "";
   var shownSince = 0;   // since when something waits (for the status)
 
   function board() { return document.getElementById("board"); }
@@ -403,7 +406,12 @@
   }
 
   function refuse(el, text) {
-    if (draining) later = [];  // a kept tap turned down: the ones after it were meant for another board
+    // a kept tap turned down: the ones after it were meant for another board. Not done, said so
+    // (the tap was made a while ago: its shake alone is easily missed), with the card's reason
+    if (draining) {
+      later = [];
+      text = keptNotMade("data-kept-refused", text);
+    }
     el.classList.remove("refused");
     void el.offsetWidth;  // the shake plays again on a second refused tap
     el.classList.add("refused");
@@ -650,9 +658,11 @@
       status.textContent = text;
       status.classList.toggle("offline", offline);
     }
-    if (text !== spoken) {
-      // read out when it changes; "all saved" once, after it was said that moves wait
-      region.textContent = text || (spoken ? region.getAttribute("data-saved") : "");
+    if (text !== spoken || (!text && notMade && region.textContent !== notMade)) {
+      // read out when it changes; "all saved" once, after it was said that moves wait, unless
+      // kept taps were not made: then that is said (the toast's own reading, #announce, is
+      // replaced by the announcement of the board that comes after it)
+      region.textContent = text || notMade || (spoken ? region.getAttribute("data-saved") : "");
       spoken = text;
     }
   }
@@ -741,6 +751,7 @@
     var isTap = el.name === "target", action = el.getAttribute("data-action");
     if (!isTap && !action) return;
     hush();  // the words said before go with the next press (they stay through the boards that come)
+    if (!draining) forgetNotMade();
     tapAt = keptAt || Date.now();
     keptAt = 0;
     var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
@@ -802,12 +813,28 @@
   function gone(tap) {
     later = [];
     if (!tap.actions && secondHalf(left, tap.value, tap.at)) return;
-    var region = document.getElementById("sync-said");
     var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
     // a button greyed on the board that came says why (an undo pressed while the winning move was
     // on its way: a win is final)
     var why = at && at.disabled ? at.getAttribute("data-why") : "";
-    say(at || board(), why || (region ? region.getAttribute("data-kept-gone") : ""));
+    var text = why || keptNotMade("data-kept-gone", "");
+    notMade = text;
+    say(at || board(), text);
+  }
+  // the words for kept taps not made: "Not done: …" (#sync-said's ``words``: the card had gone, or
+  // the board refused the tap), and the reason the board gave for the tap whose turn it was, if
+  // any; the status says them too (render), not "All moves saved."
+  function keptNotMade(words, reason) {
+    var region = document.getElementById("sync-said");
+    notMade = [region ? region.getAttribute(words) : "", reason].filter(Boolean).join(" ");
+    return notMade;
+  }
+  // the next press: the words of taps not made were read (the toast goes with hush())
+  function forgetNotMade() {
+    if (!notMade) return;
+    var region = document.getElementById("sync-said");
+    if (region && region.textContent === notMade) region.textContent = "";
+    notMade = "";
   }
 
   function forBoard(event) {  // a request that brings a new board (not the solver's status within it)

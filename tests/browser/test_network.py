@@ -150,6 +150,57 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     assert not errors
 
 
+def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server, new_page):
+    """The player test's run (seed 250 after the first moves of its winning line): offline, two
+    draws (the second one's card unseen), then three cards tapped, kept. Back online, the draws are
+    stored; the first kept card cannot be played on the board that comes, so it and the taps after
+    it are not made: the page says so, with the card's reason, beside it and in the status (read
+    out) until the next press, and never "All moves saved." (it was said, and the words of the
+    refusal gone with the board after it, a fifth of a second later)."""
+    from tests.web.play import WIN_LINE, WIN_SEED
+
+    from .test_answers import play
+
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid/{WIN_SEED}")
+    network(page, offline=False)
+    online = WIN_LINE[:7]
+    play(page, online)
+    network(page, offline=True)
+    draw = taps("D")[0]
+    page.click(draw)  # shown: the board knows the answers one move ahead
+    page.wait_for_function("() => TrettenBoard.debug().known && TrettenBoard.debug().queue.length === 1")
+    page.click(draw)  # shown from those answers, its card not known: the stock shows its back
+    page.wait_for_function("() => TrettenBoard.debug().queue.length === 2 && !TrettenBoard.debug().known")
+    kept = ["P10", "P6", "P18"]  # the 4 of hearts, the queen of clubs and the ace of hearts
+    for loc in kept:
+        page.click(f'#board [data-loc="{loc}"][data-card]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == len(kept)
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    assert page.inner_text("#board [data-sync]") == "No connection: 4 moves waiting"
+    assert page.locator("#board .held").count() == len(kept)
+    network(page, offline=False)
+    page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'")
+    settled(page)
+    assert stored_moves(page, server, game_id_of(page)) == [*online, "D", "D"]
+    assert ply(page) == len(online) + 2 and page.locator("#board .held").count() == 0
+    not_done = ("Not done: your waiting taps could not be made when their turn came. "
+                "That card cannot be played right now.")
+    assert page.inner_text("#sync-said") == not_done  # read out, and "All moves saved." is not
+    toast = page.locator("#board .toast[data-near]")
+    assert toast.count() == 1 and toast.inner_text() == not_done
+    assert toast.get_attribute("data-near") == kept[0]  # beside the card whose turn it was
+    assert page.is_hidden("#board [data-sync]")
+    shot(page, "network-kept-taps-not-made-390")
+    page.click(draw)  # the next press: the words go
+    wait_ply(page, len(online) + 3)
+    settled(page)
+    assert toast.count() == 0 and page.inner_text("#sync-said") == ""
+    equals_a_fresh_load(page)
+    assert not errors
+
+
 def test_answers_lost_after_the_server_stored_the_moves_are_stored_once(server, new_page):
     page, errors = new_deal(new_page, server)
     lost = []
