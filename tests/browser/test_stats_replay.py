@@ -6,14 +6,16 @@ swapped at every step); the statistics' filters by keyboard."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
-from tests.web.play import WIN_LINE, WIN_SEED
+from tests.web.play import WIN_LINE, WIN_SEED, api_player, move, new_game, win
 
 from .conftest import shot
 from .test_play import click_move, wait_ply
-from .test_words import _api_game
+from .test_words import _api_game, _browse_as
 
 
 def test_two_deals_then_stats_replay_and_a_shared_deal_page(server, new_page):
@@ -90,6 +92,70 @@ def test_new_pages_fit_a_phone(server, new_page, path):
     page.goto(server + path)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "phone-" + re.sub(r"\W+", "-", path.strip("/")) if path != "/" else "phone-lobby-daily")
+
+
+def _shown_labels(page, chart: str) -> list[dict]:
+    """The labels under a chart's bars that are drawn, left to right, with their boxes."""
+    return page.evaluate("""chart => [...document.querySelectorAll(`[data-chart="${chart}"] svg text.axis[y="210"]`)]
+        .filter(t => getComputedStyle(t).display !== "none")
+        .map(t => { const b = t.getBoundingClientRect(); return {text: t.textContent, left: b.left, right: b.right}; })
+        .sort((a, b) => a.left - b.left)""", chart)
+
+
+def test_a_phone_s_statistics_keep_the_score_labels_apart_and_say_each_deal(server, new_page):
+    """Scores 0 (a game lost at its first draw) and 28 (a win) make ten buckets of three points:
+    the labels of the last two lay under neighbouring bars ("24–26", "27–29"), and on a phone,
+    drawn larger, they ran into each other. The labels drawn keep apart (the last one kept),
+    at 1280 px all of them are drawn; and each game of the phone's history says its deal, its
+    score and its time (they were hidden there)."""
+    with httpx.Client(base_url=server, timeout=30) as api:
+        auth = api_player(api)
+        lost = move(api, auth, new_game(api, auth, "pyramid", 5), "D")  # counted lost (0) by the next deal
+        won = win(api, auth)
+        link = urlsplit(api.post("/api/players/me/device-link", headers=auth).json()["url"]).path
+    page = new_page(width=390, height=844)
+    _browse_as(page, server, link)
+    page.goto(f"{server}/stats")
+    every = page.locator('[data-chart="scores"] svg text.axis[y="210"]').all_text_contents()
+    assert every[-1] == "27–29" and page.locator('[data-chart="scores"] svg rect.bar').count() >= 2
+    shown = _shown_labels(page, "scores")
+    assert [label["text"] for label in shown][-1] == "27–29" and len(shown) >= 3
+    for left, right in zip(shown, shown[1:]):
+        assert left["right"] <= right["left"], f"{left['text']} runs into {right['text']} at 390 px"
+    for game, deal in ((won, str(WIN_SEED)), (lost, "5")):
+        row = page.locator(f'.history tr[data-game-id="{game["id"]}"]')
+        for cell in ("seed", "score", "time"):
+            assert row.locator(f"td.{cell}").is_visible(), f"the history's {cell} is hidden on a phone"
+        assert row.locator("td.seed a").inner_text() == deal
+        box = row.locator("td.seed").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-stats-scores")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert len(_shown_labels(page, "scores")) == len(every)  # a desktop's chart names every label
+
+
+def test_the_end_panel_s_move_lists_print_red_suits_red(server, new_page):
+    """A won game's panel lists its moves in card symbols: hearts and diamonds as red as on the
+    cards (they were printed in the panel's black ink), spades and clubs in the ink."""
+    game, info = _api_game(server, "pyramid", WIN_SEED, WIN_LINE)
+    page = new_page()
+    _browse_as(page, server, info["link"])
+    page.goto(f"{server}/games/{game['id']}")
+    page.wait_for_selector('#analysis[data-analysis-kind="won"]')
+    colours = page.evaluate("""() => {
+        const colour = el => getComputedStyle(el).color;
+        const list = document.querySelector('#analysis [data-par-moves]');
+        return {text: colour(list),
+                red: [...list.querySelectorAll('.suit-H, .suit-D')].map(colour),
+                black: [...list.querySelectorAll('.suit-S, .suit-C')].map(colour)}; }""")
+    assert colours["red"] and colours["black"]
+    assert set(colours["black"]) == {colours["text"]}
+    assert len(set(colours["red"])) == 1
+    red = colours["red"][0]
+    r, g, b = (int(v) for v in re.findall(r"\d+", red)[:3])
+    assert r > 120 and g < 60 and b < 60, f"a red suit is printed {red}"
+    shot(page, "end-panel-suits")
 
 
 def test_replay_fits_a_phone(server, new_page):

@@ -91,7 +91,9 @@ def histogram_bars(hist: Histogram) -> Bars | None:
             bars.append(Bar(x, round(y_won, 1), width, round(H - BOTTOM - y_won, 1), won, label, Status.WON))
         if count - won:
             bars.append(Bar(x, round(y_all, 1), width, round(y_won - y_all, 1), count - won, label, Status.LOST))
-        if n <= 6 or i % 2 == 0 or i == n - 1:
+        # every other bar counted back from the last (the top of the range is always named): no
+        # two labels under neighbouring bars, where a phone's larger letters run together
+        if n <= 6 or (n - 1 - i) % 2 == 0:
             labels.append((round(LEFT + (i + 0.5) * slot, 1), label))
     return Bars(bars, _labels(labels), _grid(top), top)
 
