@@ -156,6 +156,23 @@ def session_factory(settings: Settings, *, bounded: bool = True) -> sessionmaker
     return sessionmaker(bind=get_engine(settings, bounded=bounded), expire_on_commit=False)
 
 
+# Whether a session's transaction has written: a flush sends its changes to the database
+# before the commit (every service write flushes at once, to learn of a conflict there), so
+# the session's own new/dirty sets no longer show them.
+WROTE = "tretten.wrote"
+
+
+@event.listens_for(Session, "after_flush")
+def _wrote(session: Session, _context) -> None:
+    session.info[WROTE] = True
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_rollback")
+def _transaction_ended(session: Session) -> None:
+    session.info.pop(WROTE, None)
+
+
 class WritesPending(RuntimeError):
     """A search was started with changes of the request not yet written: a programming error
     (the request must search before it writes), never a player's."""
@@ -165,11 +182,12 @@ def release(session: Session) -> None:
     """End the session's transaction, which has only read, before a long search: its connection
     goes back to the pool and the search holds nothing another request could wait for. The
     session goes on with a new transaction at its next query; what it loaded stays loaded.
-    Changes not yet written are refused (``WritesPending``); a request that has written must not
-    search either (on SQLite its facts would wait for its own write lock), which each service
-    keeps by its order: read, search, then write (tests/web/test_refusals.py)."""
-    if session.new or session.dirty or session.deleted:
-        raise WritesPending("a search with changes not yet written: read, search, then write")
+    Changes not yet committed are refused (``WritesPending``), flushed ones too: the commit
+    here would store them, though the request may still be refused. A request that has written
+    must not search either (on SQLite its facts would wait for its own write lock): each service
+    keeps to its order, read, search, then write (tests/web/test_refusals.py)."""
+    if session.new or session.dirty or session.deleted or session.info.get(WROTE):
+        raise WritesPending("a search with changes not yet committed: read, search, then write")
     session.commit()  # of nothing: the transaction read only
 
 

@@ -36,6 +36,23 @@ def test_a_search_may_not_start_with_changes_not_yet_written(sessions):
         release(session)
 
 
+def test_a_search_may_not_start_after_a_flushed_write_which_it_would_commit(sessions):
+    """Every service write flushes at once: the session's pending sets are empty then, and the
+    commit before the search stored the change of a request that might yet be refused."""
+    with sessions() as session:
+        session.add(Player(id="flushed"))
+        session.flush()
+        with pytest.raises(WritesPending):
+            release(session)
+        session.rollback()  # refused: nothing of it stays
+        release(session)  # a new transaction, nothing written in it
+    with sessions() as session:
+        assert session.get(Player, "flushed") is None
+        session.add(Player(id="kept"))
+        session.commit()
+        release(session)  # committed: a new transaction that has written nothing
+
+
 def test_a_fact_is_kept_whatever_becomes_of_the_request(sessions):
     with sessions() as session:
         session.get(Player, "nobody")

@@ -72,10 +72,10 @@ def test_head_answers_like_get_without_the_body(client):
 @pytest.mark.parametrize(("path", "status", "words"), [
     ("/preview/de/pyramid/1.png", 404, "unknown language"),
     ("/preview/en/no-such-game/1.png", 404, "unknown preset"),
-    ("/preview/en/pyramid/abc.png", 400, "expected 52"),
-    ("/preview/en/pyramid/99999999999999999999999.png", 400, "seed"),
-    ("/preview/en/pyramid/" + "a" * 500 + ".png", 400, "too long"),
-    ("/preview/en/pyramid/1%00.png", 400, "A–Z"),
+    ("/preview/en/pyramid/abc.png", 422, "expected 52"),
+    ("/preview/en/pyramid/99999999999999999999999.png", 422, "seed"),
+    ("/preview/en/pyramid/" + "a" * 500 + ".png", 422, "too long"),
+    ("/preview/en/pyramid/1%00.png", 422, "A–Z"),
 ])
 def test_bad_addresses_are_refused_in_plain_words_without_a_cookie(client, path, status, words):
     response = client.get(path)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import PlainTextResponse, Response
 
-from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
+from app.services.errors import InputError, ServiceError
+from app.web.http.errors import headers_of, status_of
 from app.web.http.middleware import check_new_preview
 from app.web.views import previews
 
@@ -23,17 +24,12 @@ A_WHILE = "public, max-age=3600"  # without the current ?v= (an old page, or non
 
 @router.api_route("/preview/{language}/{preset}/{ref}.png", methods=["GET", "HEAD"])
 def preview_image(language: str, preset: str, ref: str, request: Request) -> Response:
-    if len(ref) > MAX_REF:
-        return PlainTextResponse("that deal is far too long", status_code=400)
     try:
+        if len(ref) > MAX_REF:
+            raise InputError("that deal is far too long", "bad_deal")
         found = previews.preview_for_ref(preset, ref, language, admit=lambda: check_new_preview(request))
-    except (RateLimitError, BusyError) as exc:
-        wait = exc.params.get("retry_after", 1)
-        return PlainTextResponse(exc.message, status_code=429, headers={"retry-after": str(wait)})
-    except NotFoundError as exc:
-        return PlainTextResponse(exc.message, status_code=404)
-    except InputError as exc:
-        return PlainTextResponse(exc.message, status_code=400)
+    except ServiceError as exc:  # the app's statuses (app.web.http.errors), in plain words
+        return PlainTextResponse(exc.message, status_code=status_of(exc), headers=headers_of(exc))
     etag = f'"{found.key}"'
     headers = {"etag": etag,
                "cache-control": FOR_GOOD if request.query_params.get("v") == found.key else A_WHILE}
