@@ -514,6 +514,12 @@
       var a = next[el.value];
       if (a) el.setAttribute("data-move", a[1]); else el.removeAttribute("data-move");
     });
+    // the piles' counts and the figures as the next board prints them
+    var counts = next.counts || {};
+    Object.keys(counts).forEach(function (name) {
+      document.querySelectorAll('#board [data-count="' + CSS.escape(name) + '"], #board [data-stat="' + CSS.escape(name) + '"]')
+        .forEach(function (el) { el.textContent = counts[name]; });
+    });
   }
 
   function send() {

@@ -169,8 +169,11 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     play(page, online)
     network(page, offline=True)
     draw = taps("D")[0]
+    counts = lambda: [int(page.inner_text(f'#board [data-count="{pile}"]')) for pile in ("stock", "waste")]  # noqa: E731
+    stock, waste = counts()
     page.click(draw)  # shown: the board knows the answers one move ahead
     page.wait_for_function("() => TrettenBoard.debug().known && TrettenBoard.debug().queue.length === 1")
+    assert counts() == [stock - 1, waste + 1]  # the piles' counts with the card (the waste said 0 under it)
     page.click(draw)  # shown from those answers, its card not known: the stock shows its back
     page.wait_for_function("() => TrettenBoard.debug().queue.length === 2 && !TrettenBoard.debug().known")
     kept = ["P10", "P6", "P18"]  # the 4 of hearts, the queen of clubs and the ace of hearts

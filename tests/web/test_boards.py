@@ -148,8 +148,13 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
             if "covered" in ahead:  # the pyramid's cards a card below lies on: so their refusal says
                 refused = {s.loc for s in slots(build(position.apply(move), None)) if s.under}
                 assert set(ahead["covered"]) == refused and all(p.startswith(("P", "Q")) for p in refused)
+            if "counts" in ahead:  # the figures the next board prints, shown with the move
+                nxt = build(position.apply(move), None)
+                assert ahead["counts"] == {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
+                                           "cards-left": str(nxt.cards_left),
+                                           "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)}
             for place, answer in ahead.items():
-                if place in ("draw", "recycle", "covered"):
+                if place in ("draw", "recycle", "covered", "counts"):
                     continue
                 assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
             for place in after.keys() - ahead.keys() - {"covered"}:

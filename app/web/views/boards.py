@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
@@ -75,7 +75,7 @@ class PyramidBoard:
     has_stock: bool = True  # a stock to draw from, or reserve piles instead (the table says which)
     gone: tuple[Card, ...] = ()  # the pyramids' removed cards: the pile a won game's cascade throws
     # the answers of the board after each move, by what the page shows of the move (``ahead``)
-    ahead: dict[str, dict[str, list]] = field(default_factory=dict)
+    ahead: dict[str, dict[str, Any]] = field(default_factory=dict)
     draw_move: str = DRAW_SHOWN
     recycle_move: str = "W"  # a turnover: the waste's top card leaves it
 
@@ -113,8 +113,9 @@ _PYRAMID_ROWS = tuple(
 # page shows a move before the server's board comes, and taps on at once with these. By move,
 # as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
 # over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
-# ("" if none), a note key ("" if none)]; a place left out is refused, and "covered" lists the
-# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s). A
+# ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
+# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s), and
+# "counts" the board's figures after the move (``_pyramid_counts``). A
 # card the page cannot show yet (the next stock or waste card) is left out, and so is any answer
 # naming it.
 
@@ -140,8 +141,17 @@ def _pyramid_shown(move: Move) -> str:
     return " ".join(sorted(places(move)))
 
 
-def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
-    out: dict[str, dict[str, list]] = {}
+def _pyramid_counts(position) -> dict[str, str]:
+    """The board's figures as it prints them, by their ``data-count`` / ``data-stat`` name: the
+    page shows a move's piles and figures before its board comes (a draw made offline left the
+    waste saying 0 under its card)."""
+    passes = position.passes_left
+    return {"stock": str(len(position.stock)), "waste": str(len(position.waste)),
+            "cards-left": str(position.cards_left), "passes-left": "∞" if passes is None else str(passes)}
+
+
+def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
     piles = ("S", "W") if position.table.has_stock else tuple(f"G{k}" for k in range(position.table.reserve_piles))
     for move in legal:
         after = position.apply(move)
@@ -150,7 +160,7 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
         unseen = {loc for loc in piles if after.card_at(loc) is not None
                   and after.card_at(loc) != shown.get(loc, position.card_at(loc))}
         pairs, alone = _pyramid_answers(after)
-        answers: dict[str, list] = {
+        answers: dict[str, Any] = {
             loc: [sorted(pairs.get(loc, set()) - unseen), loc if loc in alone else "", ""]
             for loc in (pairs.keys() | alone) - unseen
         }
@@ -162,6 +172,7 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, list]]:
                         if any(isinstance(m, kind) for m in after.legal_moves())})
         answers["covered"] = [location_text(i) for i in range(after.table.size)
                               if not after.is_removed(i) and not after.is_available(i)]
+        answers["counts"] = _pyramid_counts(after)
         out[_pyramid_shown(move)] = answers
     return out
 
