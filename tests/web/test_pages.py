@@ -188,3 +188,9 @@ def test_a_deal_ready_to_play_says_what_the_game_asks_until_the_first_move(clien
     assert f"data-how-to>{words}</p>" in page
     game_id, response = first_move(client, f"/play/{preset}/12", action="draw" if preset == "pyramid" else "confirm-redeal")
     assert "data-how-to" not in response.text and "data-how-to" not in client.get(f"/games/{game_id}").text
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_s_deal_says_what_its_game_asks(client, preset):
+    page = client.get(f"/play/{preset}/12", headers={"Accept-Language": "sv"})
+    assert page.status_code == 200 and re.search(r"data-how-to>[^<]{30,}</p>", page.text)

@@ -53,6 +53,11 @@ def _words(translations: NullTranslations) -> Words:
         invitations={
             "pyramid": t.pgettext("game invitation: pyramid",
                                   "Remove two cards that add up to 13, kings alone, until the pyramid is gone."),
+            "giza": t.pgettext("game invitation: giza",
+                               "Remove two cards that add up to 13, kings alone, until every card is gone."),
+            "double-pyramid": t.pgettext("game invitation: double-pyramid",
+                                         "Remove two cards that add up to 13, kings alone, until both pyramids "
+                                         "are gone."),
             "gaps": t.pgettext("game invitation: gaps",
                                "Put each row in order from 2 to king, one suit to a row, by moving cards into "
                                "the gaps."),
@@ -112,7 +117,8 @@ def game_name(game: str, language: str | None = None) -> str:
 
 
 def game_invitation(game: str, language: str | None = None) -> str:
-    """The lobby's line that invites to a game it leads with: its goal, in one sentence."""
+    """What a game asks, in one sentence: the lobby's invitation to the games it leads with, and a
+    deal's line before its first move (every game of a preset: ``Game.game``)."""
     return words(language).invitations[game]
 
 
