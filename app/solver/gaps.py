@@ -59,14 +59,14 @@ The allowances grow without bound, so the schedule is complete as well. The budg
 (``Budget``) counts every node of every run; when it runs out the answer is ``None``.
 In the last round, half the restarts begin at a checkpoint instead: a position on the
 line to the most advanced dead end found so far (most cards in correct runs); see
-``solve``. Measured: most wins are found by short runs that are nearly one straight
-descent, so a restart from a good line's middle is a cheaper descent.
+``solve``. Most wins are found by short runs that are nearly one straight descent, so a
+restart from a good line's middle is a cheaper descent.
 A position the relaxation (below) condemns also goes into ``dead``.
 
 The last round, compiled (``GapsSearch._last_round``). When no redeal is left and the compiled
 core is built, ``solve_gaps`` runs the compiled beams and exhaustive search of
-``app.solver.gaps_exhaustive`` instead of this one: they find its quick wins twenty times as
-fast, and prove the lost rounds this search cannot finish.
+``app.solver.gaps_exhaustive`` instead of this one: they find its quick wins far faster, and
+prove the lost rounds this search cannot finish.
 
 Beam (``GapsCore.beam``; last round only). Between the restarts, ``solve`` runs a beam
 search from the root: level by level it keeps the ``width`` best new positions by cards
@@ -74,23 +74,20 @@ in correct runs, (X − 1, X) adjacencies and dead gaps, with widths ``BEAM_WIDT
 that, …, and ``BEAM_SHARE`` nodes of beam for each node of restarts. It drops positions,
 so it proves nothing: only its wins count, and a win is a line of legal fills that the
 caller replays like any other. The restarts keep every ``False`` they gave before (the
-beam never touches ``dead``). Measured: seeds 0–39 at 5 s, 17 wins without it, 23 with;
-seeds 0–199 (``bench/solver.py --rows gaps-1``), 104 won and 2 lost instead of 91 and 2.
-Wider beams (share 5, widths from 2,000) won the same deals, and share 0.7 beat 2.0
-(the restarts win other deals); extra evaluation terms (kings off their place, cards in
-the last column, random tie-breaks) did not help, and the relaxation on the beam's
-positions found a few more wins at several times the cost. A child is scored from its
-parent's counts (adjacencies, dead gaps and runs change only at the cells a fill touches),
-a child with every gap dead (no fill left) is dropped rather than given a place, and only
-the kept children are built (grid, gaps, key); ``BEAM_POSITIONS_PER_NODE`` makes a beam
-node cost about as much time as a search node.
+beam never touches ``dead``). The beam wins deals the restarts leave undecided; its share
+stays below the restarts' because they win other deals, and wider beams, more evaluation
+terms or the relaxation on its positions won no more for their cost (docs/performance.md,
+"Gaps solver"). A child is scored from its parent's counts (adjacencies, dead gaps and runs
+change only at the cells a fill touches), a child with every gap dead (no fill left) is
+dropped rather than given a place, and only the kept children are built (grid, gaps, key);
+``BEAM_POSITIONS_PER_NODE`` makes a beam node cost about as much time as a search node.
 
 Home beam (``GapsCore.home_beam``; the par's, ``app.solver.gaps_shortest``). A beam that ranks
 positions by the par's bound (``bound``: the cards outside their cell of the won grid, for the
 best way to give the suits the rows), ties broken by fewer dead gaps and more (X − 1, X)
-neighbours; a level is one move, so its first win is its shortest line. Measured as a third turn
-of ``solve`` (seeds 1–28 and 51–68, one round, 600,000 nodes): it decided no deal the search
-did not decide without it, so ``solve`` does not use it.
+neighbours; a level is one move, so its first win is its shortest line. As a third turn of
+``solve`` it decided no deal the search did not decide without it, so ``solve`` does not use it
+(docs/performance.md, "Gaps solver").
 
 Reach (``GapsCore.analyse``; only when no redeal is left, so that winning means
 winning within this round). It computes, for every card X, a set reach(X) of cells and a
@@ -119,17 +116,10 @@ Where it runs. One ``analyse`` costs about as much as ten bare search nodes, and
 positions it condemns deep in a restart are few, so it runs at the start of every run
 (the root or a checkpoint, which catches the deals lost from the deal) and at every 2nd
 depth of the first run only (``PRUNE_EVERY``, ``FIRST_RUN_PRUNE_EVERY``): there it steers
-the fixed-order descent away from hopeless lines and finds some quick wins (seeds 16 and
-17 in under 1,500 nodes). Measured (seeds 0–99, one round, 2.5 s of CPU each): at every
-2nd depth everywhere 49 won and 2 lost at 34 µs a search node; every 16th depth 46;
-only at each run's start 52 (6 µs a node); start plus the first run's every 2nd depth 52.
-At 5 s of wall time (``bench/gaps.py --seconds 5``), with the beam changes above: seeds
-0–99 53 won and 2 lost, seeds 100–199 50 won and 0 lost; before, 53 and 2, 47 and 0.
-Tried at 2.5 s of CPU and dropped (52 with the settings here): a beam position at a
-quarter of a node 49, at a whole node 51; restart units ×4 50; first beam 2,000 wide 51;
-checkpoints 80 % of the time 50; restarting from the beam's most advanced line 51 of 100
-at 150,000 nodes (53 without); a beam term for rows whose next cell is a gap 16 of 50
-beam-only wins (17 without).
+the fixed-order descent away from hopeless lines and finds some quick wins early; deeper in
+the restarts it would cost more time a node than the positions it condemns save. The figures
+behind this and the other settings of ``solve``, and the settings tried and dropped, are in
+docs/performance.md, "Gaps solver".
 """
 
 from __future__ import annotations
@@ -1155,7 +1145,7 @@ class GapsSearch:
 
     def _last_round(self, grid: list[int]) -> tuple[bool, list]:
         """The last round, compiled (``app.solver.gaps_exhaustive.decide``): beams, which find
-        the quick wins the Python search's restarts and beam found, twenty times as fast, then
+        the quick wins the Python search's restarts and beam found, far faster, then
         the exhaustive search, which proves the lost rounds; on the whole budget (a node is
         ``GRIDS_PER_NODE`` grids)."""
         core = self.core

@@ -27,68 +27,54 @@ the set is in the set or reachable from the root through grids outside it, the n
 searches those, and a run that ends without a cut has met every grid reachable through grids
 that may still win. A loss is still a proof; a win is still the line on the stack. Once
 ``LAST_CUT`` grids are searched, the run going on is never cut: restarts to the end cost a
-loss a fifth more time than one run for 3 % more grids (seed 19: 4.3 s against 3.7 s; with the
-last cut at 3 million grids 4.1 s), and decided no more deals (89-91 of 100 without the last cut,
-90 with it at 3 or 6 million: other wins at the edge of 5 s, seeds 49 and 98).
+lost round more time (and more grids) than one run, and decide no more deals
+(docs/performance.md, "Gaps solver").
 
 Column 0 as one arrangement (``classes``; the international rule, as ``GapsCore.column0_moves``
 in ``app/solver/gaps.py``, "Column 0"): the grids that differ only in how the 2s of column 0
 sit over its cells that hold a 2 or a gap, when one of those is a gap, reach one another by
 moving 2s within column 0 and win or lose together; the set holds one key for all of them and
 a grid's moves are those of every arrangement (a move may play a few 2s within column 0 before
-its own fill; the line holds them all, and the engine replays it). Seed 19 is lost: one run in
-the fixed order proves it after 10.6 million grids instead of 13.9 million; seed 63 after
-182,000 instead of 254,000.
+its own fill; the line holds them all, and the engine replays it). A lost round is proven in
+fewer grids, since each class is met once.
 
 Where the relaxation runs: at the root of every run and at every ``PRUNE_EVERY``-th depth. A
 grid it would condemn that goes unchecked is only expanded (its successors are condemned too:
 their reach lies within its own); skipping it never removes a grid, so a loss stays a proof.
-Seed 19, one run: 6.4 million grids at every depth, 7.8 at every 2nd, 9.1 at every 3rd, 10.6
-at every 4th, 15.9 at every 8th; the 2nd and 3rd took the least time (4.5-4.7 s against 5.0
-at every 4th and 5.3 at every depth). The relaxation advances the four suits rank by rank
-together, four independent chains of operations that the processor overlaps (seed 73's loss in
-3.4 s instead of 3.9-4.2, the same grids); a pass after the first starts at the lowest rank
-that the last pass's new gaps can reach (the ranks below it would compute what they hold), the
-same least solution (seed 19's loss: the same grids, 3-5 % less time).
+Checking more often meets fewer grids but pays for the relaxation at more of them; every 2nd
+depth is where the two balance (docs/performance.md, "Gaps solver"). The relaxation advances
+the four suits rank by rank together, four independent chains of operations that the
+processor overlaps; a pass after the first starts at the lowest rank that the last pass's new
+gaps can reach (the ranks below it would compute what they hold): the same least solution,
+the same grids, less time.
 
 Transpositions. A fill that commutes with the fill that made a grid (four different cells,
 neither taking the card left of the other's gap) and that the parent made before it is not
 looked up: the parent's earlier child tried this grid's fill (or was condemned by the
 relaxation, and then so is the grid both make). One level of sleep sets; without the relaxation
-and restarts the grids met are the same, with them fewer (seed 19: 7.5 million instead of 7.8),
-2-4 % less time.
+and restarts the grids met are the same, with them fewer; either way a lookup is spared.
 
 Greedy (``greedy``; ``decide`` runs it after the beams on up to ``GREEDY_SHARE`` of the time
 left). The same depth-first search (one run in the fixed order, its own set of grids met) where
 a grid with fills that extend a row's correct run has only those. It drops fills, so it proves
 nothing: only its wins count, and the exhaustive search runs on the rest of the time. Its space
-is far smaller than the round's: at 1.5 s it won 75 of seeds 1-100 (4, 45 and 92 among them,
-which the exhaustive search left undecided in 5 s: won in 0.9-1.5 s) and ended without a win
-in under 1 s on the lost deals (seeds 19 and 73: 0.6-0.7 s), which is what it costs a loss.
-With the restarts it won 82 but not 45; keeping only the first such fill, or dropping the fills
-that leave a dead gap, won neither 4 nor 92.
+is far smaller than the round's, so it reaches wins that lie too deep for the exhaustive
+search within the time, and on a lost deal it ends without a win quickly, which is all it costs
+a loss. ``GREEDY_SHARE`` leaves the deals it wins a margin on a slower machine
+(docs/performance.md, "Gaps solver", with the variants that won fewer).
 
 The beams (``beam``, ``GapsCore.beam``'s, level by level the best grids by cards in correct
 runs, neighbours in sequence and dead gaps) drop grids, so they prove nothing: only their wins
-count, a line of legal fills like any other. They find in hundredths of a second wins that the
-depth-first search's order misses for seconds (seeds 18 and 65: the 1,000-wide beam within
-0.05 s, no win from the exhaustive search in 4.9 s); wider ones than ``MAX_BEAM_WIDTH`` won no
-deal the exhaustive search left undecided (seeds 4, 14, 33, 34, 45, 67, 74, 88 and 98 at
-widths 4,000, 16,000 and 64,000; seed 92 at 64,000 in 3 s).
+count, a line of legal fills like any other. They find at once wins that the depth-first
+search's order misses for seconds, and cost little when they find none; wider ones than
+``MAX_BEAM_WIDTH`` win nothing more that the exhaustive search leaves undecided.
 
-Measured: about 2 million grids a second of CPU here against about 100,000 positions for the
-Python search (``GapsCore.solve``), whose quick wins the beams find too; so in the last round
-``solve_gaps`` runs these instead of it, on the whole budget (a node of a budget is
-``GRIDS_PER_NODE`` grids). ``bench/gaps.py --seeds 1-100 --seconds 5``: 93 decided (88 won,
-5 lost; 90 without the greedy search, the sleep sets and the relaxation's shorter passes).
-
-Ranking the fills within the order above by the beam's evaluation (``GapsCore.beam``) was
-tried: at 3.5 s it won 2 of 20 deals the plain order left undecided but missed others it had
-won (seeds 13 and 20 within 5 s): a depth-first search's time to a win depends on its first
-choices more than on the evaluation. A stubborn-set reduction of the
-interleavings, with the relaxation's reach deciding which fills can ever conflict, needed
-13-32 % fewer grids for the same verdict (seeds 9, 10, 63) at about 2.5 times the cost a
-grid: dropped.
+These searches go through grids far faster than the Python search (``GapsCore.solve``) goes
+through positions, and the beams find its quick wins too; so in the last round ``solve_gaps``
+runs these instead of it, on the whole budget (a node of a budget is ``GRIDS_PER_NODE`` grids).
+The fills keep the order above, not the beam's evaluation: a depth-first search's time to a win
+depends on its first choices more than on the evaluation. What each part decides, and what was
+tried and dropped, is measured in docs/performance.md, "Gaps solver".
 
 The compiled core is optional (setup.py builds it when a C compiler is there):
 ``available()`` says whether it is, and without it ``solve_gaps`` uses the Python search
@@ -215,7 +201,7 @@ def greedy(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = 
 def beam(grid: Sequence[int], rows: int, cols: int, starters: Sequence[int] = (),
          width: int = BEAM_WIDTH, budget: Budget | None = None, spent: int = 0,
          ) -> tuple[bool | None, list[tuple[int, int]], int]:
-    """The compiled beam (``GapsCore.beam``'s, 20 times as fast): ``(True, fills, nodes)`` with
+    """The compiled beam (``GapsCore.beam``'s, far faster): ``(True, fills, nodes)`` with
     a win, ``(False, [], nodes)`` when it found none (which proves nothing), ``(None, [],
     nodes)`` when ``budget`` runs out; ``nodes`` as ``exhaustive``'s."""
     if _gaps_core is None:

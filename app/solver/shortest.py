@@ -123,7 +123,7 @@ PAR_POSITIONS = 300_000  # positions a par search may look at by default (all it
 CORE_POSITIONS = 25
 # ... but its A* with the waste's burial (``ShortestSearch._burial``, Double Pyramid) takes that bound
 # for each position it expands, dearer than a position: this many of those count one (fewer would
-# lose proofs the budget makes; 12 proves the same deals, bounds a few moves higher, at more CPU:
+# lose proofs the budget makes; more prove the same deals, their bounds a little higher, at more CPU:
 # docs/par.md)
 CORE_BURIAL_POSITIONS = 10
 CORE_MAX_SEQUENCE = 50  # stock and waste cards the core packs in a position
