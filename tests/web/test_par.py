@@ -10,11 +10,11 @@ import pytest
 from sqlalchemy import delete
 
 from app.db.models import DailyDeal, PositionVerdict, ShortestLine
+from app.services import spare_time
 from app.services.assist import par as par_service
 from app.services.assist import solver_cache
 from app.services.play import daily
 from app.solver import ShortestWin, shortest_win
-from app.web.views import par_view
 
 from .helpers import HX
 from .play import api_player, browse_as, new_game, play_line
@@ -158,7 +158,7 @@ def test_a_best_known_line_on_the_deal_page_says_what_its_bound_means(app, clien
     moves, and, since the number already says the deal can be won, that what waits for the end of
     a game is its line."""
     _keep_line(app, "double-pyramid", 4, 60, False, 46)
-    monkeypatch.setattr(par_view, "search_later", lambda *args: None)
+    monkeypatch.setattr(spare_time, "deal", lambda *args: None)
     page = client.get("/deal/double-pyramid/4", headers={"Accept-Language": "en"}).text
     assert "<dt>Best known line</dt>" in page and "(every win needs at least 46)" in page  # the solver's, no player's
     assert "The winning line is shown once you have finished this deal: no spoilers before." in page
@@ -176,7 +176,7 @@ def test_the_deal_api_answers_the_same_par_fields_for_every_game(app, client, mo
     _keep_line(app, "double-pyramid", 4, 60, False, 46)
     _keep_line(app, "gaps", 3, 120, False, 0)
     _clear(app, par_service.start_of_deal("gaps-danish", 5))
-    monkeypatch.setattr(par_view, "search_later", lambda *args: None)  # what is kept, not what a search adds
+    monkeypatch.setattr(spare_time, "deal", lambda *args: None)  # what is kept, not what a search adds
     answers = {preset: client.get(f"/api/deals/{preset}/{seed}").json()
                for preset, seed in (("pyramid-3", 21), ("double-pyramid", 4), ("gaps", 3), ("gaps-danish", 5))}
     fields = ("par", "par_proven", "best_known", "lower_bound")

@@ -38,8 +38,9 @@ def test_every_game_and_preset_has_a_name_and_every_preset_a_summary_and_an_expe
 
 def test_each_word_has_a_context_naming_its_slugs():
     messages = _messages()
-    # the expectations: four shared, Giza's own; the lobby's invitations to the two games it leads with
-    assert len(messages) == len(GAMES) + 2 * len(PRESETS) + 5 + 2
+    # the expectations: four shared, Giza's own; each game's invitation (the lobby's, a deal's
+    # line before its first move)
+    assert len(messages) == 2 * len(GAMES) + 2 * len(PRESETS) + 5
     slugs = set(GAMES) | set(PRESETS)
     for context, _msgid in messages:
         kind, _, named = context.partition(": ")

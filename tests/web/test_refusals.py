@@ -211,5 +211,5 @@ def test_new_deals_seed_comes_before_the_old_game_changes(app):
             raise BusyError("busy", "solver_busy", retry_after=1)
 
         with pytest.raises(BusyError):
-            moves.perform(session, game, player, "new", confirm=True, next_seed=busy)
+            moves.perform(session, game, player, "confirm-new", next_seed=busy)
         assert not game.abandoned

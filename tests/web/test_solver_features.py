@@ -14,12 +14,12 @@ from sqlalchemy import delete, func, select
 
 from app.db.models import DealVerdict, Game, PositionVerdict, ShortestLine, utcnow
 from app.engine import PRESETS, GameRecord, deal_for_seed
+from app.services import spare_time
 from app.services.assist import first_deals, par, searches, solver_cache, winnable
 from app.services.play import games as game_service
 from app.services.play import moves
 from app.services.play.games import record_of
 from app.solver import SolveResult, solve
-from app.web.routes import games as games_route
 
 from .helpers import HX, board_state, csrf_of, stored_game
 from .play import WIN_LINE, WIN_SEED
@@ -264,7 +264,7 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
 
 def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, monkeypatch):
     monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
-    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
+    monkeypatch.setattr(spare_time, "winnable_par", lambda *args: None)
     with client.app.state.sessionmaker() as session:  # nothing proven yet (other tests prove deals)
         session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
         session.commit()
@@ -293,7 +293,7 @@ def test_a_winnable_only_deal_is_never_a_daily_deal_to_come(client, monkeypatch)
     from app.services.play import daily
 
     monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
-    monkeypatch.setattr(games_route, "_prepare_par", lambda *args: None)
+    monkeypatch.setattr(spare_time, "winnable_par", lambda *args: None)
     today = daily.utc_today()
     recent = (DailyDeal.preset == "gaps", DailyDeal.day >= today - timedelta(days=1))
     with client.app.state.sessionmaker() as session:
@@ -750,3 +750,23 @@ def test_a_hint_the_solver_cannot_take_is_refused_before_the_app_reads_anything(
     finally:
         event.remove(engine, "before_cursor_execute", note)
     assert answered.status_code == 200 and statements
+
+
+def test_every_hint_route_is_one_the_solver_room_takes_before_the_router(app):
+    """The room (app/web/http/solver_room.py) knows the hint routes by their paths, ahead of the
+    router: a hint route it did not match would search without its player's slot."""
+    from starlette.routing import Route
+
+    from app.web.http.solver_room import HINT_PATH
+
+    def routes(found):  # included routers hold their own (``original_router``)
+        for route in found:
+            inner = getattr(route, "original_router", None)
+            yield from routes(inner.routes) if inner is not None else (route,)
+
+    hints = [r for r in routes(app.routes) if isinstance(r, Route) and r.path.endswith("/hint") and "POST" in r.methods]
+    assert len(hints) >= 3
+    for route in hints:
+        path = re.sub(r"\{[^}]+\}", "x1", route.path)
+        assert HINT_PATH.fullmatch(path), route.path
+    assert not HINT_PATH.fullmatch("/games/x1/act") and not HINT_PATH.fullmatch("/games/x1/solver")

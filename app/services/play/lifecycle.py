@@ -194,7 +194,7 @@ def playing_expression(now: datetime | None = None):
 def result_expression(now: datetime | None = None, *, cutoff=None):
     """SQL: the ``Status`` a played game counts as (callers filter started_at IS NOT NULL).
 
-    ``cutoff`` may be a bind parameter (statements built once and reused: see app.services.stats.stats)."""
+    ``cutoff`` may be a bind parameter (app.services.stats.stats binds it with the player's id)."""
     if cutoff is None:
         cutoff = (now or utcnow()) - IDLE_LIMIT
     lost = literal(Status.LOST, STATUS_TYPE)

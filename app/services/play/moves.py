@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -131,14 +132,14 @@ def undo(session: Session, game: Game, player: Player | None, *, ply: int | None
          version: int | None = None) -> GameRecord:
     """Take back the last move (not after a win: lifecycle), as the board's undo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    return _stepped(session, game, record_of(game), "undo", "").record
+    return _stepped(session, game, record_of(game), Action.UNDO, "").record
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
     """Play again the move last taken back, as the board's redo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    return _stepped(session, game, record_of(game), "redo", "").record
+    return _stepped(session, game, record_of(game), Action.REDO, "").record
 
 
 def give_up(session: Session, game: Game, player: Player | None, *, ply: int | None = None) -> GameRecord:
@@ -149,10 +150,10 @@ def give_up(session: Session, game: Game, player: Player | None, *, ply: int | N
     return record
 
 
-def _stepped(session: Session, game: Game, record: GameRecord, action: str, mid: str,
+def _stepped(session: Session, game: Game, record: GameRecord, action: Action, mid: str,
              offline: bool = False) -> ActionResult:
     """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
-    if action == "undo":
+    if action is Action.UNDO:
         if not record.can_undo:
             raise InputError("there is nothing to undo", "nothing_to_undo")
         game.undo_count += 1
@@ -177,16 +178,74 @@ def _given_up(session: Session, game: Game, record: GameRecord, mid: str) -> Act
 
 # ---------------------------------------------------------------- a board action
 
-ACTIONS = ("draw", "recycle", "redeal", "undo", "redo", "new", "restart", "give-up", "tap")
-MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
-CONFIRMED = ("redeal", "new", "restart")  # actions that ask first, posted again as "confirm-…"
+class Action(StrEnum):
+    """A board action, as the board's form names it (``read_action``): its buttons, and a tap of
+    a card (the form's ``target``). What differs between them is said here once, by the
+    properties below, and every caller asks them."""
+
+    DRAW = "draw"
+    RECYCLE = "recycle"
+    REDEAL = "redeal"
+    UNDO = "undo"
+    REDO = "redo"
+    NEW = "new"
+    RESTART = "restart"
+    GIVE_UP = "give-up"
+    TAP = "tap"
+
+    @property
+    def move(self) -> Move | None:
+        """The move the button plays, the same on every board (a tap's is the card's: ``Variant.tap``)."""
+        return MOVE_OF_ACTION.get(self)
+
+    @property
+    def asks_first(self) -> bool:
+        """Whether it may ask before it is done (``_asks_first``): the yes is posted again as
+        "confirm-" and its name."""
+        return self in (Action.REDEAL, Action.NEW, Action.RESTART)
+
+    @property
+    def leaves(self) -> bool:
+        """Whether it leaves the game: for a new deal, or for this game's deal again."""
+        return self in (Action.NEW, Action.RESTART)
+
+    @property
+    def opens(self) -> bool:
+        """Whether a deal ready to play takes it as its first action (``first_move``): a move, or a tap."""
+        return self.move is not None or self is Action.TAP
+
+    @property
+    def queued(self) -> bool:
+        """Whether a page with no network makes it and sends it back later (app.services.play.returned):
+        a change of the game's moves; leaving the game or giving it up waits for the network."""
+        return self.opens or self in (Action.UNDO, Action.REDO)
 
 
-def read_action(action: str) -> tuple[str, bool]:
-    """The action a board button names, and whether it is the yes to one that asked first
-    ("confirm-" and one of ``CONFIRMED``; any other name stands as it is)."""
-    name = action.removeprefix("confirm-")
-    return (name, True) if name != action and name in CONFIRMED else (action, False)
+# the buttons that play a move (app/web/views/offline_engine.py repeats it for the page's
+# offline engine, which ships without app.services: tests/web/test_offline_engine.py holds the two equal)
+MOVE_OF_ACTION: dict[str, Move] = {Action.DRAW: DRAW, Action.RECYCLE: RECYCLE, Action.REDEAL: REDEAL}
+CONFIRMED = frozenset(action for action in Action if action.asks_first)
+ACTIONS = frozenset(Action)                                            # a stored game's (``perform``)
+FIRST_ACTIONS = frozenset(action for action in Action if action.opens)  # a deal's first (``first_move``)
+QUEUED_ACTIONS = frozenset(action for action in Action if action.queued)  # sent back from offline
+CONFIRM = "confirm-"
+
+
+def read_action(action: str, target: str = "", among: frozenset[Action] = ACTIONS) -> tuple[Action, bool]:
+    """The action a board form names, one of ``among``, and whether it is the yes to one that asked
+    first ("confirm-" and an action that ``asks_first``). No action with a card named (``target``)
+    is a tap. Any other name is refused ("unknown_action")."""
+    name = action.removeprefix(CONFIRM)
+    confirmed = name != action
+    if not action and target:
+        name = Action.TAP
+    try:
+        read = Action(name)
+    except ValueError:
+        raise InputError("unknown action", "unknown_action") from None
+    if read not in among or (confirmed and not read.asks_first):
+        raise InputError("unknown action", "unknown_action")
+    return read, confirmed
 
 
 @dataclass(frozen=True)
@@ -206,20 +265,20 @@ class ActionResult:
     error: str | None = None              # message key of a refused action
 
 
-def _asks_first(action: str, record: GameRecord, game: Game | None) -> bool:
+def _asks_first(action: Action, record: GameRecord, game: Game | None) -> bool:
     """Whether ``action`` needs a confirmation on this game: a redeal that skips possible moves;
     a new deal or restart that counts a game in play as lost."""
-    if action in MOVE_OF_ACTION:
-        return record.position.gives_up_moves(MOVE_OF_ACTION[action])
-    if action in ("new", "restart"):
-        return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
-    return False
+    if not action.asks_first:
+        return False
+    if action.move is not None:
+        return record.position.gives_up_moves(action.move)
+    return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
 
 
-def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
+def _move_of(record: GameRecord, action: Action, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
     """The move an action or tap means here, or the result of a tap that only selects."""
-    if action in MOVE_OF_ACTION:
-        return MOVE_OF_ACTION[action], None
+    if action.move is not None:
+        return action.move, None
     try:
         tap = record.variant.tap(record.position, selected or None, target)
     except InvalidMoveError as exc:
@@ -231,35 +290,35 @@ def _move_of(record: GameRecord, action: str, target: str, selected: str) -> tup
 
 
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
-            selected: str = "", ply: int | None = None, version: int | None = None, confirm: bool = False,
+            selected: str = "", ply: int | None = None, version: int | None = None,
             limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False,
-            next_seed: Callable[[], int] = games.random_seed, record: GameRecord | None = None) -> ActionResult:
-    """An action on a stored game: checked once (``lifecycle.check``), then done. ``mid`` is the page's
-    id of the change: sent again after a lost answer, it is answered with the game as stored;
+            next_seed: Callable[[], int] = games.random_seed, record: GameRecord | None = None,
+            among: frozenset[Action] = ACTIONS) -> ActionResult:
+    """An action on a stored game, as the board's form names it (``read_action``: one of ``among``,
+    or "confirm-" and one that asked first), checked once (``lifecycle.check``), then done. ``mid``
+    is the page's id of the change: sent again after a lost answer, it is answered with the game as stored;
     ``offline``: the page made it with no network (``store``). ``next_seed`` chooses a new
     deal's seed (the player's rule for new deals: a proven winnable one,
     app.services.assist.winnable.new_seed, is the caller's to give). ``record``: the game's
     record as stored, when the caller has it (app.services.play.returned: the change before's),
     so the game is not replayed again."""
-    action = action or ("tap" if target else "")
-    if action not in ACTIONS:
-        raise InputError("unknown action", "unknown_action")
-    if action in ("new", "restart"):  # they leave this game: only the owner, as it is now
+    action, confirm = read_action(action, target, among)
+    if action.leaves:  # only the owner, as the game is now
         lifecycle.check_owner(game, player)
     elif lifecycle.check(game, player, ply=ply, version=version, mid=mid):
         return ActionResult(record_of(game))
     record = record if record is not None else record_of(game)
     if not confirm and _asks_first(action, record, game):
         return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    if action in ("new", "restart"):
+    if action.leaves:
         # the next deal first (a winnable one may be searched, and refused when the solver is
         # busy): until it is known, nothing of this game changes
-        seed = next_seed() if action == "new" else game.seed
+        seed = next_seed() if action is Action.NEW else game.seed
         games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action in ("undo", "redo"):
+    if action in (Action.UNDO, Action.REDO):
         return _stepped(session, game, record, action, mid, offline)
-    if action == "give-up":
+    if action is Action.GIVE_UP:
         return _given_up(session, game, record, mid)
     move, selection = _move_of(record, action, target, selected)
     if move is None:
@@ -270,17 +329,16 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
 
 
 def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
-               action: str, target: str = "", selected: str = "", confirm: bool = False,
+               action: str, target: str = "", selected: str = "",
                limits: games.Limits = games.Limits(), mid: str = "", offline: bool = False) -> ActionResult:
-    """An action on a deal ready to play: a selection changes only the page; a move stores the
+    """An action on a deal ready to play (``read_action``: one that ``opens`` a deal, or the yes
+    to one that asked first): a selection changes only the page; a move stores the
     game with that move, replacing the player's unfinished game of the preset (counted as
     lost); a game of the deal stored by a hint before its first move goes on instead, its hints
     counted. If the player already plays this very deal (another tab moved first), that game is
     the answer, and nothing is stored or counted lost; if that game's first move is this one
     (``mid``: the page sent it again after a lost answer), the answer is that game as stored."""
-    action = action or ("tap" if target else "")
-    if action not in ("draw", "recycle", "redeal", "tap"):
-        raise InputError("unknown action", "unknown_action")
+    action, confirm = read_action(action, target, FIRST_ACTIONS)
     draft = games.pending(player, preset, seed=seed, deal_text=deal_text)
     record = record_of(draft)
     if not confirm and _asks_first(action, record, None):
@@ -298,6 +356,8 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
     game = games.game_to_start(session, player, preset, seed=seed, deal_text=deal_text, limits=limits)
     store(session, game, after, "move", same_deal_kept=True, mid=mid, offline=offline)
     return ActionResult(after, announcement=_last_move(after), game=game)
+
+
 def _last_move(record: GameRecord) -> Announcement:
     """The move that led to the record's position, in words."""
     return describe(record.moves[record.cursor - 1], record.at(record.cursor - 1).position, record.position)

@@ -28,7 +28,6 @@ from . import lifecycle, moves
 from .games import Limits, record_of
 
 MAX_CHANGES = 200  # changes judged in one request: a long game comes in a few (MAX_BODY_BYTES)
-ACTIONS = ("tap", "draw", "recycle", "redeal", "undo", "redo")
 
 
 @dataclass(frozen=True)
@@ -80,10 +79,11 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
     for change in changes[taken:]:
         before = game.version
         try:
-            action, confirmed = _action(change.action, change.target)
-            result = moves.perform(session, game, player, action, target=change.target, selected=change.sel,
-                                   ply=game.cursor, version=game.version, confirm=confirmed, limits=limits,
-                                   mid=change.mid, offline=True, record=result.record)
+            # as the board's form would have posted it, of the actions a page makes with no network
+            # (``Action.queued``; leaving the game is never queued)
+            result = moves.perform(session, game, player, change.action, target=change.target, selected=change.sel,
+                                   ply=game.cursor, version=game.version, limits=limits, mid=change.mid,
+                                   offline=True, record=result.record, among=moves.QUEUED_ACTIONS)
         except ConflictError:
             raise
         except ServiceError as exc:
@@ -94,12 +94,3 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
         taken += 1
     return Judged(result, taken)
 
-
-def _action(action: str, target: str) -> tuple[str, bool]:
-    """The action a queued change names (a tap when it names a card), and whether it confirms
-    one that asks first (a redeal asked on the page); leaving the game is never queued."""
-    name, confirmed = moves.read_action(action)  # as the board's form reads it
-    name = name or ("tap" if target else "")
-    if name not in ACTIONS:
-        raise InputError("unknown action", "unknown_action")
-    return name, confirmed

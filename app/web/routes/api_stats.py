@@ -8,12 +8,12 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
+from app.services import spare_time
 from app.services.accounts import players, profiles
 from app.services.assist import par
 from app.services.play import daily, games
 from app.services.stats import deals, leaderboard, stats
 from app.web.http.deps import ApiPlayerDep, PageTurnDep, SessionDep, SettingsDep, commit_now
-from app.web.views import par_view
 from app.web.views.templating import absolute
 
 from .api import errors
@@ -81,7 +81,7 @@ def deal(preset: str, seed: str, request: Request, session: SessionDep,
     viewer = _optional_player(session, authorization)
     summary = deals.deal_summary(session, preset, seed, viewer.id if viewer else None)
     if summary.to_search:
-        par_view.search_later(request, summary.preset, summary.seed)
+        spare_time.deal(request.app.state.sessionmaker, summary.preset, summary.seed)
     return summary.to_json()
 
 
@@ -122,7 +122,7 @@ def daily_table(preset: str, request: Request, session: SessionDep,
     table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)
     assert table is not None  # today's deal is chosen on demand
     if table.par is None or not table.par.proven:
-        par_view.search_later(request, slug, table.seed)
+        spare_time.deal(request.app.state.sessionmaker, slug, table.seed)
     return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
             "leaderboard": [e.to_json() for e in table.entries]} | par.to_json(table.par)
 

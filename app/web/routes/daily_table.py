@@ -9,11 +9,11 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
+from app.services import spare_time
 from app.services.errors import InputError, NotFoundError
 from app.services.play import daily, games
 from app.services.stats import leaderboard
 from app.web.http.deps import PageTurnDep, PlayerDep, SessionDep
-from app.web.views import par_view
 from app.web.views.templating import render
 
 router = APIRouter(include_in_schema=False)
@@ -47,7 +47,7 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
     found = leaderboard.table(session, slug, when, player.id, choose=when == today)
     first = daily.first_day(session, slug)
     if found is not None and (found.par is None or not found.par.proven):
-        par_view.search_later(request, slug, found.seed)
+        spare_time.deal(request.app.state.sessionmaker, slug, found.seed)
     return render(request, "daily_table.html", {
         "table": found,
         "table_preset": PRESETS[slug],

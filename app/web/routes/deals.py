@@ -8,12 +8,12 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.engine import PRESETS
+from app.services import spare_time
 from app.services.assist import daily_choice
 from app.services.play import challenges, daily, games, lifecycle
 from app.services.stats import deals
 from app.web.http.deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
 from app.web.http.redirects import see_other
-from app.web.views import par_view
 from app.web.views.link_meta import deal_meta
 from app.web.views.templating import render
 
@@ -26,7 +26,7 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
     """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
     summary = deals.deal_summary(session, preset, seed, player.id)
     if summary.to_search:
-        par_view.search_later(request, summary.preset, summary.seed)
+        spare_time.deal(request.app.state.sessionmaker, summary.preset, summary.seed)
     today = daily.utc_today()
     # a bad or foreign id shows the plain page, never an error: the link was shared as it is
     challenge = (challenges.origin_result(session, summary.preset, summary.seed, origin, player.id)

@@ -12,7 +12,8 @@ from starlette.responses import Response
 from app.engine import NotationError, taps
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
-from app.services.assist import ahead, assist, searches, winnable
+from app.services import spare_time
+from app.services.assist import assist, winnable
 from app.services.errors import ServiceError
 from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
@@ -31,7 +32,7 @@ from app.web.http.deps import (
 from app.web.http.errors import headers_of, status_of
 from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
-from app.web.views import par_view, sharing
+from app.web.views import sharing
 from app.web.views.game_view import hint_of, render_game, render_hinted, share_path, streak_after
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx
@@ -115,14 +116,13 @@ def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request
     """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
     post: post/redirect/get)."""
     game = games.get_game_row(session, game_id)
-    action, confirmed = moves.read_action(form.action)
 
     def next_seed() -> int:
         return new_seed(request, session, player, game.preset)
 
     try:
-        result = moves.perform(session, game, player, action, target=form.target, selected=form.sel,
-                               ply=form.ply, version=form.version, confirm=confirmed, limits=limits,
+        result = moves.perform(session, game, player, form.action, target=form.target, selected=form.sel,
+                               ply=form.ply, version=form.version, limits=limits,
                                mid=form.mid, offline=form.offline, next_seed=next_seed)
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id),
@@ -199,14 +199,8 @@ def new_seed(request: Request, session, player, preset: str) -> int:
     seconds, and the player's next "New deal" and hints waited behind it."""
     seed = winnable.new_seed(session, player, preset)
     if player.winnable_only:
-        sessions = request.app.state.sessionmaker
-        searches.in_spare_time(f"par:{preset}:{seed}", lambda: _prepare_par(sessions, preset, seed))
+        spare_time.winnable_par(request.app.state.sessionmaker, preset, seed)
     return seed
-
-
-def _prepare_par(sessions, preset: str, seed: int) -> None:
-    with sessions() as session:
-        ahead.prepare_winnable(session, preset, seed)
 
 
 @router.get("/play")
@@ -251,11 +245,10 @@ def _dealt(request: Request, session, player, preset: str, seed: int) -> Respons
 
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
                 form: BoardForm) -> Response:
-    action, confirmed = moves.read_action(form.action)
     draft = games.pending(player, preset, seed=seed, deal_text=deal)
     try:
-        result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=action,
-                                  target=form.target, selected=form.sel, confirm=confirmed, limits=limits,
+        result = moves.first_move(session, player, preset, seed=seed, deal_text=deal, action=form.action,
+                                  target=form.target, selected=form.sel, limits=limits,
                                   mid=form.mid, offline=form.offline)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
         discard(session)  # the failed write's transaction, before the winner's game is read
@@ -306,7 +299,7 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft)
     commit_now(session)
-    par_view.finish_hint_line_later(request, session, game)
+    spare_time.hint_line(request.app.state.sessionmaker, session, game)
     return answer_hint(request, game, player, found, headers={"HX-Push-Url": f"/games/{game.id}"})
 
 

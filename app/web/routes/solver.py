@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from app.engine.announcements import Announcement
+from app.services import spare_time
 from app.services.assist import analysis, assist
 from app.services.errors import BusyError, RateLimitError, ServiceError
 from app.services.play import games
@@ -62,7 +63,7 @@ def _hint(game_id: str, request: Request, session, player, fields: SeenFields) -
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: games.get_game_row(session, game_id))
     commit_now(session)
-    par_view.finish_hint_line_later(request, session, game)
+    spare_time.hint_line(request.app.state.sessionmaker, session, game)
     return answer_hint(request, game, player, found)
 
 

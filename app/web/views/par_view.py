@@ -1,5 +1,5 @@
-"""The end screen's share text once the deal's par is known: par and the day's place added; and
-what a page that shows a deal's par leaves to the solver's spare time."""
+"""The end screen's share text once the deal's par is known: par and the day's place added
+(what a page leaves to the solver's spare time: app.services.spare_time)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.services.assist import assist, par, searches, solver_cache
+from app.services.assist import par
 from app.services.play import lifecycle
 from app.services.play.games import record_of
-from app.services.stats import deals, leaderboard
+from app.services.stats import leaderboard
 from app.web.views.game_view import share_result
 
 
@@ -28,34 +28,3 @@ def scored_share(request: Request, session: Session, game: Game, player: Player)
                           rank=day.place_of_mine() if day is not None else None)
     # a daily win with no place says why, beside the text it is missing from
     return {**shared, "unranked": mine.why if mine is not None else None}
-
-
-def search_later(request: Request, preset_slug: str, seed: int) -> None:
-    """A page showed a deal without its par (or a finished viewer without its verdict): search
-    them in the solver's spare time, in a unit of work of their own, for the next look. The page
-    never waits for it, and no player's hint waits behind it (app.services.assist.searches)."""
-    sessions = request.app.state.sessionmaker
-
-    def job() -> None:
-        with sessions() as session:
-            deals.prepare(session, preset_slug, seed)
-            session.commit()
-
-    searches.in_spare_time(f"deal:{preset_slug}:{seed}", job)
-
-
-def finish_hint_line_later(request: Request, session: Session, game: Game) -> None:
-    """A hint whose line's search the hint's wait cut short (a loaded machine): that search is
-    done in full in the solver's spare time (``assist.line_to_finish``), so the next hints
-    follow a shorter line from wherever the player is then."""
-    record = assist.line_to_finish(session, game)
-    if record is None:
-        return
-    sessions = request.app.state.sessionmaker
-
-    def job() -> None:
-        with sessions() as later:
-            solver_cache.shortest(later, record, player_id=None)
-            later.commit()
-
-    searches.in_spare_time(f"line:{solver_cache.key_of(record)}", job)
