@@ -473,6 +473,7 @@ def test_a_game_with_no_moves_left_shows_its_analysis_once_given_up_and_is_then_
     game_id, fatal = _lost_game(client, give_up=False)
     html = _page(client, game_id)
     assert 'data-phase="lost"' in html and 'value="give-up"' in html
+    assert "Game over." not in html  # not over: it may be undone and played on
     assert "/analysis" not in html and 'data-action="undo" disabled' not in html
     assert 'data-analysis-kind="none"' in client.get(f"/games/{game_id}/analysis", headers=HX).text
     replay = client.get(f"/g/{game_id}/replay?ply={fatal}")

@@ -57,6 +57,14 @@ def unranked(game: Game, *, first: bool) -> Unranked | None:
     return None
 
 
+def help_used(game: Game) -> str | None:
+    """Which help made a win ``ASSISTED``, to say to its player (the first of them): "hint",
+    "undo", "auto_finish" or "winnable_shown"; None without help."""
+    used = (("hint", game.hint_count), ("undo", game.undo_count), ("auto_finish", game.auto_finished),
+            ("winnable_shown", game.winnable_shown))
+    return next((name for name, yes in used if yes), None)
+
+
 def unaided_expression(c, player_id=None) -> ColumnElement[bool]:
     """SQL: the game of columns ``c`` (``Game``, or a subquery's ``.c`` with the same names) was
     played by its player alone (``player_id``: its player's id, when ``c`` does not carry it)."""

@@ -31,7 +31,7 @@ from ..assist import daily_choice, par
 from ..errors import ForbiddenError
 from ..play import daily
 from ..play.lifecycle import over_expression, result_of
-from .clean import Unranked, first_games, unranked
+from .clean import Unranked, first_games, help_used, unranked
 
 HISTORY_DAYS = 30
 
@@ -47,6 +47,7 @@ class Entry:
     game_id: str
     mine: bool = False
     offline: bool = False       # played offline: no time, not ranked
+    help: str | None = None     # ASSISTED: which help (clean.help_used), said to its player
 
 
     @property
@@ -173,7 +174,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
             rank = 1 + sum(1 for other in ordered if not other[0][0] and other[0][1:3] < key[1:3])
         over = found.over(game.cursor) if found is not None and found.proven else None
         entries.append(Entry(rank, name, game.cursor, game.seconds, why, over, game.id, game.player_id == viewer_id,
-                             game.played_offline))
+                             game.played_offline, help_used(game) if why is Unranked.ASSISTED else None))
     shown = may_see_lines(session, preset_slug, row.seed, viewer_id, now=now)
     return Table(preset_slug, day, row.seed, found, entries, shown)
 

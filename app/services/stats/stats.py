@@ -193,7 +193,7 @@ def _streaks(session: Session, player_id: str, now: datetime, *, by_preset: bool
 @dataclass(frozen=True)
 class DailyFigures:
     played_days: int
-    won_days: int
+    won_days: int         # days with a daily deal won, as the calendar marks them (help or not)
     current_streak: int   # consecutive UTC days, up to today (or yesterday), with a daily deal won
                           # that day by the player alone (app.services.stats.clean)
     best_streak: int
@@ -202,17 +202,18 @@ class DailyFigures:
 def _daily_statements():
     r = _r(False)
     played = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None))
+    won_any = select(func.count(func.distinct(r.c.daily_on))).where(r.c.daily_on.is_not(None), r.c.result == Status.WON)
     # the daily deals won by the player alone (app.services.stats.clean), each on its own day:
     # after it, its winning line is on its table's replays (daily_figures keeps those days)
     won = (select(r.c.daily_on, r.c.finished_at).where(r.c.daily_on.is_not(None), r.c.result == Status.WON, _unaided(r))
            .order_by(r.c.daily_on))
-    return played, won
+    return played, won_any, won
 
 
 def daily_figures(session: Session, player_id: str, today: date, now: datetime | None = None) -> DailyFigures:
-    played_statement, won_statement = _daily_statements()
+    played_statement, won_any_statement, won_statement = _daily_statements()
     params = _params(player_id, now)
-    played = session.scalar(played_statement, params)
+    played, won_any = session.scalar(played_statement, params), session.scalar(won_any_statement, params)
     days = sorted({_as_date(day) for day, finished in session.execute(won_statement, params)
                    if finished is not None and leaderboard.utc_day(finished) == _as_date(day)})
     best = run = 0
@@ -222,7 +223,7 @@ def daily_figures(session: Session, player_id: str, today: date, now: datetime |
         best = max(best, run)
         previous = day
     current = run if previous is not None and today - previous <= timedelta(days=1) else 0
-    return DailyFigures(int(played or 0), len(days), current, best)
+    return DailyFigures(int(played or 0), int(won_any or 0), current, best)
 
 
 def _as_date(value) -> date:

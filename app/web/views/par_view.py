@@ -27,4 +27,10 @@ def scored_share(request: Request, session: Session, game: Game, player: Player)
     shared = share_result(request, game, record_of(game).position, request.state.language, par=found,
                           rank=day.place_of_mine() if day is not None else None)
     # a daily win with no place says why, beside the text it is missing from
-    return {**shared, "unranked": mine.why if mine is not None else None}
+    return {**shared, "unranked": unranked_key(mine) if mine is not None and mine.why else None}
+
+
+def unranked_key(entry: leaderboard.Entry) -> str:
+    """The message key that tells a player why their daily win has no place: the help they used,
+    or the rule's reason."""
+    return f"unranked.assisted.{entry.help}" if entry.help else f"unranked.{entry.why}"

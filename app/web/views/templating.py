@@ -54,6 +54,11 @@ TEXTS = {
     # badge there ("unranked_badge.…"), and the sentence that says why
     "unranked_badge.assisted": N_("not clean"),
     "unranked.assisted": N_("With undo, hint, auto-finish or “still winnable?”: not ranked"),
+    # …and to its player, which help it was (app.services.stats.clean.help_used)
+    "unranked.assisted.hint": N_("You used a hint: not ranked"),
+    "unranked.assisted.undo": N_("You undid a move: not ranked"),
+    "unranked.assisted.auto_finish": N_("Auto-finish played the end: not ranked"),
+    "unranked.assisted.winnable_shown": N_("“Still winnable?” was shown during the game: not ranked"),
     "unranked_badge.again": N_("another try"),
     "unranked.again": N_("Not the player's first game of this deal: not ranked"),
     "unranked_badge.api": N_("through the API"),
