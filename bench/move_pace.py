@@ -1,5 +1,5 @@
 """How fast a game is played, as the server times it: the daily table's floor (docs/par.md,
-"Programs are not players"; FLOOR_SECONDS_PER_MOVE in app/services/stats/leaderboard.py).
+"Programs are not players"; FLOOR_SECONDS_PER_MOVE in app/services/stats/clean.py).
 
 Two figures:
 - `--db URL`: real play. The won games of a database that were played at the board of the

@@ -151,7 +151,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         return None
     start, end = day_bounds(day)
     # prepared when the deal is chosen; if the solver was busy or cut short then, the table's
-    # page asks again in the solver's spare time (app.web.views.par_view.search_later): never here
+    # page asks again in the solver's spare time (app.services.spare_time.deal): never here
     found = par.known(session, par.start_of_deal(preset_slug, row.seed))
     wins = [(game, name) for game, name, shown in session.execute(
         select(Game, Player.display_name, Player.on_daily_table).join(Player, Player.id == Game.player_id)
