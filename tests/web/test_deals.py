@@ -63,7 +63,7 @@ def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
     assert 'data-verdict="winnable"' in shown
     # the winning line in card symbols, one move an item, never the notation it is stored in
     line = re.search(r'<ol class="moves-line" data-moves="([^"]+)">(.*?)</ol>', shown, re.S)
-    items = re.findall(r"<li>(.*?)</li>", line.group(2))
+    items = [re.sub(r"<[^>]+>", "", i) for i in re.findall(r"<li>(.*?)</li>", line.group(2))]  # each card in its suit's span
     assert len(items) == len(line.group(1).split()) > 0
     assert all(re.fullmatch(r"(?:[A2-9JQK]|10)[♠♥♦♣](?: \+ (?:[A2-9JQK]|10)[♠♥♦♣])?|Draw|Turn over", i) for i in items), items
     api = client.get(f"/api/deals/tuts-tomb/{SEED}", headers=auth).json()

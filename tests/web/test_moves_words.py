@@ -22,13 +22,14 @@ def short(announcement: Announcement, language: str) -> str:
 
 
 @pytest.mark.parametrize(("language", "words"), [
-    ("en", '7♠ <span class="from">(pyramid 2)</span> + 6♥ <span class="from">(waste)</span>'),
-    ("da", '7♠ <span class="from">(pyramide 2)</span> + 6♥ <span class="from">(affaldsbunke)</span>'),
-    ("sv", '7♠ <span class="from">(pyramid 2)</span> + 6♥ <span class="from">(kasthög)</span>'),
+    ("en", '<span class="suit-S">7♠</span> <span class="from">(pyramid 2)</span> + <span class="suit-H">6♥</span> <span class="from">(waste)</span>'),
+    ("da", '<span class="suit-S">7♠</span> <span class="from">(pyramide 2)</span> + <span class="suit-H">6♥</span> <span class="from">(affaldsbunke)</span>'),
+    ("sv", '<span class="suit-S">7♠</span> <span class="from">(pyramid 2)</span> + <span class="suit-H">6♥</span> <span class="from">(kasthög)</span>'),
 ])
 def test_a_double_pyramid_removal_in_a_list_says_where_each_card_lay(language, words):
     assert short(REMOVAL, language) == words
 
 
 def test_a_removal_with_no_places_is_its_cards_alone():
-    assert short(Announcement("remove", cards=REMOVAL.cards), "da") == "7♠ + 6♥"
+    # each card in a span of its suit, as the cards are coloured
+    assert short(Announcement("remove", cards=REMOVAL.cards), "da") == '<span class="suit-S">7♠</span> + <span class="suit-H">6♥</span>'

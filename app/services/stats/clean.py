@@ -44,7 +44,7 @@ class Unranked(StrEnum):
 def unranked(game: Game, *, first: bool) -> Unranked | None:
     """The one rule of a ranked daily win, for a won game on a day's table: None when it is
     ranked, else why not. ``first``: the game is the player's first game of its cards."""
-    if game.hint_count or game.undo_count or game.auto_finished or game.winnable_shown:
+    if help_used(game):
         return Unranked.ASSISTED
     if not first:
         return Unranked.AGAIN
