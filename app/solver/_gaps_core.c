@@ -526,6 +526,7 @@ typedef struct {
     Move moves[MAXMOVES];
     Key keys[MAXMOVES];      /* the key (`visit_key`) of the grid each move makes */
     uint64_t hash[MAXMOVES]; /* and its key_hash */
+    unsigned char fresh[MAXMOVES]; /* whether the move's grid was new to the set in this run */
     int count, next;
     Move via;
 } Frame;
@@ -575,7 +576,9 @@ static int expand(Core *c, Frame *f, int prune, const Frame *parent) {
     f->count = moves(c, f->moves);
     /* A fill a that the parent made before this grid's own fill b, when the two commute, makes a
      * grid that the parent's a-child met already (it tried b, or its relaxation condemned it and
-     * so this one too): it is not looked up again. */
+     * so this one too): it is not looked up again. Only an a-child searched in this run counts:
+     * one found in the set was searched in an earlier run, and a cut since may have taken the
+     * grid it made by b out of the set, to be searched afresh. */
     if (parent != NULL && f->via.n == 1) {
         const Fill *b = &f->via.step[0];
         int k = 0;
@@ -585,7 +588,7 @@ static int expand(Core *c, Frame *f, int prune, const Frame *parent) {
             if (m->n == 1)
                 for (int j = 0; j < parent->next - 1 && !asleep; j++) {
                     const Move *a = &parent->moves[j];
-                    asleep = a->n == 1 && a->step[0].card == m->step[0].card
+                    asleep = parent->fresh[j] && a->n == 1 && a->step[0].card == m->step[0].card
                         && a->step[0].frm == m->step[0].frm && a->step[0].to == m->step[0].to
                         && independent(c, &a->step[0], b);
                 }
@@ -672,6 +675,7 @@ static int search(Core *c, long long max_nodes, double seconds, int cpu, int pru
             verdict = OUT_OF_MEMORY;
             break;
         }
+        f->fresh[f->next] = (unsigned char)added;
         if (!added) {
             f->next++;
             continue;

@@ -52,7 +52,10 @@ Transpositions. A fill that commutes with the fill that made a grid (four differ
 neither taking the card left of the other's gap) and that the parent made before it is not
 looked up: the parent's earlier child tried this grid's fill (or was condemned by the
 relaxation, and then so is the grid both make). One level of sleep sets; without the relaxation
-and restarts the grids met are the same, with them fewer; either way a lookup is spared.
+and restarts the grids met are the same, with them fewer; either way a lookup is spared. Only a
+child searched in the same run counts: one found in the set was searched in an earlier run, and a
+cut since may have taken the grid it made by this fill out of the set, to be searched again (a
+win was missed so).
 
 Greedy (``greedy``; ``decide`` runs it after the beams on up to ``GREEDY_SHARE`` of the time
 left). The same depth-first search (one run in the fixed order, its own set of grids met) where
