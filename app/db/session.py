@@ -1,8 +1,10 @@
-"""Engine and session factory, one per database URL, and the two ways work may step outside a
-request's unit of work (the unit itself, the FastAPI dependency, lives in app.web.http.deps).
+"""Engine and session factory, one per database URL, the two ways work may step outside a
+request's unit of work (the unit itself, the FastAPI dependency, lives in app.web.http.deps),
+and the unit of work of a job that no request waits for (``unit_of_work``).
 
-A request's changes are committed once, by its session dependency, or rolled back. Two kinds of
-work must not wait for that:
+A request's changes are committed once, by its session dependency, or rolled back; services
+never commit or roll back (tests/services/test_layer.py), and docs/architecture.md ("The unit of
+work") lists every place that does. Two kinds of work must not wait for the request's commit:
 
 - **A search** (the solver: up to seconds) must not hold the request's transaction open: a
   connection (and on SQLite a read snapshot) held meanwhile would make other requests wait for
@@ -13,6 +15,9 @@ work must not wait for that:
   once: ``facts`` writes it in a short unit of work of its own. It runs while the request's
   transaction holds no writes (just after ``release``), so on SQLite it never waits for its own
   request's write lock.
+
+Work that no request waits for (a page's search left to the solver's spare time,
+app.services.spare_time) opens a unit of its own from the session factory: ``unit_of_work``.
 
 The web app's engine answers within a bounded time when the database does not (down,
 restarted, or black-holed behind a proxy that takes bytes and forwards none): SQLite's busy
@@ -204,3 +209,20 @@ def facts(session: Session) -> Iterator[Session]:
             unit.commit()
         except IntegrityError:
             unit.rollback()
+
+
+@contextlib.contextmanager
+def unit_of_work(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """A unit of work of its own, for work that no request waits for (a search in the solver's
+    spare time, app.services.spare_time): a new session of ``sessions``, committed when the block
+    ends, rolled back if it raised (the error goes on), closed either way. What the block calls
+    may end the session's transaction on the way (``release`` before a search: the session goes
+    on in a new one), which ``sessionmaker.begin()`` refuses; the commit here is of what is
+    left."""
+    with sessions() as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

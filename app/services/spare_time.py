@@ -1,7 +1,7 @@
 """What a page leaves to the solver's spare time (``app.services.assist.searches.in_spare_time``):
-a search and what keeps its answer, for the next look. Each job is a unit of work of its own,
-committed here when it is done, never the request's: the page that asked never waits for it,
-and no player's hint waits behind it."""
+a search and what keeps its answer, for the next look. Each job is a unit of work of its own
+(``app.db.session.unit_of_work``), committed when it is done, never the request's: the page
+that asked never waits for it, and no player's hint waits behind it."""
 
 from __future__ import annotations
 
@@ -10,16 +10,17 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Game
+from app.db.session import unit_of_work
 
 from .assist import ahead, assist, searches, solver_cache
 from .stats import deals
 
 
 def _unit(sessions: sessionmaker[Session], work: Callable[[Session], object]) -> Callable[[], None]:
+    """The job that does ``work`` in a unit of work of its own, later."""
     def job() -> None:
-        with sessions() as session:
+        with unit_of_work(sessions) as session:
             work(session)
-            session.commit()
     return job
 
 

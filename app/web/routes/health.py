@@ -19,6 +19,9 @@ LOCK_WAIT_MS = 100  # SQLite: another writer's lock (prune, a backup) is "busy",
 
 @router.get("/healthz", summary="Liveness and database check (a read and a write)")
 def healthz(session: SessionDep) -> JSONResponse:
+    # It owns its transaction (docs/architecture.md, "The unit of work"): the write is committed
+    # here, not by the dependency, because a commit that fails (a full disk) is the answer, 503,
+    # and a rollback ends it; the dependency then has nothing left to commit.
     try:
         with lock_wait(session, LOCK_WAIT_MS):
             health.check_write(session)
