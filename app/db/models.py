@@ -111,7 +111,7 @@ class Game(Base):
         Index("ix_games_player_preset_seed", "player_id", "preset", "seed"),
         Index("ix_games_preset_seed", "preset", "seed"),          # deal pages
         Index("ix_games_player_started", "player_id", "started_at"),  # stats, history
-        Index("ix_games_player_deal", "player_id", "game", "deal"),  # a player's first game of its cards
+        Index("ix_games_player_deal", "player_id", "game", "deal_key"),  # a player's first game of its cards
         # one unfinished game per player and preset: a first move replaces the one in play, and
         # of two first moves racing (two tabs, two instances) only one can store its game
         Index("uq_games_one_unfinished", "player_id", "preset", unique=True,
@@ -125,6 +125,9 @@ class Game(Base):
     game: Mapped[str] = mapped_column(String(40))
     rules: Mapped[dict] = mapped_column(JSON)
     deal: Mapped[str] = mapped_column(Text)
+    # the deal up to what the game's rules ignore (Variant.deal_key: Pyramid's ranks, Gaps'
+    # suits renamed): the same cards to a player, whatever preset dealt them or their suits
+    deal_key: Mapped[str] = mapped_column(Text)
     seed: Mapped[int | None] = mapped_column(SeedType)  # 0 ≤ seed < 2**64, stored as text
     moves: Mapped[str] = mapped_column(Text, default="")
     cursor: Mapped[int] = mapped_column(Integer, default=0)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .cards import Card, full_deck, parse_deal
+from .cards import Card, full_deck, parse_deal, ranks_of, suits_renamed
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
 from .position import Position
@@ -37,6 +37,8 @@ class Variant:
     rules_class: type[PyramidRules] | type[GapsRules]
     move_parser: Callable[[str], Move]
     tap_rule: Callable[[Any, str | None, str], Tap]  # (position, selection, place tapped): app.engine.taps
+    # the deal as its play sees it (``deal_key``): what of a card its rules read
+    play_key: Callable[[tuple[Card, ...]], str] = ranks_of
     decks: int = 1
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
     # read; Gaps has none
@@ -65,6 +67,12 @@ class Variant:
 
     def parse_deal(self, text: str) -> tuple[Card, ...]:
         return parse_deal(text, self.decks)
+
+    def deal_key(self, deal: tuple[Card, ...]) -> str:
+        """The deal up to what this game's rules ignore: two deals with the same key are one
+        game to a player (a line found on one plays on the other, its cards renamed), so a
+        player's first game of a deal is the first of its key (a clean win is a first game)."""
+        return self.play_key(deal)
 
     def parse_move(self, text: str) -> Move:
         return self.move_parser(text)
@@ -95,7 +103,7 @@ GAMES: dict[str, Variant] = {
         _pyramid_family(PyramidTable("giza", reserve_piles=8)),
         _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2, quick_shortest=False),
         Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
-                near_end_cards=12, hint_shortest=False, quick_shortest=False),
+                play_key=suits_renamed, near_end_cards=12, hint_shortest=False, quick_shortest=False),
     )
 }
 

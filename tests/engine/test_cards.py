@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.engine import (
     DECK,
@@ -11,6 +13,7 @@ from app.engine import (
     parse_card,
     parse_deal,
 )
+from app.engine.variants import GAMES, get_game
 
 
 def test_every_card_code_round_trips():
@@ -67,3 +70,47 @@ def test_a_third_copy_in_a_double_deal_is_refused():
     with pytest.raises(InvalidDealError, match="token 103"):
         parse_deal(" ".join(tokens), copies=2)
     assert second < 103
+
+
+# ---------------------------------------------------------------- the deal as play sees it
+
+SUIT_ORDERS = st.permutations("CDHS")
+
+
+def _renamed(deal, order) -> tuple:
+    names = dict(zip("CDHS", order, strict=True))
+    return tuple(card(c.rank, names[c.suit]) for c in deal)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), SUIT_ORDERS)
+def test_a_deal_with_its_suits_renamed_is_the_same_game(name, seed, order):
+    """Pyramid reads only ranks, Gaps not which suit is which: suits renamed consistently, a deal
+    keeps its key (a line of one plays on the other, its cards renamed)."""
+    variant = get_game(name)
+    deal = variant.deal(seed)
+    assert variant.deal_key(_renamed(deal, order)) == variant.deal_key(deal)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), st.data())
+def test_cards_that_trade_places_make_another_game(name, seed, data):
+    """Two cards of different ranks trading places change the key (for Gaps two of one rank
+    and different suits too: each row is built in one suit)."""
+    variant = get_game(name)
+    deal = list(variant.deal(seed))
+    i = data.draw(st.integers(0, len(deal) - 1))
+    j = data.draw(st.integers(0, len(deal) - 1).filter(lambda j: deal[j].rank != deal[i].rank))
+    before = variant.deal_key(tuple(deal))
+    deal[i], deal[j] = deal[j], deal[i]
+    assert variant.deal_key(tuple(deal)) != before
+
+
+def test_pyramid_reads_ranks_only_and_gaps_the_suits_pattern():
+    deal = get_game("pyramid").deal(7)
+    mixed = tuple(card(c.rank, "CDHS"[(c.rank + i) % 4]) for i, c in enumerate(deal))  # not a renaming
+    assert get_game("pyramid").deal_key(mixed) == get_game("pyramid").deal_key(deal)
+    gaps = get_game("gaps").deal(7)
+    one_pair_swapped = tuple(card(c.rank, {"C": "D", "D": "C"}.get(c.suit, c.suit)) if c.rank == 5 else c
+                             for c in gaps)
+    assert get_game("gaps").deal_key(one_pair_swapped) != get_game("gaps").deal_key(gaps)

@@ -153,7 +153,7 @@ def _aged(session, days: float, *, token: str | None = None, games: list[tuple[s
     session.add(player)
     session.flush()
     for status, age in games:
-        session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, deal="x", status=status,
+        session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, deal="x", deal_key="x", status=status,
                          created_at=now - timedelta(days=age), updated_at=now - timedelta(days=age),
                          started_at=now - timedelta(days=age) if started else None))
     session.commit()

@@ -115,6 +115,7 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         lost_days = [today - timedelta(days=3)]
         for day in won_days + lost_days:  # each day's deal its own seed
             session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {day}",
+                             deal_key=f"cards of {day}",
                              seed=day.toordinal(), status="won" if day in won_days else "lost",
                              started_at=day_start(day), updated_at=day_start(day), created_at=day_start(day),
                              finished_at=day_start(day), seconds=60, daily_on=day))
@@ -129,6 +130,7 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         for status, minutes in (("lost", 0), ("won", 30)):
             at = day_start(retried) + timedelta(minutes=minutes)
             session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {retried}",
+                             deal_key=f"cards of {retried}",
                              seed=retried.toordinal(), status=status, started_at=at, updated_at=at, created_at=at,
                              finished_at=at, seconds=60, daily_on=retried))
         session.commit()
@@ -138,6 +140,7 @@ def test_daily_streaks_count_days_in_a_row(client, app):
         hinted, late = today - timedelta(days=6), today - timedelta(days=2)
         for day, finished, hints in ((hinted, day_start(hinted), 1), (late, day_start(late) + timedelta(days=1), 0)):
             session.add(Game(player_id=player_id, preset="pyramid", game="pyramid", rules={}, deal=f"cards of {day}",
+                             deal_key=f"cards of {day}",
                              seed=day.toordinal(), status="won", started_at=day_start(day), updated_at=finished,
                              created_at=day_start(day), finished_at=finished, seconds=60, hint_count=hints,
                              daily_on=day))

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from app.engine import deal_for_seed, format_deal
+from app.engine import deal_for_seed, format_deal, get_game
 from app.services.play import daily
 from app.services.play.daily_calendar import parse_month
 
@@ -60,7 +60,9 @@ def _daily_player(client, app):
         seed, moment = next(seeds), datetime.now(UTC) - timedelta(days=days_ago)
         ended = {"started_at": moment - timedelta(seconds=60), "finished_at": moment} if game["status"] != "playing" else {}
         set_columns(app, game["id"], daily_on=moment.date(), seed=seed,
-                    deal=format_deal(deal_for_seed(game["game"], seed)), played_via="page", seconds=60, **ended)
+                    deal=format_deal(deal_for_seed(game["game"], seed)),
+                    deal_key=get_game(game["game"]).deal_key(deal_for_seed(game["game"], seed)),
+                    played_via="page", seconds=60, **ended)
 
     on(win(client, auth), 0)
     on(win(client, auth), 1)

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.db.models import Game
+from app.engine import deal_for_seed, format_deal, get_preset
 from app.services.assist import daily_choice
 from app.services.assist import par as par_service
 from app.services.play import daily, moves
@@ -234,3 +235,85 @@ def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(clie
     # the end panel says so too, beside the share text that has no place in it
     panel = client.get(f"/games/{game_id}/analysis", headers=HX).text
     assert 'data-unranked-why>You used a hint: not ranked<' in panel
+
+
+def _prefs(client, html: str, **fields) -> None:
+    answer = client.post("/prefs", data={"csrf_token": csrf_of(html), "scoring": "simple", "next": "/", **fields})
+    assert answer.status_code == 303
+
+
+def test_still_winnable_shown_marks_the_game_though_turned_off_before_each_move(client, clock):
+    """The solver's verdict, once shown, is help: turning the setting off before the next move
+    does not make the game clean (the verdict is recorded when it is shown, not when a move is
+    stored with the setting on)."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    _prefs(client, html, winnable_indicator="true")
+    shown = client.get(f"/games/{game_id}/solver", headers=HX)
+    assert shown.status_code == 200 and 'data-winnable="yes"' in shown.text
+    _prefs(client, html)  # off again before the next move
+    game_id, html = _at_board(client, "", line[1:], html=client.get(f"/games/{game_id}").text, game_id=game_id)
+    assert board_state(html)["status"] == "won"
+    assert _game(client, game_id).winnable_shown is True
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why == "assisted"
+
+
+def test_the_setting_alone_is_no_help(client, clock):
+    """With "still winnable?" on but its verdict never asked for (a page without JavaScript shows
+    the link only), nothing was shown: the win is clean."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    page = client.get(f"/play/pyramid/{seed}").text
+    _prefs(client, page, winnable_indicator="true")
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line)
+    assert board_state(html)["status"] == "won" and _game(client, game_id).winnable_shown is False
+    mine = _mine(client)
+    assert mine is not None and mine.clean and mine.rank is not None
+
+
+SWAPPED = str.maketrans("CDHS", "DCSH")
+
+
+def _swapped(preset: str, seed: int) -> str:
+    """The deal of ``seed`` with its suits swapped (clubs and diamonds, hearts and spades): the
+    same game to a player of Pyramid, which reads only ranks."""
+    return format_deal(deal_for_seed(get_preset(preset).game, seed)).translate(SWAPPED)
+
+
+def test_fake_4_the_days_cards_with_their_suits_swapped_are_the_same_deal(client, clock):
+    """Played first as an imported deal with its suits swapped (hints and all: a line of it
+    plays unchanged on the day's deal), the day's deal is another try, not a clean first game."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    imported = "/play/pyramid?deal=" + _swapped("pyramid", seed).replace(" ", "+")
+    first_id, html = _at_board(client, imported, line)
+    assert board_state(html)["status"] == "won"
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line)
+    assert game_id != first_id and board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and mine.why == "again"
+
+
+def test_fake_4_the_days_cards_under_another_preset_or_imported_are_not_shown_before_it_is_finished(
+        client, other_client, clock):
+    """Another player's wins of the day's cards, dealt by a sibling preset or imported with their
+    suits swapped, are the day's line: hidden from a viewer with the day's deal in play, shown
+    once they have finished it."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    sibling_id, html = _at_board(other_client, f"/play/pyramid-classic/{seed}", line)
+    assert board_state(html)["status"] == "won"
+    swapped = "/play/pyramid?deal=" + _swapped("pyramid", seed).replace(" ", "+")
+    imported_id, html = _at_board(other_client, swapped, line)
+    assert board_state(html)["status"] == "won"
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    for winner in (sibling_id, imported_id):
+        assert client.get(f"/g/{winner}/replay").status_code == 403
+    _, html = _at_board(client, "", line[1:], html=client.get(f"/games/{game_id}").text, game_id=game_id)
+    assert board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.clean and mine.rank is not None  # seeing nothing, they ranked
+    for winner in (sibling_id, imported_id):
+        assert client.get(f"/g/{winner}/replay").status_code == 200

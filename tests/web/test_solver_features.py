@@ -374,6 +374,9 @@ def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, 
     response = act(client, game_id, html, target=first[0])
     response = act(client, game_id, response.text, target=first[1], sel=first[0])
     assert board_state(response.text)["ply"] == 1
+    with _session(client) as session:  # searched by another test of this database: searched again
+        session.execute(delete(PositionVerdict))
+        session.commit()
     assert 'data-solver-status="pending"' in response.text and "data-winnable=" not in response.text
     assert calls == []
     status = client.get(f"/games/{game_id}/solver", headers=HX)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from app.db.models import Game
+from app.services.assist import assist
 
 from .helpers import HX
 from .play import (
@@ -152,13 +153,17 @@ def test_a_clean_win_is_the_first_game_of_its_cards_played_alone_by_hand(client,
     program = api_player(client)
     win(client, program)
     assert figures(program) == (1, 0)
-    # nor one the solver watched, saying after each move whether it could still be won
+    # nor one the solver watched, saying whether it could still be won (shown once is enough)
     shown = api_player(client)
-    game = new_game(client, shown, "pyramid", WIN_SEED)
+    game = play_line(client, shown, new_game(client, shown, "pyramid", WIN_SEED), WIN_LINE[:1])
     with app.state.sessionmaker() as session:
-        session.get(Game, game["id"]).player.winnable_indicator = True
+        stored = session.get(Game, game["id"])
+        stored.player.winnable_indicator = True
         session.commit()
-    game = play_line(client, shown, game, WIN_LINE)
+        assert assist.still_winnable(session, stored, stored.player).winnable is True
+        stored.player.winnable_indicator = False
+        session.commit()
+    game = play_line(client, shown, game, WIN_LINE[1:])
     played_by_hand(app, game["id"])
     assert figures(shown) == (1, 0)
     with app.state.sessionmaker() as session:

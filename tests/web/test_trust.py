@@ -147,6 +147,7 @@ def test_the_database_refuses_a_second_unfinished_game_of_a_preset(app):
         for seed in (1, 2):
             session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, seed=seed,
                              deal=GameRecord.new("pyramid", variant.parse_rules({}), variant.deal(seed)).deal_text,
+                             deal_key=variant.deal_key(variant.deal(seed)),
                              started_at=days_ago(0), status="playing"))
         with pytest.raises(IntegrityError):
             session.flush()

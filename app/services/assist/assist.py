@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player
@@ -193,8 +195,11 @@ def hint_on_deal(session: Session, player: Player, draft: Game, *,
                  limits: games.Limits = games.Limits()) -> tuple[Game, Hint]:
     """A hint on a deal ready to play: searched first, then the game is stored with the hint
     counted (its first move is still to come: the game it then stores goes on with this one,
-    games.game_to_start). A refused search stores nothing."""
+    games.game_to_start). A refused search stores nothing; a new game the player may not start
+    now is refused before the search (whose facts are kept whatever the request's end)."""
     record = record_of(draft)
+    if games.waiting_game(session, player, draft) is None:
+        games.check_rate(session, player, limits)
     found, line_ply = _found(session, record, None, player.id)
     game = games.game_to_start(session, player, draft.preset, seed=draft.seed,
                                deal_text=draft.deal if draft.seed is None else None, limits=limits)
@@ -220,6 +225,13 @@ def still_winnable(session: Session, game: Game, player: Player | None) -> Still
     # the page asks for this by itself after each move: counted apart from the player's own
     # searches (one at a time), so it never makes their hint wait or be refused
     found = solver_cache.verdict(session, record, player_id=f"{game.player_id}/status")
+    if show and found.winnable is not None and not game.winnable_shown:
+        # the solver's verdict is shown to the player: the game was helped for good (a clean win
+        # is one no shortcut made: app.services.stats.clean), whatever the setting is later.
+        # Written beside the game's moves, not as a change of them: its version (what a tab's
+        # next move is checked against) stays, or the page's next move would be refused as stale
+        session.execute(update(Game).where(Game.id == game.id).values(winnable_shown=True))
+        set_committed_value(game, "winnable_shown", True)
     offer = bool(near and found.winnable and found.moves)
     return StillWinnable(found.winnable if show else None, offer, len(found.moves) if offer else 0)
 

@@ -139,7 +139,9 @@ def current_score(game: Game, record: GameRecord | None = None) -> int:
 
 # ---------------------------------------------------------------- starting
 
-def _check_rate(session: Session, player: Player, limits: Limits) -> None:
+def check_rate(session: Session, player: Player, limits: Limits) -> None:
+    """``RateLimitError`` (with the seconds to wait) when the player has started as many games
+    in the last minute as ``limits`` allows: a new game is refused."""
     now = utcnow()
     since = now - timedelta(minutes=1)
     recent, oldest = session.execute(
@@ -157,8 +159,8 @@ def _check_rate(session: Session, player: Player, limits: Limits) -> None:
 def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
     """A game of ``deal`` for ``player``, before its first move (not stored: see the callers)."""
     return Game(player_id=player.id, preset=preset.slug, game=preset.game, rules=preset.rules.to_options(),
-                deal=format_deal(deal), seed=seed, moves="", cursor=0, status=Status.PLAYING,
-                scoring=player.scoring or "simple", played_via=PAGE)
+                deal=format_deal(deal), deal_key=get_game(preset.game).deal_key(deal), seed=seed, moves="",
+                cursor=0, status=Status.PLAYING, scoring=player.scoring or "simple", played_via=PAGE)
 
 
 def start_game(
@@ -183,7 +185,7 @@ def start_game(
         raise ValueError("a game is started from a seed or a deal")
     else:
         deal = variant.deal(seed)
-    _check_rate(session, player, limits)
+    check_rate(session, player, limits)
     if limits.new_games is not None:
         limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
     game = _row(player, preset, deal, seed)
@@ -310,15 +312,22 @@ def abandon(session: Session, game: Game) -> None:
         raise ConflictError("this game moved on in another tab", "stale") from None
 
 
-def first_of_deal(player_id, game, deal, created_at, game_id) -> ColumnElement[bool]:
+def key_of_seed(preset_slug: str, seed: int) -> tuple[str, str]:
+    """The game and the deal key (``Game.deal_key``) of a preset's deal ``seed``."""
+    variant = get_game(get_preset_or_error(preset_slug).game)
+    return variant.name, variant.deal_key(variant.deal(seed))
+
+
+def first_of_deal(player_id, game, deal_key, created_at, game_id) -> ColumnElement[bool]:
     """SQL: the game of these columns is its player's first stored game of its cards (ever: a
     game the day before, a retry's origin, a game a hint stored before its first move, the same
-    cards imported as a deal or dealt by another preset of the game all come first). A later game
+    cards imported as a deal, dealt by another preset of the game or with their suits swapped
+    (``Game.deal_key``) all come first). A later game
     knows the deal, and may have seen its winning line on the deal's page: the daily table ranks
     only the first, and the statistics count only the first as a clean win
     (app.services.stats.clean)."""
     earlier = aliased(Game)
-    return ~exists().where(earlier.player_id == player_id, earlier.game == game, earlier.deal == deal,
+    return ~exists().where(earlier.player_id == player_id, earlier.game == game, earlier.deal_key == deal_key,
                            (earlier.created_at < created_at)
                            | ((earlier.created_at == created_at) & (earlier.id < game_id)))
 
@@ -336,9 +345,14 @@ def game_to_start(session: Session, player: Player, preset_slug: str, *, seed: i
     stored game of this deal with no move yet, if any (a hint asked before the first move
     stores one, and the game then played goes on with it, its hints counted), else a new one."""
     draft = pending(player, preset_slug, seed=seed, deal_text=deal_text)
+    return waiting_game(session, player, draft) or start_game(session, player, preset_slug, seed=seed,
+                                                              deal_text=deal_text, limits=limits)
+
+
+def waiting_game(session: Session, player: Player, draft: Game) -> Game | None:
+    """The player's stored game of the draft's deal with no move yet (stored by a hint), if any."""
     query = select(Game).where(Game.player_id == player.id, Game.preset == draft.preset,
                                Game.started_at.is_(None), Game.played_via == PAGE)
     query = query.where(Game.seed == draft.seed) if draft.seed is not None else query.where(
         Game.seed.is_(None), Game.deal == draft.deal)
-    waiting = session.scalars(query.order_by(Game.created_at.desc()).limit(1)).first()
-    return waiting or start_game(session, player, preset_slug, seed=seed, deal_text=deal_text, limits=limits)
+    return session.scalars(query.order_by(Game.created_at.desc()).limit(1)).first()

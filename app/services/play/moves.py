@@ -63,8 +63,6 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
         game.started_at = now
     if offline:
         game.played_offline = True
-    if game.player.winnable_indicator:  # the page asks the solver after this move (lifecycle.asks_still_winnable)
-        game.winnable_shown = True
     game.moves = record.moves_text
     game.cursor = record.cursor
     game.status = record.position.status

@@ -71,7 +71,7 @@ def unaided_expression(c, player_id=None) -> ColumnElement[bool]:
     return and_(
         c.hint_count == 0, c.auto_finished.is_(False), c.winnable_shown.is_(False), c.played_via == games.PAGE,
         or_(c.played_offline.is_(True), c.seconds >= FLOOR_SECONDS_PER_MOVE * (c.cursor - 1)),
-        games.first_of_deal(c.player_id if player_id is None else player_id, c.game, c.deal, c.created_at, c.id),
+        games.first_of_deal(c.player_id if player_id is None else player_id, c.game, c.deal_key, c.created_at, c.id),
     )
 
 
@@ -85,5 +85,5 @@ def first_games(session, player_ids, seed: int, preset: str) -> set[str]:
     its cards (``games.first_of_deal``)."""
     return set(session.scalars(
         select(Game.id).where(Game.preset == preset, Game.seed == seed, Game.player_id.in_(list(player_ids)),
-                              games.first_of_deal(Game.player_id, Game.game, Game.deal, Game.created_at, Game.id))))
+                              games.first_of_deal(Game.player_id, Game.game, Game.deal_key, Game.created_at, Game.id))))
 

@@ -25,6 +25,7 @@ from app.engine.announcements import said_moves
 from ..assist import par, searches
 from ..assist.par import Par
 from ..errors import ServiceError
+from ..play import games
 from ..play.games import get_preset_or_error, parse_seed
 from ..play.lifecycle import IDLE_LIMIT, RESULTS, result_expression
 from . import clean, leaderboard
@@ -99,6 +100,7 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     played = and_(Game.preset == preset.slug, Game.seed == seed, Game.started_at.is_not(None))
     won = and_(played, result == Status.WON)
     summary = DealSummary(preset.slug, seed)
+    cards = games.key_of_seed(preset.slug, seed)
     summary.players, summary.winners = deal_counts(session, preset.slug, seed=seed, now=now)
 
     def best(where, *order) -> Best | None:
@@ -123,10 +125,9 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     if viewer_id is not None:
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
         summary.viewer_result = next((r for r in RESULTS if r in mine), None)
-        summary.viewer_finished = leaderboard.has_finished(session, preset.slug, seed, viewer_id, now)
-    # today's daily deal: no game of it (a replay) for a viewer who has not finished it
-    summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, preset.slug, seed, viewer_id,
-                                                                               now=now)
+        summary.viewer_finished = leaderboard.has_finished(session, *cards, viewer_id, now)
+    # today's daily deal (its cards): no game of it (a replay) for a viewer who has not finished it
+    summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, *cards, viewer_id, now=now)
     summary.par = par.known(session, par.start_of_deal(preset.slug, seed))
     if summary.viewer_finished:
         summary.verdict = session.get(DealVerdict, (preset.slug, seed))

@@ -29,7 +29,7 @@ from app.engine import PRESETS, Status
 
 from ..assist import daily_choice, par
 from ..errors import ForbiddenError
-from ..play import daily
+from ..play import daily, games
 from ..play.lifecycle import over_expression, result_of
 from .clean import Unranked, first_games, help_used, unranked
 
@@ -93,49 +93,51 @@ def utc_day(moment: datetime) -> date:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).date()
 
 
-def has_finished(session: Session, preset_slug: str, seed: int, viewer_id: str | None,
+def has_finished(session: Session, game: str, deal_key: str, viewer_id: str | None,
                  now: datetime | None = None) -> bool:
-    """Whether the viewer has a game of this deal that is over (ever): won, or lost for good (a
-    game with no moves left is over once given up: until then it may be undone and won)."""
+    """Whether the viewer has a game of these cards (``Game.deal_key``: any preset of the game,
+    seeded or imported) that is over (ever): won, or lost for good (a game with no moves left is
+    over once given up: until then it may be undone and won)."""
     if viewer_id is None:
         return False
     return session.scalar(
-        select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
+        select(Game.id).where(Game.player_id == viewer_id, Game.game == game, Game.deal_key == deal_key,
                               over_expression(now)).limit(1)
     ) is not None
 
 
-def may_see_lines(session: Session, preset_slug: str, seed: int | None, viewer_id: str | None, *,
+def may_see_lines(session: Session, game: str, deal_key: str, viewer_id: str | None, *,
                   now: datetime | None = None) -> bool:
-    """Whether the viewer may see a daily deal's winning lines and other players' games of it:
-    while it is today's deal, once they have finished it; after its day, unless they still
-    have a game of it open (whatever they then see, that game can no longer reach the day's
-    table). Any other deal: yes."""
-    if seed is None:
-        return True
+    """Whether the viewer may see winning lines of these cards and other players' games of them
+    (of any preset of the game, imported, or with their suits swapped: ``Game.deal_key``, the
+    same game to a player): while they are a daily deal today, once the viewer has finished a
+    game of them; after the day, unless the viewer still has a game of them open that was a
+    daily deal (whatever they then see, that game can no longer reach its day's table). Any other
+    cards: yes."""
     now = now or utcnow()
-    today = session.get(DailyDeal, (now.astimezone(UTC).date(), preset_slug))
-    if today is not None and today.seed == seed:
-        return has_finished(session, preset_slug, seed, viewer_id, now)
+    today = now.astimezone(UTC).date()
+    if any(games.key_of_seed(row.preset, row.seed) == (game, deal_key)
+           for row in session.scalars(select(DailyDeal).where(DailyDeal.day == today))):
+        return has_finished(session, game, deal_key, viewer_id, now)
     if viewer_id is None:
         return True
-    was_daily = select(DailyDeal.day).where(DailyDeal.preset == preset_slug, DailyDeal.seed == seed).exists()
-    # a game of it not over yet: in play, with no moves left, or stored by a hint before its
+    was_daily = select(DailyDeal.day).where(DailyDeal.preset == Game.preset, DailyDeal.seed == Game.seed).exists()
+    # a game of them not over yet: in play, with no moves left, or stored by a hint before its
     # first move (its player's first game of the deal, still to be played)
     still_open = session.scalar(
-        select(Game.id).where(Game.player_id == viewer_id, Game.preset == preset_slug, Game.seed == seed,
+        select(Game.id).where(Game.player_id == viewer_id, Game.game == game, Game.deal_key == deal_key,
                               ~over_expression(now), was_daily).limit(1))
     return still_open is None
 
 
 def check_may_watch(session: Session, game: Game, viewer_id: str | None) -> None:
     """``ForbiddenError`` for another player's game still in play (its board is theirs until
-    it ends), or of a daily deal the viewer may not see yet (``may_see_lines``)."""
+    it ends), or of a daily deal's cards the viewer may not see yet (``may_see_lines``)."""
     if game.player_id == viewer_id:
         return
     if result_of(game) in (None, Status.PLAYING):
         raise ForbiddenError("another player's game is shown once it is finished", "in_play_elsewhere")
-    if not may_see_lines(session, game.preset, game.seed, viewer_id):
+    if not may_see_lines(session, game.game, game.deal_key, viewer_id):
         raise ForbiddenError("a game of today's daily deal is shown once you have finished the deal",
                              "daily_spoiler")
 
@@ -175,7 +177,7 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         over = found.over(game.cursor) if found is not None and found.proven else None
         entries.append(Entry(rank, name, game.cursor, game.seconds, why, over, game.id, game.player_id == viewer_id,
                              game.played_offline, help_used(game) if why is Unranked.ASSISTED else None))
-    shown = may_see_lines(session, preset_slug, row.seed, viewer_id, now=now)
+    shown = may_see_lines(session, *games.key_of_seed(preset_slug, row.seed), viewer_id, now=now)
     return Table(preset_slug, day, row.seed, found, entries, shown)
 
 
