@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 from app.engine import PRESETS, GameRecord, deal_for_seed, format_deal, shuffled
 from app.engine.cards import full_deck
 from app.services.errors import BusyError, InputError, NotFoundError, RateLimitError
+from app.services.play import games
 from app.web.views import previews
 
 FAMILIES = ["pyramid", "giza", "double-pyramid", "gaps", "gaps-danish"]
@@ -172,10 +173,9 @@ def test_the_name_and_the_indices_are_the_language_asked_for():
 
 
 def test_the_previews_indices_are_the_apps():
-    from app.web.views.templating import RANK_LABELS
+    from app.web.views import card_words
 
-    for language, labels in RANK_LABELS.items():
-        assert {r: v for r, v in previews.RANK_LABELS[language].items() if r != 10} == labels
+    assert previews.RANK_LABELS is card_words.RANK_LABELS  # one table: a change to the board's is the preview's
 
 
 # ---------------------------------------------------------------- names and URLs
@@ -255,6 +255,29 @@ def test_a_bad_preview_url_is_a_clear_error(preset, ref, language, error, key):
     with pytest.raises(error) as caught:
         previews.preview_for_ref(preset, ref, language)
     assert caught.value.key == key
+
+
+def test_a_previews_seed_is_checked_as_a_games_link_checks_it():
+    """The checks are app.services.play.games's: its words for a bad seed, its length limit."""
+    with pytest.raises(InputError) as link:
+        games.parse_seed(str(2**64))
+    with pytest.raises(InputError) as preview:
+        previews.preview_for_ref("pyramid", str(2**64), "en")
+    assert preview.value.message == link.value.message
+
+
+def test_a_previews_deal_is_as_long_as_an_imported_deal_may_be(monkeypatch):
+    deal = _deal("pyramid", 3)
+    monkeypatch.setattr(games, "MAX_DEAL_TEXT", len(deal) - 1)
+    with pytest.raises(InputError) as caught:
+        previews.preview_png("pyramid", deal)
+    assert caught.value.key == "bad_deal" and "too long" in caught.value.message
+
+
+def test_a_former_name_of_a_preset_is_the_preset():
+    assert previews.preview_for_ref("tuts-tomb", "31", "da") == previews.preview_for_ref("pyramid", "31", "da")
+    deal = _deal("pyramid", 31)
+    assert previews.preview_key("tuts-tomb", deal) == previews.preview_key("pyramid", deal)
 
 
 def test_a_bad_deal_is_a_clear_error():

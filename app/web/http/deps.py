@@ -1,5 +1,5 @@
 """The routers' dependencies, as Annotated aliases (SessionDep, PlayerDep, CsrfDep, …): the
-settings, the request's unit of work, limits and ids here; who is asking in app.web.http.identity;
+settings, the request's unit of work, limits, ids and presets here; who is asking in app.web.http.identity;
 the CSRF check there too."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from fastapi import Depends, Header, Request
 from sqlalchemy.orm import Session
 
 from app.db.models import Player
+from app.engine import Preset
 from app.services.errors import NotFoundError
-from app.services.play.games import Limits
+from app.services.play.games import Limits, get_preset_or_error
 from app.settings import Settings
 from app.web.http import identity
 from app.web.http.identity import STORED_PLAYER, forget_visitor, queue_cookie
@@ -95,6 +96,16 @@ async def valid_game_id(game_id: str) -> str:
 
 
 GameIdDep = Annotated[str, Depends(valid_game_id)]
+
+
+async def valid_preset(preset: str) -> Preset:
+    """The preset a path names (404 unless there is one), resolved here once: a former name
+    (app.engine.presets.ALIASES) is the preset itself, so the routes go on with its ``slug``,
+    the name its games are stored under, and a former name's link finds the same games."""
+    return get_preset_or_error(preset)
+
+
+PresetDep = Annotated[Preset, Depends(valid_preset)]
 
 
 def get_browser_player(request: Request, session: SessionDep, settings: SettingsDep) -> Player:

@@ -7,12 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.engine import PRESETS
 from app.services import spare_time
 from app.services.assist import daily_choice
-from app.services.play import challenges, daily, games, lifecycle
+from app.services.play import challenges, daily, lifecycle
 from app.services.stats import deals
-from app.web.http.deps import PUBLIC_ID, PageTurnDep, PlayerDep, SessionDep
+from app.web.http.deps import PUBLIC_ID, PageTurnDep, PlayerDep, PresetDep, SessionDep
 from app.web.http.redirects import see_other
 from app.web.views.link_meta import deal_meta
 from app.web.views.templating import render
@@ -21,10 +20,10 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/deal/{preset}/{seed}", dependencies=[PageTurnDep])
-def deal_page(preset: str, seed: str, request: Request, session: SessionDep, player: PlayerDep,
+def deal_page(preset: PresetDep, seed: str, request: Request, session: SessionDep, player: PlayerDep,
               origin: Annotated[str, Query(alias="from")] = "") -> Response:
     """A deal's results; opened from a shared result (``?from=`` its game), that result leads."""
-    summary = deals.deal_summary(session, preset, seed, player.id)
+    summary = deals.deal_summary(session, preset.slug, seed, player.id)
     if summary.to_search:
         spare_time.deal(request.app.state.sessionmaker, summary.preset, summary.seed)
     today = daily.utc_today()
@@ -36,7 +35,7 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
         "deal": summary,
         "verdict_said": deals.line_said(summary.preset, summary.seed, summary.winning_line)
                         if summary.verdict is not None and summary.verdict.winnable and summary.winning_line else (),
-        "deal_preset": PRESETS[summary.preset],
+        "deal_preset": preset,
         "is_today": today in summary.daily_days,
         "play_url": f"/play/{summary.preset}/{summary.seed}",
         "challenge": challenge,
@@ -49,12 +48,12 @@ def deal_page(preset: str, seed: str, request: Request, session: SessionDep, pla
 
 
 @router.get("/daily/{preset}")
-def play_daily(preset: str, request: Request, session: SessionDep, player: PlayerDep) -> Response:
+def play_daily(preset: PresetDep, request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """Today's deal of the preset: the player's game of it (no moves left too: it may still be
     undone, or given up), its results once that game is over, or the deal ready to play."""
-    preset = games.get_preset_or_error(preset).slug  # a former name: that preset's daily deal
-    row = daily_choice.daily_deal(session, preset)
-    mine = daily.todays_game(session, player.id, preset, row)
+    slug = preset.slug
+    row = daily_choice.daily_deal(session, slug)
+    mine = daily.todays_game(session, player.id, slug, row)
     if mine is not None and lifecycle.phase_of(mine).over:
-        return see_other(request, f"/deal/{preset}/{row.seed}")  # played: its results
-    return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{preset}/{row.seed}")
+        return see_other(request, f"/deal/{slug}/{row.seed}")  # played: its results
+    return see_other(request, f"/games/{mine.id}" if mine is not None else f"/play/{slug}/{row.seed}")

@@ -24,6 +24,7 @@ from app.web.http.deps import (
     GameIdDep,
     LimitsDep,
     PlayerDep,
+    PresetDep,
     SessionDep,
     commit_now,
     discard,
@@ -207,13 +208,14 @@ def new_seed(request: Request, session, player, preset: str) -> int:
 def play_from_lobby(preset: Annotated[str, Query(max_length=40)] = "",
                     seed: Annotated[str, Query(max_length=30)] = "",
                     deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
-    """The lobby's seed and import forms are GET forms: the address they lead to is the share link."""
-    games.get_preset_or_error(preset)
+    """The lobby's seed and import forms are GET forms: the address they lead to is the share link
+    (the preset's own name: a query parameter, so not PresetDep, which reads the path)."""
+    slug = games.get_preset_or_error(preset).slug
     if deal.strip():
-        return see_other_plain(f"/play/{preset}?deal={quote(' '.join(deal.split()))}")
+        return see_other_plain(f"/play/{slug}?deal={quote(' '.join(deal.split()))}")
     if seed.strip():
-        return see_other_plain(f"/play/{preset}/{games.parse_seed(seed)}")
-    return see_other_plain(f"/play/{preset}")
+        return see_other_plain(f"/play/{slug}/{games.parse_seed(seed)}")
+    return see_other_plain(f"/play/{slug}")
 
 
 def _ready(request: Request, session, player, preset: str, seed: int | None, deal: str | None,
@@ -272,13 +274,13 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
 
 @router.get("/play/{preset}")
 @router.get("/play/{preset}/{seed}")
-def play(preset: str, request: Request, session: SessionDep, player: PlayerDep,
+def play(preset: PresetDep, request: Request, session: SessionDep, player: PlayerDep,
          seed: str | None = None,
          deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
     """A deal ready to play (stored with its first move), or the player's game of it: a share
     link's seed, or an imported deal; with neither, a new deal (a fresh seed, proven winnable if
     the player asked for those)."""
-    slug = games.get_preset_or_error(preset).slug
+    slug = preset.slug
     if seed is None and deal is None:
         fresh = new_seed(request, session, player, slug)
         if is_htmx(request):  # the board in place, no redirect to follow
@@ -286,8 +288,8 @@ def play(preset: str, request: Request, session: SessionDep, player: PlayerDep,
         return see_other(request, f"/play/{slug}/{fresh}")
     number = games.parse_seed(seed) if seed is not None else None
     text = deal if number is None else None
-    draft = games.pending(player, preset, seed=number, deal_text=text)
-    return _ready(request, session, player, preset, number, text, shown_after(record_of(draft), flashed(request)))
+    draft = games.pending(player, slug, seed=number, deal_text=text)
+    return _ready(request, session, player, slug, number, text, shown_after(record_of(draft), flashed(request)))
 
 
 def _first_hint(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None) -> Response:
@@ -306,18 +308,19 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
 # before /play/{preset}/{seed}: "hint" is no seed. SolverRoom holds the player's search slot.
 @router.post("/play/{preset}/hint", dependencies=[CsrfDep])  # an imported deal's (?deal=)
 @router.post("/play/{preset}/{seed}/hint", dependencies=[CsrfDep])
-async def hint_first(preset: str, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
+async def hint_first(preset: PresetDep, request: Request, session: SessionDep, player: PlayerDep, limits: LimitsDep,
                      seed: str | None = None,
                      deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
     """The Hint of a deal ready to play, searched in the solver's threads as a game's hint is."""
     number = games.parse_seed(seed) if seed is not None else None
     text = deal if number is None else None
-    return await in_solver_thread(request, lambda: _first_hint(request, session, player, limits, preset, number, text))
+    return await in_solver_thread(
+        request, lambda: _first_hint(request, session, player, limits, preset.slug, number, text))
 
 
 @router.post("/play/{preset}", dependencies=[CsrfDep])
 @router.post("/play/{preset}/{seed}", dependencies=[CsrfDep])
-def play_first(preset: str, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+def play_first(preset: PresetDep, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
                player: PlayerDep, limits: LimitsDep, seed: str | None = None,
                deal: Annotated[str, Query(max_length=games.MAX_DEAL_TEXT)] = "") -> Response:
     """The first move of a deal ready to play: it stores the game."""
@@ -325,7 +328,7 @@ def play_first(preset: str, form: Annotated[BoardForm, Form()], request: Request
         query = f"?{request.url.query}" if request.url.query else ""
         return Response(status_code=307, headers={"location": f"{request.url.path}/hint{query}"})
     number = games.parse_seed(seed) if seed is not None else None
-    return _first_move(request, session, player, limits, preset, number, deal if number is None else None, form)
+    return _first_move(request, session, player, limits, preset.slug, number, deal if number is None else None, form)
 
 
 def see_other_plain(url: str) -> Response:

@@ -11,7 +11,8 @@ from app import i18n
 from app.engine import Card
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-# the indices each language's own decks print (docs/glossary.md): es/ess, knægt/knekt, dame/dam, konge/kung
+# the indices each language's own decks print (docs/glossary.md): es/ess, knægt/knekt, dame/dam, konge/kung;
+# the board's, the offline engine's and the link previews' (app/web/views/previews.py) alike
 RANK_LABELS = {
     "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
     "da": {1: "E", 11: "Kn", 12: "D", 13: "K"},

@@ -28,12 +28,14 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from app.engine import DECK, PRESETS, Card, GameRecord, InvalidDealError, Position, deal_for_seed, format_deal
+from app.engine import DECK, PRESETS, Card, GameRecord, Position, deal_for_seed, format_deal
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.gaps import GapsPosition
 from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
 from app.i18n import LANGUAGES
 from app.services.errors import BusyError, InputError, NotFoundError
+from app.services.play.games import get_preset_or_error, parse_deal_text, parse_seed
+from app.web.views.card_words import RANK_LABELS
 from app.web.views.preset_words import preset_name
 
 DRAWING_VERSION = 3  # raise whenever the drawing changes: every preview URL changes with it
@@ -56,13 +58,6 @@ MUTED = (215, 232, 221)      # --muted
 GAP_FILL = (10, 68, 44)      # rgba(0,0,0,.25) over the felt
 GAP_EDGE = (194, 214, 206)   # rgba(255,255,255,.75) over the felt
 
-# each language's own decks' indices, as the app shows them (app.web.views.templating.RANK_LABELS,
-# docs/glossary.md): a Danish preview's queen is a D, as on the Danish player's board
-RANK_LABELS = {
-    "en": {1: "A", 11: "J", 12: "Q", 13: "K"},
-    "da": {1: "E", 11: "Kn", 12: "D", 13: "K"},
-    "sv": {1: "E", 11: "Kn", 12: "D", 13: "K"},
-}
 HEADER = 92          # the band with the game's name
 BOARD_TOP = HEADER + 18
 BOARD_BOTTOM = HEIGHT - 22
@@ -107,7 +102,7 @@ def preview_path(preset_slug: str, *, seed: int | None = None, deal_text: str | 
                  language: str = "en") -> str:
     """The root-relative URL of a deal's preview: by its seed when it has one, else its token."""
     if seed is not None:
-        deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, seed))
+        deal_text = format_deal(deal_for_seed(get_preset_or_error(preset_slug).game, seed))
         ref = str(seed)
     elif deal_text is not None:
         ref = deal_token(deal_text, preset_slug)
@@ -132,10 +127,7 @@ def preview_for_ref(preset_slug: str, ref: str, language: str,
     (BusyError while another is drawing): a flood of new previews cannot take the CPU from
     the players' moves."""
     if ref.isascii() and ref.isdigit():
-        try:
-            deal_text = format_deal(deal_for_seed(_preset(preset_slug).game, int(ref)))
-        except ValueError as exc:  # beyond the largest seed
-            raise InputError(str(exc), "bad_seed") from None
+        deal_text = format_deal(deal_for_seed(get_preset_or_error(preset_slug).game, parse_seed(ref)))
     else:
         deal_text = deal_from_token(ref, preset_slug)
     preset, deal = _checked(preset_slug, deal_text, language)
@@ -148,27 +140,16 @@ def preview_for_ref(preset_slug: str, ref: str, language: str,
     return Preview(png, key)
 
 
-def _preset(slug: str):
-    preset = PRESETS.get(slug)
-    if preset is None:
-        raise NotFoundError(f"unknown preset {slug!r}", "unknown_preset", preset=slug)
-    return preset
-
-
 _CODES = {c.code: c for c in DECK}
 
 
 def _checked(preset_slug: str, deal_text: str, language: str) -> tuple[str, str]:
-    """(preset slug, canonical deal text); the service errors on bad input."""
-    preset = _preset(preset_slug)
+    """(the preset's own slug, a former name's too, and the canonical deal text); the service
+    errors on bad input, as a game's link gets them (the same checks: app.services.play.games)."""
+    preset = get_preset_or_error(preset_slug)
     if language not in LANGUAGES:
         raise NotFoundError(f"unknown language {language!r}", "unknown_language", language=language)
-    if len(deal_text) > 1000:
-        raise InputError("that deal is far too long", "bad_deal")
-    try:
-        return preset.slug, format_deal(preset.variant.parse_deal(deal_text))
-    except InvalidDealError as exc:
-        raise InputError(str(exc), "bad_deal", detail=str(exc), reason=(exc.reason, exc.params)) from None
+    return preset.slug, format_deal(parse_deal_text(preset, deal_text))
 
 
 # ---------------------------------------------------------------- the image
@@ -225,7 +206,7 @@ def _draw(preset_slug: str, deal_text: str, language: str) -> bytes:
     position = GameRecord.new(preset.game, preset.rules, preset.variant.parse_deal(deal_text)).start
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     _header(image, preset_name(preset_slug, language))
-    labels = RANK_LABELS[language]
+    labels = RANK_LABELS[language]  # a Danish preview's queen is a D, as on the Danish player's board
     _layout(position, image, labels)
     out = io.BytesIO()
     # felt, paper, the inks and their antialiased edges fit a palette of 128 colours: a third
