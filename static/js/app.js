@@ -323,7 +323,11 @@
 
   var queue = [];      // moves shown and not yet answered: {mid, spec, fields}; the first is posted
   var posted = false;  // queue[0] is on its way
-  var others = 0;      // htmx's own requests for the board on their way (undo, hint, new deal…)
+  // htmx's own requests for the board on their way (undo, hint, new deal…): each counted until
+  // its own end, never another's (a move's answer ends after its board is laid in, when it is
+  // no longer ours: counting it off then let a kept Undo go while one was on its way, and
+  // htmx drops a form's second request while its first is out)
+  var others = [];
   var known = true;    // the answers on the page are those of what it shows
   var later = [];      // taps and presses made while no answer was known: {value, card, at} or {actions}
   // A double tap on a card that one tap moves (a Gaps card with one gap to go to): its second
@@ -354,7 +358,7 @@
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
   }
-  function waiting() { return !known || others > 0; }
+  function waiting() { return !known || others.length > 0; }
   function words(el, name) { return (el.getAttribute(name) || "").split(" ").filter(Boolean); }
   function place(value) {
     return value ? document.querySelector('#board button[name="target"][value="' + CSS.escape(value) + '"]') : null;
@@ -522,8 +526,15 @@
     });
   }
 
+  // A move goes to its form's own address. htmx sends a form's request to the address of the
+  // button of the form pressed last (its formaction), and a press this page kept or turned down
+  // (a Hint while moves waited) is still that button: the moves went to the hint's address.
+  var sending = null;  // the address of the move being posted, while htmx prepares its request
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (sending) event.detail.path = sending;
+  });
   function send() {
-    if (posted || !queue.length || others || retryTimer) return;
+    if (posted || !queue.length || others.length || retryTimer) return;
     var form = board() && board().querySelector("form");
     if (!form) return;
     var values = { action: "", target: "", sel: "", mid: queue[0].mid };
@@ -532,9 +543,11 @@
     // the board it was made on, kept with the queue: a game that moved on meanwhile refuses it)
     if (base) { values.ply = base.ply; values.version = base.version; }
     posted = true;
+    sending = form.getAttribute("action");
     // a failure is handled by htmx:afterRequest; the promise's rejection is not an error
-    htmx.ajax("POST", form.getAttribute("action"), { source: form, target: "#board", swap: "outerHTML", values: values })
+    htmx.ajax("POST", sending, { source: form, target: "#board", swap: "outerHTML", values: values })
       .catch(function () {});
+    sending = null;
     // not on its way (htmx holds a request of a form with one on its way, and drops one whose
     // form has left the page, both without a word): the move would wait for ever, shown. It is
     // posted again in a moment; its `mid` makes a second post of it the same move
@@ -556,7 +569,7 @@
   function resume() {
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (queue.length) { send(); return; }
-    if (!stale || others || !board()) return;
+    if (!stale || others.length || !board()) return;
     stale = false;
     htmx.ajax("GET", window.location.pathname + window.location.search, { target: "#board", swap: "outerHTML", select: "#board" })
       .catch(function () { stale = true; });
@@ -855,7 +868,7 @@
       ourXhr = event.detail.xhr;
       ourXhr.timeout = TIMEOUT_MS;  // a connection that hangs answers nothing: sent again
     } else {
-      others += 1;
+      others.push(event.detail.xhr);
     }
   });
   var ownWords = null;  // the page's own words on the board being replaced
@@ -920,8 +933,8 @@
         render();
         return;
       }
-    } else if (xhr !== null) {
-      others = Math.max(0, others - 1);
+    } else if (others.indexOf(xhr) >= 0) {
+      others.splice(others.indexOf(xhr), 1);
       if (failed) unanswered(event);
     }
     setTimeout(function () { send(); drain(); }, 0);
@@ -966,12 +979,12 @@
   // for tests and tools: whether the page still waits for the server
   window.TrettenBoard = {
     waiting: function () { return waiting() || queue.length > 0 || later.length > 0; },
-    debug: function () { return { queue: queue, posted: posted, others: others, known: known, later: later, failures: failures }; },
+    debug: function () { return { queue: queue, posted: posted, others: others.length, known: known, later: later, failures: failures }; },
     // the page plays on by itself offline (static/js/offline-play.js): it takes what waits here,
     // the moves shown and the board they were made on; none while a request is on its way
     handOver: function () {
       var b = board();
-      if (posted || others || !b) return null;
+      if (posted || others.length || !b) return null;
       var out = { base: base || { ply: b.getAttribute("data-ply"), version: b.getAttribute("data-version") },
         moves: queue.map(function (m) { return { mid: m.mid, spec: m.spec, fields: m.fields }; }), later: later,
         failures: failures };

@@ -431,3 +431,49 @@ def test_undo_pressed_while_the_winning_move_is_on_its_way_says_a_win_is_final(s
     settled(page)
     assert ply(page) == len(WIN_LINE)
     assert not errors
+
+
+def test_undos_pressed_while_draws_are_on_their_way_are_all_made(server, new_page):
+    """Two draws and two undos pressed at once on a phone's round trip: the undos wait for the
+    draws' boards and each is made, one after the other (htmx drops a form's request while
+    one of it is out: the page must count each of its own requests until that one ends)."""
+    page, errors = mid_game(new_page, server)
+    game_id = game_id_of(page)
+    let_go = hold_moves(page)
+    for _ in range(2):
+        page.click('#board [data-action="draw"]')
+    for _ in range(2):
+        page.click('#board [data-action="undo"]')
+    let_go()
+    page.wait_for_function("() => { const d = TrettenBoard.debug(); return !d.posted && !d.queue.length"
+                           " && !d.later.length && !d.others; }")
+    settled(page)
+    assert ply(page) == 1 and stored_moves(page, server, game_id) == ["D"]
+    page.reload()
+    assert ply(page) == 1 and page.locator('#board [data-action="redo"]:not([disabled])').count() == 1
+    assert not errors
+
+
+def test_a_hint_pressed_while_moves_wait_leaves_them_their_own_address(server, new_page):
+    """A Hint pressed while moves are on their way is kept and asked once they are stored; one
+    turned down offline is not asked at all. Either way the waiting moves are stored as moves
+    (htmx sends a form's request to the address of the button pressed last: the Hint's)."""
+    page, errors = mid_game(new_page, server)
+    game_id = game_id_of(page)
+    let_go = hold_moves(page)
+    tap_all(page, OFFLINE_MOVES[:SHOWN])
+    page.click('#board [data-action="hint"]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 1  # kept for the boards that come
+    let_go()
+    page.wait_for_selector("#board [data-hint]")
+    assert ply(page) == 1 + SHOWN and stored_moves(page, server, game_id) == ["D", *OFFLINE_MOVES[:SHOWN]]
+    # offline: the Hint is turned down, the moves wait and go when the network is back
+    network(page, offline=True)
+    tap_all(page, OFFLINE_MOVES[SHOWN:SHOWN + 1])
+    page.click('#board [data-action="hint"]')
+    page.wait_for_selector("#board .toast[data-near]", state="visible")
+    assert "No connection" in page.inner_text("#board .toast[data-near]") and pending(page) == 1
+    network(page, offline=False)
+    page.wait_for_function("() => { const d = TrettenBoard.debug(); return !d.posted && !d.queue.length; }")
+    assert stored_moves(page, server, game_id) == ["D", *OFFLINE_MOVES[:SHOWN + 1]]
+    assert not errors
