@@ -18,10 +18,11 @@ from .gaps import COLUMNS, ROWS, Fill, GapsMove
 from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text, parse_location
 
 # What a tap that plays nothing says, as a message key the page words: a pyramid card still
-# covered by a card below it, a card that cannot be played now (uncovered, no partner), a gap
-# no card can fill, a Gaps card already in place (it may still be moved). "no_pair" (two cards
-# that make no pair) is said with the two cards (``Tap.cards``).
-NOTES = ("covered", "not_playable", "dead_gap", "in_place")
+# covered by a card below it, a free pyramid card that no free card makes 13 with now, a Gaps
+# card that cannot be played now (no gap after its predecessor), a gap no card can fill, a Gaps
+# card already in place (it may still be moved). "no_pair" (two cards that make no pair) is said
+# with the two cards (``Tap.cards``).
+NOTES = ("covered", "no_partner", "not_playable", "dead_gap", "in_place")
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
     index = parse_location(loc, position.table)
     covered = index < STOCK and not position.is_removed(index) and not position.is_available(index)
     return Tap(selected=selected if selected and _selectable(position, selected) else None,
-               note="covered" if covered else "not_playable")
+               note="covered" if covered else "no_partner")
 
 
 def _selectable(position, loc: str) -> bool:

@@ -504,7 +504,7 @@
       quiet(el);
       if (!a) {
         el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap"
-          : (next.covered || []).indexOf(el.value) >= 0 ? "covered" : "not_playable");
+          : (next.covered || []).indexOf(el.value) >= 0 ? "covered" : next.unplayable || "not_playable");
         return;
       }
       // a card with partners, or one that goes alone, is playable; the stock's card that only

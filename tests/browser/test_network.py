@@ -189,7 +189,7 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     assert stored_moves(page, server, game_id_of(page)) == [*online, "D", "D"]
     assert ply(page) == len(online) + 2 and page.locator("#board .held").count() == 0
     not_done = ("Not done: your waiting taps could not be made when their turn came. "
-                "That card cannot be played right now.")
+                "No free card makes 13 with this one right now.")
     assert page.inner_text("#sync-said") == not_done  # read out, and "All moves saved." is not
     toast = page.locator("#board .toast[data-near]")
     assert toast.count() == 1 and toast.inner_text() == not_done

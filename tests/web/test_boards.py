@@ -56,7 +56,7 @@ def test_each_pyramid_place_says_what_its_tap_does(preset, seed):
                 seen["draws"] += 1
                 continue
             if not slot.playable:
-                assert alone.note == ("covered" if slot.under else "not_playable") and alone.move is None
+                assert alone.note == ("covered" if slot.under else "no_partner") and alone.move is None
                 seen["refused"] += 1
                 continue
             if slot.alone:
@@ -153,8 +153,12 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
                 assert ahead["counts"] == {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
                                            "cards-left": str(nxt.cards_left),
                                            "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)}
+            if "unplayable" in ahead:  # a free card left out is refused as the next board refuses it
+                nxt = build(position.apply(move), None)
+                refusals = {s.answers.get("data-refusal") for s in slots(nxt) if not s.under} - {None}
+                assert refusals <= {ahead["unplayable"]}
             for place, answer in ahead.items():
-                if place in ("draw", "recycle", "covered", "counts"):
+                if place in ("draw", "recycle", "covered", "counts", "unplayable"):
                     continue
                 assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
             for place in after.keys() - ahead.keys() - {"covered"}:
@@ -174,3 +178,29 @@ def shown_as(position, move) -> str:
         at = position.grid.index(move.card)
         return f"{at // COLUMNS}.{at % COLUMNS}>{move.row}.{move.col}"
     return " ".join(sorted(places(move)))
+
+
+def _stuck_gaps(seed: int):
+    """A Gaps position of seed ``seed`` where no card can move, fills played until none is left."""
+    preset = get_preset("gaps")
+    return _stuck_after(GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position)
+
+
+def test_a_stuck_gaps_board_says_to_redeal_and_only_then():
+    """No card can move and a redeal is left: the board says so (its button the one to press);
+    while a card can move, or with no redeal left, it does not."""
+    position = _stuck_gaps(3)
+    assert position.status is Status.PLAYING and gaps_board(position, None).stuck
+    later = position.apply(next(m for m in position.legal_moves() if not isinstance(m, Fill)))  # the redeal
+    assert not gaps_board(later, None).stuck
+    while later.status is Status.PLAYING and (redeal := [m for m in later.legal_moves() if not isinstance(m, Fill)]):
+        later = _stuck_after(later.apply(redeal[0]))
+    assert not gaps_board(later, None).stuck  # the last round over: nothing to redeal
+
+
+def _stuck_after(position):
+    """Fills played until none is left, each chosen at random (the first may go round in a circle)."""
+    chance = random.Random(7)
+    while fills := [m for m in position.legal_moves() if isinstance(m, Fill)]:
+        position = position.apply(chance.choice(fills))
+    return position

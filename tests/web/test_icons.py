@@ -63,3 +63,13 @@ def test_only_the_current_hash_is_cached_for_a_year(client):
     path = css.partition("?")[0]
     for other in (f"{path}?v=000000000000", path, f"{path}?x=1"):
         assert client.get(other).headers["cache-control"] == "public, max-age=300", other
+
+
+def test_the_manifest_speaks_the_visitors_language(client):
+    """A browser asks for the manifest without cookies: its words follow Accept-Language."""
+    for accept, lang, words in (("da-DK,da;q=0.9", "da", "Pyramide"), ("sv-SE", "sv", "Pyramiden"),
+                                ("en-GB", "en", "Pyramid and Gaps")):
+        response = client.get("/manifest.webmanifest", headers={"accept-language": accept})
+        manifest = response.json()
+        assert manifest["lang"] == lang and words in manifest["description"], manifest
+        assert "Accept-Language" in response.headers["vary"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from app import i18n
 from app.web.views.assets import STATIC_DIR, asset_url
 
 ICONS = STATIC_DIR / "icons"
@@ -23,13 +24,17 @@ def favicon() -> Response:
 
 
 @router.get("/manifest.webmanifest")
-def manifest() -> Response:
+def manifest(request: Request) -> Response:
     """The web app manifest: its icons' addresses carry their hashes (cached for a year), so
-    the manifest itself is kept an hour only and follows a new icon within that."""
+    the manifest itself is kept an hour only and follows a new icon within that. Its words are
+    in the visitor's language (a browser asks for it without cookies: its Accept-Language)."""
+    language = getattr(request.state, "language", i18n.DEFAULT_LANGUAGE)
+    i18n.set_language(language)
     body = {
         "name": "Tretten",
         "short_name": "Tretten",
-        "description": "Pyramid and Gaps solitaires",
+        "lang": language,
+        "description": i18n.gettext("Pyramid and Gaps solitaires"),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
@@ -43,5 +48,5 @@ def manifest() -> Response:
              "purpose": "maskable"},
         ],
     }
-    return Response(json.dumps(body, indent=1), media_type="application/manifest+json",
-                    headers={"cache-control": "public, max-age=3600"})
+    return Response(json.dumps(body, indent=1, ensure_ascii=False), media_type="application/manifest+json",
+                    headers={"cache-control": "public, max-age=3600", "vary": "Accept-Language, Cookie"})

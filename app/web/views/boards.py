@@ -52,7 +52,7 @@ class Slot(NamedTuple):
         if self.draws:
             return {"data-move": DRAW_SHOWN}
         if not self.playable:  # as ``pyramid_tap`` says it
-            return {"data-refusal": "covered" if self.under else "not_playable"}
+            return {"data-refusal": "covered" if self.under else "no_partner"}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
         return said | {"data-move": self.loc} if self.alone else said
 
@@ -114,7 +114,9 @@ _PYRAMID_ROWS = tuple(
 # as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
 # over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
 # ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
-# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s), and
+# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s),
+# "unplayable" the refusal of a card left out that is not covered ("no_partner": a free pyramid
+# card no free card makes 13 with; a Gaps card "not_playable", the page's default), and
 # "counts" the board's figures after the move (``_pyramid_counts``). A
 # card the page cannot show yet (the next stock or waste card) is left out, and so is any answer
 # naming it.
@@ -172,6 +174,7 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
                         if any(isinstance(m, kind) for m in after.legal_moves())})
         answers["covered"] = [location_text(i) for i in range(after.table.size)
                               if not after.is_removed(i) and not after.is_available(i)]
+        answers["unplayable"] = "no_partner"
         answers["counts"] = _pyramid_counts(after)
         out[_pyramid_shown(move)] = answers
     return out
@@ -270,6 +273,7 @@ class GapsBoard:
     in_place: int
     places: int         # cards a won game has in place
     selected: str | None
+    stuck: bool = False  # no card can move and a redeal is left: the page says so at its button
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
     ahead: dict[str, dict[str, list]] = field(default_factory=dict)  # as PyramidBoard's
@@ -356,6 +360,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         round=position.round,
         rounds_left=position.rounds_left,
         can_redeal=can_redeal,
+        stuck=can_redeal and not fills,
         in_place=sum(prefixes),
         places=ROWS * (COLUMNS - 1),
         selected=selected,
