@@ -48,7 +48,10 @@ def pyramid_tap(position, selected: str | None, loc: str) -> Tap:
     and tapping one of its partners then removes the pair; the selected card again deselects.
     The stock's top card lies face up, but a player taps a stock to turn a card: a tap on it
     when it can't be played draws (the draw button's move)."""
-    position.card_at(loc)  # raises InvalidMoveError for text that is no location of this game
+    # a place as the board names it ("p21 " is P21): InvalidMoveError for no place of this game
+    loc = location_text(parse_location(loc, position.table))
+    if selected is not None and _selectable(position, selected):
+        selected = location_text(parse_location(selected, position.table))
     moves = [m for m in position.legal_moves() if loc in places(m)]
     if selected == loc:
         return Tap(selected=None)

@@ -363,3 +363,11 @@ def test_a_place_the_board_does_not_have_is_the_engines_error(config, place):
     else:
         with pytest.raises(InvalidMoveError):
             variant.tap(position, None, place)
+
+
+def test_a_place_written_loosely_is_the_place():
+    """"p21" or " P21" is P21, as the notation reads it: the same answer, never a refusal."""
+    position = GameRecord.new("pyramid", PRESETS["pyramid"].rules, deal_for_seed("pyramid", 1)).position
+    for place in ("P21", "p21", " P21", "P21 "):
+        assert pyramid_tap(position, None, place) == pyramid_tap(position, None, "P21"), place
+    assert pyramid_tap(position, None, "P21").move is not None

@@ -165,3 +165,12 @@ def test_a_deals_records_are_wins_by_the_players_alone(client, app):
     set_columns(app, own["id"], finished_at=days_ago(7000))  # the earliest of its moves
     body = client.get(f"/api/deals/pyramid-3/{SEED}", headers=alone).json()
     assert body["fewest_moves"]["game"] == own["id"]
+
+
+def test_a_deal_page_with_wins_says_what_its_records_count(client):
+    """"Won by 1" beside "Fewest moves –" (a program's win, not a record) says why."""
+    page = client.get(f"/deal/relaxed/{SEED + 12345}").text
+    assert "data-records-note" not in page  # nobody has won it: nothing to explain
+    win(client, api_player(client), preset="relaxed")
+    page = client.get(f"/deal/relaxed/{SEED}").text
+    assert "data-records-note" in page and "The records count wins played alone at the board" in page
