@@ -13,10 +13,22 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from .history import GameRecord
 from .outcome import Status
 
-SCORING_SYSTEMS = ("simple", "pairs", "timed")
+
+class Scoring(StrEnum):
+    """A scoring system (see the module docstring). Like ``Status``, a member is its own text:
+    the players' and games' ``scoring`` columns, the settings form and the API keep the words."""
+
+    SIMPLE = "simple"
+    PAIRS = "pairs"
+    TIMED = "timed"
+
+
+SCORING_SYSTEMS = tuple(Scoring)
 
 
 def pair_score(record: GameRecord) -> int:
@@ -28,13 +40,14 @@ def time_bonus(elapsed_seconds: int) -> int:
     return 100000 // max(int(elapsed_seconds), 30)
 
 
-def score(record: GameRecord, system: str = "simple", elapsed_seconds: int = 0) -> int:
-    """The score of ``record`` at its cursor under ``system`` (see the module docstring)."""
-    if system == "simple":
+def score(record: GameRecord, system: str = Scoring.SIMPLE, elapsed_seconds: int = 0) -> int:
+    """The score of ``record`` at its cursor under ``system`` (a ``Scoring``, or its text; see
+    the module docstring)."""
+    if system == Scoring.SIMPLE:
         return record.position.simple_score
-    if system == "pairs":
+    if system == Scoring.PAIRS:
         return pair_score(record)
-    if system == "timed":
+    if system == Scoring.TIMED:
         won = record.position.status is Status.WON
         return pair_score(record) + (time_bonus(elapsed_seconds) if won else 0)
     raise ValueError(f"unknown scoring system {system!r}: choose {', '.join(SCORING_SYSTEMS)}")

@@ -71,7 +71,9 @@ class Arrivals:
     """New players (or new games) per client address and in total, for one instance.
 
     ``check(address)`` counts one arrival, or raises RateLimitError (with ``retry_after``,
-    whole seconds) and counts none. A limit of 0 is no limit. Safe to call from any thread.
+    whole seconds) and counts none; with ``take=False`` it only says whether one would be
+    refused now (a request that searches before it stores a game asks first). A limit of 0 is
+    no limit. Safe to call from any thread.
     """
 
     def __init__(self, per_address: int, total: int, *, message: str, key: str,
@@ -83,7 +85,7 @@ class Arrivals:
         self.clock = clock
         self._lock = threading.Lock()
 
-    def check(self, address: str) -> None:
+    def check(self, address: str, *, take: bool = True) -> None:
         if self.per_address is None and self.total is None:
             return
         key = address_key(address)
@@ -93,6 +95,8 @@ class Arrivals:
                        self.total.wait(TOTAL, now) if self.total else 0.0)
             if wait > 0:
                 raise RateLimitError(self.message, self.key, retry_after=max(1, math.ceil(wait)))
+            if not take:
+                return
             if self.per_address:
                 self.per_address.take(key, now)
             if self.total:

@@ -109,3 +109,15 @@ def test_threads_together_get_exactly_the_burst():
     for thread in threads:
         thread.join()
     assert sum(results) == 120  # four addresses could take 200; the total stops them at 120
+
+
+def test_asking_first_counts_nothing():
+    """``take=False``: would an arrival be refused now? Asked as often as one likes, it takes no
+    token (a hint asks before its search; the game it then stores is counted)."""
+    clock = Clock()
+    limits = arrivals(2, 0, clock)
+    for _ in range(5):
+        limits.check("10.0.0.1", take=False)
+    assert allowed(limits, "10.0.0.1") and allowed(limits, "10.0.0.1")
+    with pytest.raises(RateLimitError):
+        limits.check("10.0.0.1", take=False)

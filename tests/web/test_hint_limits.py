@@ -57,3 +57,22 @@ def test_a_first_hint_within_the_limit_stores_its_game_and_the_solvers_facts(cli
     after = snapshot(limited)
     grown = {name for name in after if len(after[name]) > len(before[name])}
     assert {"games", "position_verdicts"} <= grown, grown
+
+
+def test_a_first_hint_beyond_the_addresss_limit_is_refused_before_its_search(client, app):
+    """The same with the limit on new games from one address (many players behind it): the
+    hint asks it before the search, and counts nothing until its game is stored."""
+    from app.services.ratelimit import Arrivals
+
+    kept = app.state.new_games
+    app.state.new_games = Arrivals(LIMIT, 0, message="too many new games from this address", key="rate_limited")
+    try:
+        for seed in range(7_321_000, 7_321_000 + LIMIT):
+            played_first(client, f"/play/pyramid/{seed}", action="draw")
+        seed = 7_321_777  # a deal never searched in this database
+        page = client.get(f"/play/pyramid/{seed}")
+        searches.wait_for_spare_time()
+        refused(app, lambda: client.post(f"/play/pyramid/{seed}/hint", data={"csrf_token": csrf_of(page.text)},
+                                         headers=HX), 429)
+    finally:
+        app.state.new_games = kept

@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app import i18n
-from app.engine import PRESETS
+from app.engine import PRESETS, actions
 from app.services.play import moves
 from app.settings import PROJECT_ROOT
-from app.web.views import offline_engine
+from app.web.views import offline_engine, templating
 from app.web.views.offline_bundle import engine_url, engine_zip
 
 from .helpers import HX, csrf_of, first_move
@@ -124,8 +124,35 @@ def test_a_new_deal_asks_first_offline_where_the_server_asks(client):
     assert asked.status_code == 200 and 'data-confirm="new"' in asked.text
 
 
-def test_the_buttons_moves_are_the_services():
-    assert offline_engine.MOVE_OF_ACTION == moves.MOVE_OF_ACTION
+def test_the_board_actions_are_the_engines_for_the_server_and_the_page():
+    """One definition of what a board action does (app.engine.actions), asked by the server's
+    board and the page's engine alike: neither keeps a copy of it."""
+    assert moves.Action is actions.Action and moves.MOVE_OF_ACTION is actions.MOVE_OF_ACTION
+    assert "MOVE_OF_ACTION" not in vars(offline_engine)
+    assert "app/engine/actions.py" in zipfile.ZipFile(io.BytesIO(engine_zip())).namelist()
+
+
+@pytest.mark.parametrize("name", ["restart", "give-up", "confirm-draw", "confirm-undo", "hint", ""])
+def test_an_action_the_page_makes_only_online_is_refused_offline(name):
+    """Restart and giving up wait for the network (docs/lifecycle.md), and a name no board posts
+    is no action: the page's engine refuses them as the server refuses an unknown one."""
+    with pytest.raises(actions.ActionRefused) as refused:
+        offline_engine.apply({"preset": "pyramid", "deal": {"seed": 7}, "moves": ["D"], "tap": {"action": name}})
+    assert refused.value.key == "unknown_action"
+
+
+def test_the_board_is_drawn_in_one_environment_set_up_once():
+    """The server's environment and the offline engine's are set up by one function
+    (app/web/views/board_templates.py): every global the offline board has, the server's has, the
+    same (the words by key apart: the bundle carries them as data)."""
+    server, offline = templating.environment, offline_engine.environment()
+    assert set(offline.globals) - set(server.globals) == set()
+    wrapped = {"message", "gettext", "ngettext", "pgettext", "npgettext"}  # each environment's own callables
+    assert {name for name in set(offline.globals) - wrapped if server.globals[name] != offline.globals[name]} == set()
+    assert offline.globals["message"]("confirm_new") == server.globals["message"]("confirm_new")
+    for option in ("autoescape", "trim_blocks", "lstrip_blocks", "auto_reload"):
+        assert getattr(server, option) == getattr(offline, option), option
+    assert set(server.extensions) == set(offline.extensions)
 
 
 def test_a_refused_tap_raises():

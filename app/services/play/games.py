@@ -24,6 +24,7 @@ from app.engine import (
     InvalidRulesError,
     Position,
     Preset,
+    Scoring,
     Status,
     Termination,
     format_deal,
@@ -131,17 +132,19 @@ def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
 
 
 def current_score(game: Game, record: GameRecord | None = None) -> int:
-    """The game's score; a game played offline earns no time bonus (its time is not known:
-    lifecycle.finish_time), so a timed score counts its pairs only."""
-    scoring = "pairs" if game.scoring == "timed" and game.played_offline else game.scoring
-    return score(record or record_of(game), scoring, elapsed_seconds(game))
+    """The game's score; a game the clock does not time (``lifecycle.clock_counts``: played
+    offline) earns no time bonus, so a timed score counts its pairs only."""
+    timed_off = game.scoring == Scoring.TIMED and not lifecycle.clock_counts(game)
+    return score(record or record_of(game), Scoring.PAIRS if timed_off else game.scoring, elapsed_seconds(game))
 
 
 # ---------------------------------------------------------------- starting
 
 def check_rate(session: Session, player: Player, limits: Limits) -> None:
     """``RateLimitError`` (with the seconds to wait) when the player has started as many games
-    in the last minute as ``limits`` allows: a new game is refused."""
+    in the last minute as ``limits`` allows, or their address or the instance as many new games
+    as it allows (asked, not counted: ``start_game`` counts the game it stores): a new game is
+    refused."""
     now = utcnow()
     since = now - timedelta(minutes=1)
     recent, oldest = session.execute(
@@ -154,6 +157,8 @@ def check_rate(session: Session, player: Player, limits: Limits) -> None:
             wait = 60 - (now - oldest).total_seconds()
         raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
                              retry_after=max(1, math.ceil(wait)))
+    if limits.new_games is not None:
+        limits.new_games.check(limits.address, take=False)
 
 
 def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
@@ -296,6 +301,16 @@ class OnTable:
     @property
     def timer_running(self) -> bool:
         return self.game.started_at is not None and self.game.finished_at is None
+
+    @property
+    def timed(self) -> bool:
+        """Scored ``Scoring.TIMED``: its page shows the clock, or says why it does not count."""
+        return self.game.scoring == Scoring.TIMED
+
+    @property
+    def clock_counts(self) -> bool:
+        """The server's clock times the game (``lifecycle.clock_counts``: not played offline)."""
+        return lifecycle.clock_counts(self.game)
 
 
 def abandon(session: Session, game: Game) -> None:

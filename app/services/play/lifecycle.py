@@ -213,11 +213,16 @@ def result_of(game: Game, now: datetime | None = None) -> Status | None:
     return phase_of(game, now).result
 
 
+def clock_counts(game: Game) -> bool:
+    """Whether the server's clock times the game: not for a game played offline, whose moves the
+    server saw only when they arrived together (the page's clock is not trusted). Such a game has
+    no time (``finish_time``) and earns no time bonus (``games.current_score``)."""
+    return not game.played_offline
+
+
 def finish_time(game: Game) -> int | None:
-    """Seconds from the first move to the end, for a finished game; none for a game played
-    offline: the server saw its moves only when they arrived together, and the page's clock is
-    not trusted."""
-    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None or game.played_offline:
+    """Seconds from the first move to the end, for a finished game the clock times (``clock_counts``)."""
+    if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None or not clock_counts(game):
         return None
     started, finished = aware(game.started_at), aware(game.finished_at)
     assert started is not None and finished is not None

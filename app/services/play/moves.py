@@ -3,6 +3,9 @@
 What a browser's action on the board means (a tap, draw, undo, redeal, new deal…): ``perform``
 (a stored game) and ``first_move`` (a deal ready to play, stored with its first move) answer an
 ``ActionResult``, the one object the web layer draws from, refusals included (``error``).
+What an action does to the game's moves (a question first, a win final, undo and redo, a tap
+as the variant reads it) is the engine's, app/engine/actions.py, which the page's offline engine
+runs too; here is what only a stored game knows (its owner, a fresh page, storing the change).
 
 Changing a stored game (a move, several moves as one action, undo and redo): every change is
 checked (``lifecycle.check``: the owner, a fresh page, a game still in play), played by the
@@ -18,16 +21,26 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import StrEnum
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, InvalidMoveError, Move, Status
+from app.engine import GameRecord, Move, Status, actions
+from app.engine.actions import (  # noqa: F401 - the board's actions, as the engine says them, named here too
+    ACTIONS,
+    CONFIRM,
+    CONFIRMED,
+    FIRST_ACTIONS,
+    MOVE_OF_ACTION,
+    QUEUED_ACTIONS,
+    Action,
+    ActionRefused,
+)
 from app.engine.announcements import Announcement, describe
 
 from ..errors import ConflictError, InputError
@@ -98,16 +111,19 @@ def _log(game_id: str | None, action: str, record: GameRecord, outcome: str, sta
 def played(record: GameRecord, moves: list[Move | str], limits: Limits) -> GameRecord:
     """The record after ``moves`` (the engine's Move objects, or the notation from the API and
     the solver), all legal or an InputError naming the first that is not."""
-    if record.cursor + len(moves) > limits.max_moves:
-        raise InputError("this game has reached the longest move list allowed", "too_many_moves")
+    with refused():
+        return actions.play(record, *(move.strip()[:64] if isinstance(move, str) else move for move in moves),
+                            max_moves=limits.max_moves)
+
+
+@contextmanager
+def refused() -> Iterator[None]:
+    """The engine's refusal of an action (``actions.ActionRefused``) as the services say it: an
+    InputError with its key (and the engine's words as its detail, where it has some)."""
     try:
-        for move in moves:
-            record = record.play(move.strip()[:64] if isinstance(move, str) else move)
-    except InvalidMoveError as exc:
-        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
-    except IllegalMoveError as exc:
-        raise InputError(str(exc), "illegal_move", detail=str(exc)) from None
-    return record
+        yield
+    except ActionRefused as exc:
+        raise InputError(exc.message, exc.key, **({"detail": exc.detail} if exc.detail else {})) from None
 
 
 # ---------------------------------------------------------------- actions
@@ -130,14 +146,16 @@ def undo(session: Session, game: Game, player: Player | None, *, ply: int | None
          version: int | None = None) -> GameRecord:
     """Take back the last move (not after a win: lifecycle), as the board's undo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    return _stepped(session, game, record_of(game), Action.UNDO, "").record
+    record = record_of(game)
+    return _done(session, game, record, Action.UNDO, _step(record, Action.UNDO), "", False).record
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
     """Play again the move last taken back, as the board's redo does."""
     lifecycle.check(game, player, ply=ply, version=version)
-    return _stepped(session, game, record_of(game), Action.REDO, "").record
+    record = record_of(game)
+    return _done(session, game, record, Action.REDO, _step(record, Action.REDO), "", False).record
 
 
 def give_up(session: Session, game: Game, player: Player | None, *, ply: int | None = None) -> GameRecord:
@@ -148,18 +166,21 @@ def give_up(session: Session, game: Game, player: Player | None, *, ply: int | N
     return record
 
 
-def _stepped(session: Session, game: Game, record: GameRecord, action: Action, mid: str,
-             offline: bool = False) -> ActionResult:
-    """Undo or redo, checked already: the cursor one move back or forward (an undo is counted)."""
+def _step(record: GameRecord, action: Action, **said) -> actions.Step:
+    """What the engine says ``action`` does to the record (``actions.step``), its refusal an InputError."""
+    with refused():
+        return actions.step(record, action, **said)
+
+
+def _done(session: Session, game: Game, before: GameRecord, action: Action, done: actions.Step, mid: str,
+          offline: bool) -> ActionResult:
+    """Store a step that moved the game (a move, an undo, a redo; checked already), said in words:
+    the move made, or the one an undo took back (an undo is counted)."""
     if action is Action.UNDO:
-        if not record.can_undo:
-            raise InputError("there is nothing to undo", "nothing_to_undo")
         game.undo_count += 1
-        after = store(session, game, record.undo(), "undo", mid=mid, offline=offline)
-        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(record)))
-    if not record.can_redo:
-        raise InputError("there is nothing to redo", "nothing_to_redo")
-    after = store(session, game, record.redo(), "redo", mid=mid, offline=offline)
+        after = store(session, game, done.record, "undo", mid=mid, offline=offline)
+        return ActionResult(after, announcement=Announcement("undo", undone=_last_move(before)))
+    after = store(session, game, done.record, "redo" if action is Action.REDO else "move", mid=mid, offline=offline)
     return ActionResult(after, announcement=_last_move(after))
 
 
@@ -176,74 +197,15 @@ def _given_up(session: Session, game: Game, record: GameRecord, mid: str) -> Act
 
 # ---------------------------------------------------------------- a board action
 
-class Action(StrEnum):
-    """A board action, as the board's form names it (``read_action``): its buttons, and a tap of
-    a card (the form's ``target``). What differs between them is said here once, by the
-    properties below, and every caller asks them."""
-
-    DRAW = "draw"
-    RECYCLE = "recycle"
-    REDEAL = "redeal"
-    UNDO = "undo"
-    REDO = "redo"
-    NEW = "new"
-    RESTART = "restart"
-    GIVE_UP = "give-up"
-    TAP = "tap"
-
-    @property
-    def move(self) -> Move | None:
-        """The move the button plays, the same on every board (a tap's is the card's: ``Variant.tap``)."""
-        return MOVE_OF_ACTION.get(self)
-
-    @property
-    def asks_first(self) -> bool:
-        """Whether it may ask before it is done (``_asks_first``): the yes is posted again as
-        "confirm-" and its name."""
-        return self in (Action.REDEAL, Action.NEW, Action.RESTART)
-
-    @property
-    def leaves(self) -> bool:
-        """Whether it leaves the game: for a new deal, or for this game's deal again."""
-        return self in (Action.NEW, Action.RESTART)
-
-    @property
-    def opens(self) -> bool:
-        """Whether a deal ready to play takes it as its first action (``first_move``): a move, or a tap."""
-        return self.move is not None or self is Action.TAP
-
-    @property
-    def queued(self) -> bool:
-        """Whether a page with no network makes it and sends it back later (app.services.play.returned):
-        a change of the game's moves; leaving the game or giving it up waits for the network."""
-        return self.opens or self in (Action.UNDO, Action.REDO)
-
-
-# the buttons that play a move (app/web/views/offline_engine.py repeats it for the page's
-# offline engine, which ships without app.services: tests/web/test_offline_engine.py holds the two equal)
-MOVE_OF_ACTION: dict[str, Move] = {Action.DRAW: DRAW, Action.RECYCLE: RECYCLE, Action.REDEAL: REDEAL}
-CONFIRMED = frozenset(action for action in Action if action.asks_first)
-ACTIONS = frozenset(Action)                                            # a stored game's (``perform``)
-FIRST_ACTIONS = frozenset(action for action in Action if action.opens)  # a deal's first (``first_move``)
-QUEUED_ACTIONS = frozenset(action for action in Action if action.queued)  # sent back from offline
-CONFIRM = "confirm-"
+# the board's actions themselves (``Action``, ``read_action``, what each does to a record: ``step``)
+# are the engine's, app/engine/actions.py: the page's offline engine runs the same module
 
 
 def read_action(action: str, target: str = "", among: frozenset[Action] = ACTIONS) -> tuple[Action, bool]:
-    """The action a board form names, one of ``among``, and whether it is the yes to one that asked
-    first ("confirm-" and an action that ``asks_first``). No action with a card named (``target``)
-    is a tap. Any other name is refused ("unknown_action")."""
-    name = action.removeprefix(CONFIRM)
-    confirmed = name != action
-    if not action and target:
-        name = Action.TAP
-    try:
-        read = Action(name)
-    except ValueError:
-        raise InputError("unknown action", "unknown_action") from None
-    if read not in among or (confirmed and not read.asks_first):
-        raise InputError("unknown action", "unknown_action")
-    return read, confirmed
+    """The action a board form names, one of ``among``, and whether it is the yes to one that
+    asked first (``actions.read_action``); any other name is refused ("unknown_action")."""
+    with refused():
+        return actions.read_action(action, target, among)
 
 
 @dataclass(frozen=True)
@@ -263,28 +225,11 @@ class ActionResult:
     error: str | None = None              # message key of a refused action
 
 
-def _asks_first(action: Action, record: GameRecord, game: Game | None) -> bool:
-    """Whether ``action`` needs a confirmation on this game: a redeal that skips possible moves;
-    a new deal or restart that counts a game in play as lost."""
-    if not action.asks_first:
-        return False
-    if action.move is not None:
-        return record.position.gives_up_moves(action.move)
-    return game is not None and lifecycle.phase_of(game) is lifecycle.Phase.PLAYING
-
-
-def _move_of(record: GameRecord, action: Action, target: str, selected: str) -> tuple[Move | None, ActionResult | None]:
-    """The move an action or tap means here, or the result of a tap that only selects."""
-    if action.move is not None:
-        return action.move, None
-    try:
-        tap = record.variant.tap(record.position, selected or None, target)
-    except InvalidMoveError as exc:
-        raise InputError(str(exc), "bad_move", detail=str(exc)) from None
-    if tap.move is None:
-        said = Announcement("no_pair", cards=tap.cards) if tap.note == "no_pair" else None
-        return None, ActionResult(record, selected=tap.selected, note=tap.note, announcement=said)
-    return tap.move, None
+def _selection(done: actions.Step) -> ActionResult:
+    """A step that moved nothing, for the page: a tap that only selects (and why it made no pair),
+    or the question an action asks first."""
+    said = Announcement("no_pair", cards=done.cards) if done.note == "no_pair" else None
+    return ActionResult(done.record, selected=done.selected, note=done.note, announcement=said, confirm=done.confirm)
 
 
 def perform(session: Session, game: Game, player: Player, action: str, *, target: str = "",
@@ -306,24 +251,24 @@ def perform(session: Session, game: Game, player: Player, action: str, *, target
     elif lifecycle.check(game, player, ply=ply, version=version, mid=mid):
         return ActionResult(record_of(game))
     record = record if record is not None else record_of(game)
-    if not confirm and _asks_first(action, record, game):
-        return ActionResult(record, confirm=action, note=f"confirm_{action}")
+    # what the action does to the game's moves is the engine's (``actions.step``); a new deal or a
+    # restart asks first while the stored game is in play (``lifecycle.phase_of``: it knows more
+    # than the record, a game counted as lost or left for a day)
+    done = _step(record, action, target=target, selected=selected, confirmed=confirm, max_moves=limits.max_moves,
+                 playing=lifecycle.phase_of(game) is lifecycle.Phase.PLAYING)
+    if done.confirm is not None:
+        return _selection(done)
     if action.leaves:
         # the next deal first (a winnable one may be searched, and refused when the solver is
         # busy): until it is known, nothing of this game changes
         seed = next_seed() if action is Action.NEW else game.seed
         games.abandon(session, game)
         return ActionResult(record, leaves=True, next_seed=seed)
-    if action in (Action.UNDO, Action.REDO):
-        return _stepped(session, game, record, action, mid, offline)
     if action is Action.GIVE_UP:
         return _given_up(session, game, record, mid)
-    move, selection = _move_of(record, action, target, selected)
-    if move is None:
-        assert selection is not None
-        return selection
-    after = store(session, game, played(record, [move], limits), "move", mid=mid, offline=offline)
-    return ActionResult(after, announcement=_last_move(after))
+    if done.move is None and not done.stepped:
+        return _selection(done)
+    return _done(session, game, record, action, done, mid, offline)
 
 
 def first_move(session: Session, player: Player, preset: str, *, seed: int | None, deal_text: str | None,
@@ -339,13 +284,11 @@ def first_move(session: Session, player: Player, preset: str, *, seed: int | Non
     action, confirm = read_action(action, target, FIRST_ACTIONS)
     draft = games.pending(player, preset, seed=seed, deal_text=deal_text)
     record = record_of(draft)
-    if not confirm and _asks_first(action, record, None):
-        return ActionResult(record, confirm=action, note=f"confirm_{action}")
-    move, selection = _move_of(record, action, target, selected)
-    if move is None:
-        assert selection is not None
-        return selection
-    after = played(record, [move], limits)
+    done = _step(record, action, target=target, selected=selected, confirmed=confirm, max_moves=limits.max_moves,
+                 playing=False)
+    if done.move is None:
+        return _selection(done)
+    after = done.record
     in_play = games.game_of_deal(session, player, draft)
     if in_play is not None and lifecycle.repeated(in_play, mid):
         return ActionResult(record_of(in_play), game=in_play)

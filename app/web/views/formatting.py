@@ -10,7 +10,7 @@ from babel.numbers import format_decimal
 from jinja2 import Environment
 
 from app import i18n
-from app.engine import Status
+from app.engine import Scoring, Status
 
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "en": "en_GB"}
 
@@ -77,7 +77,8 @@ def short_day(value: date, language: str | None = None) -> str:
 
 def scoring_name(system: str) -> str:
     _ = i18n.gettext
-    return {"simple": _("simple"), "pairs": _("row bonus"), "timed": _("timed")}.get(system, system)
+    names: dict[str, str] = {Scoring.SIMPLE: _("simple"), Scoring.PAIRS: _("row bonus"), Scoring.TIMED: _("timed")}
+    return names.get(system, system)
 
 
 def result_name(result: Status, of_deal: bool = False) -> str:

@@ -70,28 +70,21 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
     # undo, redo and cards say themselves that they take nothing
     can_act = is_owner
     as_fragment = is_htmx(request) if fragment is None else fragment
+    # the game on the table is one value: the templates read its phase, status, end reason,
+    # record, time, undo and redo from ``table`` (table.phase, table.record.cursor, ...)
     context = {
         "game": game,
         "table": table,
-        "stored": table.stored,
         "act_url": f"/games/{game.id}/act" if table.stored else share_path(game),
         "hint_url": hint_path(game, table.stored),
         "replacing": replacing,
         "share_path": share_path(game),
-        "phase": table.phase,
         "can_act": can_act,
-        "can_undo": is_owner and table.can_undo,
-        "can_redo": is_owner and table.can_redo,
-        "record": table.record,
         "result": result,
         "preset": preset,
         "board": board_of(table.position, result.selected if can_act else None),
-        "status": table.status,
-        "end_reason": table.end_reason,
         "is_owner": is_owner,
         "zen": bool(is_owner and player is not None and player.zen),
-        "elapsed": table.elapsed,
-        "timer_running": table.timer_running,
         "share_url": share_url(request, game, table.finished),
         "share_oob": as_fragment,
         "share_result": share_result(request, game, table.position, language)

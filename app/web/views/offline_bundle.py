@@ -26,7 +26,7 @@ APP = PROJECT_ROOT / "app"
 VIEWS = APP / "web" / "views"
 TEMPLATES = PROJECT_ROOT / "templates"
 # the app's modules the offline engine imports (app/web/views/offline_engine.py), beside the engine
-WEB_MODULES = ("boards.py", "card_words.py", "offline_engine.py")
+WEB_MODULES = ("board_templates.py", "boards.py", "card_words.py", "offline_engine.py")
 STAMP = (2020, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 

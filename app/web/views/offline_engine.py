@@ -2,8 +2,10 @@
 static/js/engine-worker.js) runs, over the app's own ``app/engine`` and the board's own view
 models and templates (app/web/views/boards.py, templates/boards/, templates/_cards.html).
 
-Nothing here decides a rule: a tap means what ``Variant.tap`` says, a move is the engine's, the
-board is ``boards.board_of`` drawn by the server's macros. It needs only the standard library,
+Nothing here decides a rule: what a board action or a tap does is ``app.engine.actions.step``,
+the one the server's board asks too (app/services/play/moves.py), a move is the engine's, the
+board is ``boards.board_of`` drawn by the server's macros in an environment set up as the
+server's (app/web/views/board_templates.py). It needs only the standard library,
 the engine, Jinja2 and MarkupSafe (the bundle, app/web/views/offline_bundle.py, ships exactly these),
 so the server's tests run it as it is (tests/web/test_offline_engine.py) and the browser's
 (tests/browser/test_offline_rules.py) hold the two interpreters to the same answers.
@@ -22,21 +24,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
 
 from app import i18n
-from app.engine import DRAW, RECYCLE, REDEAL, GameRecord, IllegalMoveError, Move, Status, get_game, get_preset, trace
-from app.engine.pyramid import PAIR_TOTAL, pair_total, value
+from app.engine import GameRecord, Move, actions, get_game, get_preset, trace
 
-from . import boards
-from .card_words import card_name, card_symbol, rank_label, suit_name, suit_symbol
+from . import board_templates, boards
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(__file__).resolve().parent / "offline_data.json"  # written into the bundle only
-
-# the board's buttons that play a move, as app/services/play/moves.py names them
-# (tests/web/test_offline_engine.py holds the two equal)
-MOVE_OF_ACTION: dict[str, Move] = {"draw": DRAW, "recycle": RECYCLE, "redeal": REDEAL}
 
 
 def page_data() -> dict[str, Any]:
@@ -52,19 +48,13 @@ def page_data() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    """The board's environment as the server's is set up (``board_templates``), with the words
+    and figures the bundle carries."""
     data = page_data()
     texts = data["texts"]
-    env = Environment(loader=FileSystemLoader(str(ROOT / "templates")), extensions=["jinja2.ext.i18n"],
-                      autoescape=True, trim_blocks=True, lstrip_blocks=True, auto_reload=False)
-    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
-    env.globals.update(
-        COURT_FIGURES=data["figures"], COURT_SHEET=data["sheet"],
-        message=lambda key, reason=None: i18n.gettext(texts[key]) if key in texts else (key or ""),
-        card_name=card_name, card_symbol=card_symbol, suit_name=suit_name, rank_label=rank_label,
-        suit_symbol=suit_symbol, card_value=value, pair_total=pair_total, PAIR_TOTAL=PAIR_TOTAL,
-    )
-    return env
+    return board_templates.environment(
+        ROOT / "templates", figures=data["figures"], sheet=data["sheet"],
+        message=lambda key, reason=None: i18n.gettext(texts[key]) if key in texts else (key or ""))
 
 
 # one template that draws the parts of the board the game page draws with the family's macros
@@ -104,12 +94,6 @@ def record_of(preset: str, deal: dict[str, Any], moves: list[str], cursor: int |
 _last: dict[tuple[str, str], GameRecord] = {}
 
 
-def _final(record: GameRecord) -> bool:
-    """A won game takes no undo or redo: a win is final, as the server refuses them
-    (``app.services.play.lifecycle.check``) and greys its buttons."""
-    return record.position.status is Status.WON
-
-
 def _state(record: GameRecord, selected: str | None, four_colour: bool, play: bool) -> dict[str, Any]:
     position = record.position
     board = boards.board_of(position, selected)
@@ -123,8 +107,8 @@ def _state(record: GameRecord, selected: str | None, four_colour: bool, play: bo
         "status": str(position.status),
         "end_reason": str(position.end_reason) if position.end_reason else None,
         "legal": sorted(str(m) for m in position.legal_moves()),
-        "can_undo": record.can_undo and not _final(record),
-        "can_redo": record.can_redo and not _final(record),
+        "can_undo": record.can_undo and not actions.final(record),  # a win is final
+        "can_redo": record.can_redo and not actions.final(record),
         "board": parts,
     }
 
@@ -144,55 +128,32 @@ def board(request: dict[str, Any]) -> dict[str, Any]:
 
 def apply(request: dict[str, Any]) -> dict[str, Any]:
     """What one tap does: ``tap`` is ``{"target": place}`` (a card or a gap, with the page's
-    selection ``sel``), ``{"action": "draw" | "recycle" | "redeal" | "confirm-redeal" | "undo" |
-    "redo"}`` or ``{"move": notation}``; a redeal that gives up moves plays nothing and answers
-    the note ``confirm_redeal`` (its question), until it comes as ``confirm-redeal``; ``new``
-    (a new deal) plays nothing, and answers the note ``confirm_new`` where it would count a game
-    in play as lost, until it comes as ``confirm-new``. Answers
+    selection ``sel``), ``{"action": name}`` (a board action the page's engine answers,
+    ``Action.offline``: "draw", "recycle", "redeal", "undo", "redo", "new", and "confirm-" and one
+    that asks first, its yes) or ``{"move": notation}``. What an action does is the engine's
+    (``app.engine.actions.step``), as the server's board asks it (app/services/play/moves.py):
+    a redeal that gives up moves, or a new deal while the game is in play, plays nothing and
+    answers its question as the note (``confirm_redeal``, ``confirm_new``) until it comes as
+    "confirm-" and its name; a new deal plays nothing either way (the page deals it). Answers
     the new moves and cursor (a move drops the redo tail), the move played (``played``, None for
     a selection), the selection, the note (a message key and its words) and the board drawn as
-    the server draws it. A tap the rules refuse raises."""
+    the server draws it. A tap the rules refuse raises (``actions.ActionRefused``)."""
     record = record_of(request["preset"], request["deal"], request.get("moves", []), request.get("cursor"),
                        request.get("rules"))
     tap = request["tap"]
-    selected = request.get("sel") or None
-    played: Move | None = None
-    note = None
-    if "target" in tap:
-        answer = record.variant.tap(record.position, selected, str(tap["target"]))
-        if answer.move is not None:
-            played, selected = answer.move, None
-        else:
-            selected, note = answer.selected, answer.note
-    elif tap.get("action") in ("new", "confirm-new"):
-        # a new deal counts a game in play (moves made, still playing) as lost, so it asks first,
-        # as the server's board does (``moves._asks_first``); the answer plays nothing either way:
-        # without the question the page goes on to its new deal
-        if tap["action"] == "new" and record.moves and record.position.status is Status.PLAYING:
-            note = "confirm_new"
-        selected = None
-    elif tap.get("action") in ("undo", "redo") and _final(record):
-        raise IllegalMoveError("the game is won: a win is final")
-    elif tap.get("action") == "undo":
-        record, selected = record.undo(), None
-    elif tap.get("action") == "redo":
-        record, selected = record.redo(), None
-    elif "move" in tap:
-        played, selected = record.position.parse_move(str(tap["move"])), None
+    if "move" in tap:
+        move = record.position.parse_move(str(tap["move"]))  # a move named, as the engine plays it
+        done = actions.Step(actions.play(record, move), move=move)
     else:
-        # ``confirm-redeal``: the player said yes to the question a redeal that gives up moves
-        # asks first (``gives_up_moves``), as the server's board asks it
-        action = str(tap["action"])
-        move, selected = MOVE_OF_ACTION[action.removeprefix("confirm-")], None
-        if action in MOVE_OF_ACTION and record.position.gives_up_moves(move):
-            note = f"confirm_{action}"
-        else:
-            played = move
-    if played is not None:
-        record = record.play(played)
+        action, confirmed = actions.read_action(str(tap.get("action", "")), str(tap.get("target", "")),
+                                                actions.OFFLINE_ACTIONS)
+        done = actions.step(record, action, target=str(tap.get("target", "")), selected=request.get("sel") or None,
+                            confirmed=confirmed)
+    played: Move | None = done.move
     with i18n.language_of(request.get("language", "en")):
-        state = _state(record, selected, bool(request.get("four_colour")), True)
+        state = _state(done.record, done.selected, bool(request.get("four_colour")), True)
         texts = page_data()["texts"]
+        note = done.note
         return state | {"played": str(played) if played is not None else None, "note": note,
                         "note_words": i18n.gettext(texts[note]) if note in texts else None}
 

@@ -18,24 +18,24 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
 from app import i18n
 from app.engine import PRESETS, Status, Termination
-from app.engine.pyramid import PAIR_TOTAL, pair_total, value
 from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
-from app.web.views import formatting, par_words, preset_words
+from app.web.views import board_templates, formatting, par_words, preset_words
 from app.web.views.assets import asset_url
 
-# the card words live beside the offline engine's board (app/web/views/card_words.py); RANK_LABELS is
-# named here still for the tests and previews that read it
+# the card words live beside the offline engine's board (app/web/views/card_words.py); RANK_LABELS and
+# the cards' words are named here still for the tests and previews that read them
 from .card_words import RANK_LABELS as RANK_LABELS
-from .card_words import card_name, card_symbol, rank_label, suit_name, suit_symbol
+from .card_words import card_name as card_name
+from .card_words import card_symbol as card_symbol
 
 # ---------------------------------------------------------------- what pages say by key
 
@@ -176,32 +176,12 @@ COURT_FIGURES = {name: asset_url(f"cards/{name}.svg") for name in
 COURT_SHEET = {"": asset_url("cards/courts.svg"), "-4": asset_url("cards/courts-4.svg")}
 
 
-environment = Environment(
-    loader=FileSystemLoader(str(PROJECT_ROOT / "templates")),
-    extensions=["jinja2.ext.i18n"],
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    auto_reload=False,  # templates change with a deploy, never under a running server
-)
-
-
-environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
+# the board's templates' own globals and translations are set up where the offline engine's
+# environment is set up too (app/web/views/board_templates.py); the pages' own are added here
+environment: Environment = board_templates.environment(
+    PROJECT_ROOT / "templates", figures=COURT_FIGURES, sheet=COURT_SHEET, message=message)
 environment.globals.update(
     asset_url=asset_url,
-    COURT_FIGURES=COURT_FIGURES,
-    COURT_SHEET=COURT_SHEET,
-    message=message,
-    card_name=card_name,
-    card_symbol=card_symbol,
-    suit_name=suit_name,
-    rank_label=rank_label,
-    # a pair's arithmetic as the engine counts it, said in words (templates/_toast.html)
-    card_value=value,
-    pair_total=pair_total,
-    PAIR_TOTAL=PAIR_TOTAL,
-    suit_symbol=suit_symbol,
     PRESETS=PRESETS,
     # a game's and a preset's words, in the page's language
     game_name=preset_words.game_name,

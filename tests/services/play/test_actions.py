@@ -1,5 +1,6 @@
-"""The board's actions (app.services.play.moves.Action), said once: what a stored game, a deal's first
-action and the changes a page sends back from offline each take is what the one definition says."""
+"""The board's actions (app.engine.actions.Action, named by app.services.play.moves too), said once:
+what a stored game, a deal's first action and the changes a page sends back from offline each take
+is what the one definition says."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import itertools
 
 import pytest
 
+from app.engine import actions
 from app.services.accounts import players
 from app.services.errors import InputError, ServiceError
 from app.services.play import games, moves, returned
@@ -52,6 +54,13 @@ def test_the_sets_are_the_ones_the_board_always_had():
     assert moves.QUEUED_ACTIONS == {"tap", "draw", "recycle", "redeal", "undo", "redo"}
     assert moves.MOVE_OF_ACTION == {action: action.move for action in Action if action.move is not None}
     assert {action for action in Action if action.leaves} == {"new", "restart"}
+
+
+def test_the_services_actions_are_the_engines():
+    """The server's board asks the engine's definition, the one the page's offline engine runs."""
+    assert moves.Action is actions.Action
+    for name in ("ACTIONS", "CONFIRMED", "FIRST_ACTIONS", "QUEUED_ACTIONS", "MOVE_OF_ACTION", "CONFIRM"):
+        assert getattr(moves, name) is getattr(actions, name), name
 
 
 @pytest.mark.parametrize("name", NAMES)
