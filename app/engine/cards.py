@@ -103,17 +103,10 @@ def format_deal(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
-def ranks_of(cards: tuple[Card, ...] | list[Card]) -> str:
-    """The deal as a game that reads only ranks sees it (Pyramid: pairs that sum to 13, kings
-    alone): one rank letter a card, in deal order. Two deals with the same ranks in the same
-    places are one game, whatever their suits: a line of one plays on the other."""
-    return "".join(RANKS[c.rank - 1] for c in cards)
-
 
 def suits_renamed(cards: tuple[Card, ...] | list[Card]) -> str:
-    """The deal as a game that reads suits but not which suit is which sees it (Gaps: each row
-    built in one suit): the suits renamed a, b, c, d in the order they first come. Two deals that
-    differ only in the suits' names are one game: a line of one plays on the other renamed."""
+    """The cards with their suits renamed a, b, c, d in the order they first come: two runs of
+    cards that differ only in the suits' names read the same."""
     names: dict[str, str] = {}
     for c in cards:
         if c.suit not in names:

@@ -9,12 +9,13 @@ shuffles them and deals them back with one gap right after each prefix.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeGuard
 
-from .cards import Card, card, format_deal, parse_card
+from .cards import Card, card, format_deal, parse_card, suits_renamed
 from .errors import IllegalMoveError, InvalidMoveError, NotationError
 from .outcome import Status, Termination
 from .rules import GapsRules
@@ -22,6 +23,17 @@ from .seeding import shuffled, text_seed
 
 ROWS, COLUMNS = 4, 13
 POINTS_PER_CARD, POINTS_PER_ROW = 5, 100  # the pairs scoring system (pair_points)
+
+
+
+def deal_key(deal: Sequence[Card]) -> str:
+    """The deal as play sees it (``Variant.deal_key``): two deals with the same key are one game,
+    at least until a redeal (its shuffle is the deal text's). Each row is built in one suit, but
+    which suit is play's no concern, nor which row is which: the key is the least, over the
+    orders of the rows, of the cards with their suits renamed in the order they come. A line
+    found on a deal plays on any deal of its key, its cards and rows renamed."""
+    rows = [tuple(deal[r * COLUMNS:(r + 1) * COLUMNS]) for r in range(ROWS)]
+    return min(suits_renamed([c for row in order for c in row]) for order in itertools.permutations(rows))
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ indices 0–55 (P then Q), then ``S`` (stock top), ``W`` (waste top), ``G0``–`
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -91,6 +92,47 @@ class PyramidTable:
     def has_stock(self) -> bool:
         """The cards beside the pyramids form a stock to draw from (else they lie in reserve piles)."""
         return not self.reserve_piles
+
+
+def deal_key(table: PyramidTable, deal: Sequence[Card]) -> str:
+    """The deal as play sees it (``Variant.deal_key``): two deals with the same key are one game.
+    Play reads a card's rank only as the group {v, 13 − v} it pairs within (a king alone), so the
+    groups are named in the order they first come, and the two ranks of each by which comes
+    first; and a pyramid mirrored (each row read from its other end), or two pyramids swapped,
+    is the same game with its places renamed. The key is the least over those, its reserve piles
+    (Giza) in order of what they hold. A line found on a deal plays on any deal of its key, its
+    places renamed."""
+    size = table.size
+    layouts = [tuple(deal[k * PYRAMID_SIZE:(k + 1) * PYRAMID_SIZE]) for k in range(table.pyramids)]
+    rest = tuple(deal[size:])
+    keys = []
+    for flips in itertools.product((False, True), repeat=table.pyramids):
+        shaped = [_mirrored(layout) if flip else layout for layout, flip in zip(layouts, flips, strict=True)]
+        for order in itertools.permutations(shaped):
+            names: dict[int, str] = {}
+            pyramids = "".join(_named(c, names) for layout in order for c in layout)
+            if table.reserve_piles:
+                piles = sorted("".join(_named(c, names) for c in rest[3 * k:3 * k + 3])
+                               for k in range(table.reserve_piles))
+                keys.append(pyramids + "/" + "/".join(piles))
+            else:
+                keys.append(pyramids + "/" + "".join(_named(c, names) for c in rest))
+    return min(keys)
+
+
+def _mirrored(layout: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A pyramid's cards with each row read from its other end."""
+    return tuple(layout[row * (row + 1) // 2 + row - i] for row in range(ROWS) for i in range(row + 1))
+
+
+def _named(card: Card, names: dict[int, str]) -> str:
+    """A card by its rank's group, named in the order the groups come (``names``: rank → name)."""
+    if card.rank == 13:
+        return "K"
+    if card.rank not in names:
+        group = "abcdef"[len(names) // 2]
+        names[card.rank], names[13 - card.rank] = group + "+", group + "-"
+    return names[card.rank]
 
 
 _LOCATION = re.compile(r"^(?:([PQ])(\d{1,2})|([SW])|G(\d))$")

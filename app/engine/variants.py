@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .cards import Card, full_deck, parse_deal, ranks_of, suits_renamed
+from .cards import Card, format_deal, full_deck, parse_deal
 from .errors import InvalidRulesError
 from .gaps import GapsMove, GapsPosition, parse_gaps_move
+from .gaps import deal_key as gaps_deal_key
 from .position import Position
 from .pyramid import PyramidMove, PyramidPosition, PyramidTable, parse_pyramid_move
+from .pyramid import deal_key as pyramid_deal_key
 from .rules import GapsRules, PyramidRules
 from .seeding import check_seed, shuffled
 from .taps import Tap, gaps_tap, pyramid_tap
@@ -37,8 +39,8 @@ class Variant:
     rules_class: type[PyramidRules] | type[GapsRules]
     move_parser: Callable[[str], Move]
     tap_rule: Callable[[Any, str | None, str], Tap]  # (position, selection, place tapped): app.engine.taps
-    # the deal as its play sees it (``deal_key``): what of a card its rules read
-    play_key: Callable[[tuple[Card, ...]], str] = ranks_of
+    # the deal as its play sees it (``deal_key``): what of the cards and their places its rules read
+    play_key: Callable[[tuple[Card, ...]], str] = format_deal
     decks: int = 1
     # the Pyramid family's layout (pyramids, reserve piles), which its positions and moves
     # read; Gaps has none
@@ -93,7 +95,8 @@ class Variant:
 def _pyramid_family(table: PyramidTable, **options: Any) -> Variant:
     """A game of the Pyramid family: its positions and moves read the table it is laid out on."""
     return Variant(table.game, "pyramid", partial(PyramidPosition.from_deal, table), PyramidRules,
-                   partial(parse_pyramid_move, table=table), pyramid_tap, table=table, **options)
+                   partial(parse_pyramid_move, table=table), pyramid_tap, play_key=partial(pyramid_deal_key, table),
+                   table=table, **options)
 
 
 GAMES: dict[str, Variant] = {
@@ -103,7 +106,7 @@ GAMES: dict[str, Variant] = {
         _pyramid_family(PyramidTable("giza", reserve_piles=8)),
         _pyramid_family(PyramidTable("double-pyramid", pyramids=2), decks=2, quick_shortest=False),
         Variant("gaps", "gaps", GapsPosition.from_deal, GapsRules, parse_gaps_move, gaps_tap,
-                play_key=suits_renamed, near_end_cards=12, hint_shortest=False, quick_shortest=False),
+                play_key=gaps_deal_key, near_end_cards=12, hint_shortest=False, quick_shortest=False),
     )
 }
 

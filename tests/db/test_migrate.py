@@ -89,4 +89,4 @@ def test_stored_games_get_their_deal_key(settings_before_deal_key):
         keys = {g.id: g.deal_key for g in session.scalars(select(Game))}
     for game_id, (_, game) in deals.items():
         assert keys[game_id] == get_game(game).deal_key(deal_for_seed(game, 7))
-    assert keys["g1"].isalnum() and len(keys["g1"]) == 52 and keys["g2"].startswith(keys["g2"][:1] + "a")
+    assert len(set(keys.values())) == 3

@@ -106,6 +106,56 @@ def test_cards_that_trade_places_make_another_game(name, seed, data):
     assert variant.deal_key(tuple(deal)) != before
 
 
+def _same_game_forms(name: str, deal: tuple, chance) -> list[tuple]:
+    """The deal in the forms its game's play cannot tell apart (``Variant.deal_key``)."""
+    variant = get_game(name)
+    forms = []
+    if variant.family == "gaps":
+        rows = [deal[13 * r:13 * r + 13] for r in range(4)]
+        chance.shuffle(rows)
+        forms.append(tuple(c for row in rows for c in row))  # the rows in another order
+        return forms
+    # Pyramid: a rank's group {v, 13 - v} renamed, its two ranks swapped; a pyramid mirrored
+    groups = [(v, 13 - v) for v in range(1, 7)]
+    chance.shuffle(groups)
+    ranks = {13: 13}
+    for (v, w), (x, y) in zip([(v, 13 - v) for v in range(1, 7)], groups, strict=True):
+        ranks[v], ranks[w] = (x, y) if chance.random() < .5 else (y, x)
+    forms.append(tuple(card(ranks[c.rank], c.suit) for c in deal))
+    size = variant.table.size
+    mirrored = [deal[(k // 28) * 28 + _row_start(k % 28) + _row_of(k % 28) - (k % 28 - _row_start(k % 28))]
+                for k in range(size)]
+    forms.append(tuple(mirrored) + tuple(deal[size:]))
+    if variant.table.pyramids == 2:
+        forms.append(tuple(deal[28:56]) + tuple(deal[:28]) + tuple(deal[56:]))
+    if variant.table.reserve_piles:
+        piles = [deal[size + 3 * k:size + 3 * k + 3] for k in range(variant.table.reserve_piles)]
+        chance.shuffle(piles)
+        forms.append(tuple(deal[:size]) + tuple(c for pile in piles for c in pile))
+    return forms
+
+
+def _row_of(index: int) -> int:
+    return next(r for r in range(7) if index < (r + 1) * (r + 2) // 2)
+
+
+def _row_start(index: int) -> int:
+    r = _row_of(index)
+    return r * (r + 1) // 2
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), st.randoms(use_true_random=False))
+def test_a_deal_in_a_form_play_cannot_tell_apart_is_the_same_game(name, seed, chance):
+    """Pyramid: rank groups renamed, a pyramid mirrored, two swapped, Giza's piles reordered;
+    Gaps: its rows reordered. The same key: a line found on one plays on the other, renamed."""
+    variant = get_game(name)
+    deal = variant.deal(seed)
+    for form in _same_game_forms(name, deal, chance):
+        assert sorted(form, key=str) == sorted(deal, key=str)  # the same cards
+        assert variant.deal_key(form) == variant.deal_key(deal)
+
+
 def test_pyramid_reads_ranks_only_and_gaps_the_suits_pattern():
     deal = get_game("pyramid").deal(7)
     mixed = tuple(card(c.rank, "CDHS"[(c.rank + i) % 4]) for i, c in enumerate(deal))  # not a renaming

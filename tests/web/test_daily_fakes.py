@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.db.models import Game
-from app.engine import deal_for_seed, format_deal, get_preset
+from app.engine import card, deal_for_seed, format_deal, get_preset
 from app.services.assist import daily_choice
 from app.services.assist import par as par_service
 from app.services.play import daily, moves
@@ -282,12 +282,21 @@ def _swapped(preset: str, seed: int) -> str:
     return format_deal(deal_for_seed(get_preset(preset).game, seed)).translate(SWAPPED)
 
 
-def test_fake_4_the_days_cards_with_their_suits_swapped_are_the_same_deal(client, clock):
-    """Played first as an imported deal with its suits swapped (hints and all: a line of it
-    plays unchanged on the day's deal), the day's deal is another try, not a clean first game."""
+def _complemented(preset: str, seed: int) -> str:
+    """The deal of ``seed`` with each rank v but the king's made 13 - v: every pair still makes
+    13, in the same places, so a line of one is a line of the other, move for move."""
+    cards = deal_for_seed(get_preset(preset).game, seed)
+    return format_deal(tuple(c if c.rank == 13 else card(13 - c.rank, c.suit) for c in cards))
+
+
+@pytest.mark.parametrize("changed", [_swapped, _complemented])
+def test_fake_4_the_days_cards_with_their_suits_swapped_are_the_same_deal(client, clock, changed):
+    """Played first as an imported deal with its suits swapped, or its ranks v made 13 - v
+    (hints and all: a line of it plays unchanged on the day's deal), the day's deal is another
+    try, not a clean first game."""
     seed, line = _today(client)
     clock.pace = 3.0
-    imported = "/play/pyramid?deal=" + _swapped("pyramid", seed).replace(" ", "+")
+    imported = "/play/pyramid?deal=" + changed("pyramid", seed).replace(" ", "+")
     first_id, html = _at_board(client, imported, line)
     assert board_state(html)["status"] == "won"
     game_id, html = _at_board(client, f"/play/pyramid/{seed}", line)

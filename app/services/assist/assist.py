@@ -229,8 +229,10 @@ def still_winnable(session: Session, game: Game, player: Player | None) -> Still
         # the solver's verdict is shown to the player: the game was helped for good (a clean win
         # is one no shortcut made: app.services.stats.clean), whatever the setting is later.
         # Written beside the game's moves, not as a change of them: its version (what a tab's
-        # next move is checked against) stays, or the page's next move would be refused as stale
-        session.execute(update(Game).where(Game.id == game.id).values(winnable_shown=True))
+        # next move is checked against) stays, or the page's next move would be refused as stale;
+        # so does its last change's time (a game idle for a day is lost: looking is no move)
+        session.execute(update(Game).where(Game.id == game.id)
+                        .values(winnable_shown=True, updated_at=Game.updated_at))
         set_committed_value(game, "winnable_shown", True)
     offer = bool(near and found.winnable and found.moves)
     return StillWinnable(found.winnable if show else None, offer, len(found.moves) if offer else 0)
