@@ -339,6 +339,10 @@
   var left = null;     // the place the last move made here took a card from, and when: {place, at}
   var tapAt = 0, keptAt = 0;  // when the tap being made was made (a kept tap: when it was kept)
   var DOUBLE_TAP_MS = 600;
+  // a refused move's board (another tab's change) is the table now: presses this soon after it
+  // came were meant for the one before
+  var SETTLE_MS = 600, refusedAt = 0;
+  var lastAction = null;  // the button last pressed and made: {name, at} (its double press is let go)
   // the network: a post with no answer is sent again after these pauses (the last repeats; at
   // once when the network comes back); an answer slower than TIMEOUT_MS counts as none
   var RETRY_MS = [1000, 2000, 4000], TIMEOUT_MS = 15000, SLOW_MS = 1500;
@@ -769,6 +773,13 @@
     if (!el || el.disabled || !window.htmx) return;
     var isTap = el.name === "target", action = el.getAttribute("data-action");
     if (!isTap && !action) return;
+    // a board that another tab's change replaced came a moment ago: a press now was aimed at the
+    // board before it (an Undo would take back the other tab's move); let go, its reason stays
+    if (!draining && Date.now() - refusedAt < SETTLE_MS) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     hush();  // the words said before go with the next press (they stay through the boards that come)
     if (!draining) forgetNotMade();
     tapAt = keptAt || Date.now();
@@ -795,6 +806,7 @@
       render();
       return;
     }
+    if (!isTap) lastAction = { name: action, at: tapAt };
     // undo, hint, new deal…: htmx posts them. Undo and redo change the board under a
     // selection: it goes (a pyramid card kept selected paired with the next card tapped)
     if (action === "undo" || action === "redo") select(null);
@@ -832,6 +844,8 @@
   function gone(tap) {
     later = [];
     if (!tap.actions && secondHalf(left, tap.value, tap.at)) return;
+    // the second half of a double press of a button made by the first (Auto-finish, a confirm)
+    if (tap.actions && lastAction && tap.actions.indexOf(lastAction.name) >= 0 && tap.at - lastAction.at < DOUBLE_TAP_MS) return;
     var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
     // a button greyed on the board that came says why (an undo pressed while the winning move was
     // on its way: a win is final)
@@ -908,6 +922,7 @@
       }
     }
     if (refused) { queue = []; later = []; posted = false; keptSelection = null; base = null; }
+    if (refused && xhr.status === 409) refusedAt = Date.now();  // another tab moved: this is its board
     // the page's words stay until the next tap in the board that answers a move (made just before
     // them, it comes a round trip later), unless it brings words of its own (a refusal, a note);
     // a board fetched again (the network back, an undo) is another table: they go
@@ -1008,6 +1023,8 @@
     },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
+      // a key for a button this board has not (Gaps has no draw): nothing to keep or press
+      if (!names.some(function (name) { return document.querySelector('#board [data-action="' + name + '"]'); })) return true;
       var ready = names.some(function (name) {
         return !!document.querySelector('#board [data-action="' + name + '"][data-move]:not([disabled])');
       });

@@ -477,3 +477,43 @@ def test_a_hint_pressed_while_moves_wait_leaves_them_their_own_address(server, n
     page.wait_for_function("() => { const d = TrettenBoard.debug(); return !d.posted && !d.queue.length; }")
     assert stored_moves(page, server, game_id) == ["D", *OFFLINE_MOVES[:SHOWN + 1]]
     assert not errors
+
+
+def test_a_press_right_after_another_tabs_board_came_is_let_go(server, new_page):
+    """A stale tab's move is refused and the other tab's board laid in with the reason: an Undo
+    pressed a moment after, aimed at the board before, would take back the other tab's move.
+    It is let go, and the reason stays; a press a moment later is made."""
+    page, errors = mid_game(new_page, server)
+    other = page.context.new_page()  # the same player, a second tab
+    other.goto(page.url)
+    other.click('[data-action="draw"]')
+    wait_ply(other, 2)
+    let_go = hold_moves(page)
+    tap_all(page, OFFLINE_MOVES[:1])  # the king, on the board before the other tab's draw
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    let_go()
+    page.wait_for_selector('[data-error="stale"]')
+    # at once (a hand does not wait for the board's cards to settle): meant for the board before
+    page.click('#board [data-action="undo"]', force=True)
+    assert page.locator('[data-error="stale"]').count() == 1 and not page.evaluate("() => TrettenBoard.debug().others")
+    assert stored_moves(page, server, game_id_of(page)) == ["D", "D"]
+    page.wait_for_timeout(700)  # a moment later the press is the player's, on the board they see
+    page.click('#board [data-action="undo"]')
+    wait_ply(page, 1)
+    assert not errors
+
+
+def test_a_key_for_a_button_the_board_has_not_is_no_press(server, new_page):
+    """"d" (draw) on a Gaps board while a fill is on its way: Gaps has no draw, so nothing is
+    kept, and nothing is said not done when the fill's board comes."""
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/gaps/7")
+    network(page, offline=False)
+    page.click('#board button[name="target"][data-move]')
+    page.keyboard.press("d")
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 0
+    wait_ply(page, 1)
+    settled(page)
+    assert page.locator("#board .toast[data-near]").count() == 0
+    assert not errors
