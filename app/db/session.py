@@ -190,7 +190,7 @@ def release(session: Session) -> None:
     Changes not yet committed are refused (``WritesPending``), flushed ones too: the commit
     here would store them, though the request may still be refused. A request that has written
     must not search either (on SQLite its facts would wait for its own write lock): each service
-    keeps to its order, read, search, then write (tests/web/test_refusals.py)."""
+    keeps to its order, read, search, then write (tests/web/http/test_refusals.py)."""
     if session.new or session.dirty or session.deleted or session.info.get(WROTE):
         raise WritesPending("a search with changes not yet committed: read, search, then write")
     session.commit()  # of nothing: the transaction read only

@@ -5,7 +5,7 @@ Each variant points at its family's tap (``Variant.tap``: ``pyramid_tap``, ``gap
 nothing outside the engine asks which game it holds. The selection lives in the page (a
 hidden field, or the flash after a plain form post), never in the database. The board's view
 models (app/web/views/boards.py) carry the same answers for each place, so the page can show them
-before the server answers (tests/web/test_boards.py holds them to these).
+before the server answers (tests/web/views/test_boards.py holds them to these).
 """
 
 from __future__ import annotations

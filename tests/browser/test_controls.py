@@ -64,7 +64,7 @@ def test_an_illegal_tap_moves_nothing_and_says_why_in_a_toast(server, new_page, 
 
 
 def test_a_card_that_does_not_pair_says_why(server, new_page):
-    from tests.web.test_board_feedback import no_pair_deal, reason
+    from tests.web.views.test_board_feedback import no_pair_deal, reason
 
     seed, a, b, x, y = no_pair_deal()
     page = new_page(390, 844)

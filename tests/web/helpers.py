@@ -33,7 +33,7 @@ def board_state(html: str) -> dict:
 def stored_game(client: TestClient, url: str) -> tuple[str, str]:
     """Open a deal's link (it shows the deal ready to play, storing nothing), then store its game
     at ply 0 for the client's player, as its first move would; returns (game id, game page html).
-    Tests of what happens after the start use this; tests/web/test_lifecycle.py plays the real
+    Tests of what happens after the start use this; tests/web/routes/test_lifecycle.py plays the real
     first move."""
     opened = client.get(url)
     assert opened.status_code == 200, opened.text

@@ -222,9 +222,15 @@ def test_previews_beyond_the_limit_are_refused_and_cached_ones_are_not(app, clie
     from app.web.views import previews
 
     monkeypatch.setattr(previews, "_cache", previews._Cache(previews.CACHED_PREVIEWS))
-    monkeypatch.setattr(app.state, "new_previews", Arrivals(2, 0, message="too many", key="rate_limited"))
-    assert client.get("/preview/en/pyramid/1001.png").status_code == 200
-    assert client.get("/preview/en/pyramid/1002.png").status_code == 200
-    refused = client.get("/preview/en/pyramid/1003.png")
-    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
-    assert client.get("/preview/en/pyramid/1001.png").status_code == 200  # drawn already: served
+    # by hand, not monkeypatch: its undo deletes what Starlette's State keeps, and the app (one
+    # for the session) lost its limit on previews for every test after this one
+    kept = app.state.new_previews
+    app.state.new_previews = Arrivals(2, 0, message="too many", key="rate_limited")
+    try:
+        assert client.get("/preview/en/pyramid/1001.png").status_code == 200
+        assert client.get("/preview/en/pyramid/1002.png").status_code == 200
+        refused = client.get("/preview/en/pyramid/1003.png")
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        assert client.get("/preview/en/pyramid/1001.png").status_code == 200  # drawn already: served
+    finally:
+        app.state.new_previews = kept

@@ -4,7 +4,7 @@ What the board shows are view models of a position for the templates: which card
 selected, a partner of the selection. The templates and the JavaScript know no rules: they
 draw the places these models describe and post taps back. Each place also carries what a tap
 on it would do (the places it pairs with, the move a tap alone plays, or that it is refused),
-the same answers a tap gives (``Variant.tap``, app/engine/taps.py; tests/web/test_boards.py
+the same answers a tap gives (``Variant.tap``, app/engine/taps.py; tests/web/views/test_boards.py
 holds them to it), so the page can show them before the server answers. Each kind of position
 registers its own builder (functools.singledispatch: ``board_of``); each family's helpers know
 that family's move types, so nothing here asks which game a position is.

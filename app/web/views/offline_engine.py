@@ -7,7 +7,7 @@ the one the server's board asks too (app/services/play/moves.py), a move is the 
 board is ``boards.board_of`` drawn by the server's macros in an environment set up as the
 server's (app/web/views/board_templates.py). It needs only the standard library,
 the engine, Jinja2 and MarkupSafe (the bundle, app/web/views/offline_bundle.py, ships exactly these),
-so the server's tests run it as it is (tests/web/test_offline_engine.py) and the browser's
+so the server's tests run it as it is (tests/web/views/test_offline_engine.py) and the browser's
 (tests/browser/test_offline_rules.py) hold the two interpreters to the same answers.
 
 Every call takes and returns JSON-ready values: a game is its preset, its deal (``{"seed": n}``

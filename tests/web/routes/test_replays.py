@@ -6,10 +6,10 @@ import re
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 
-from .helpers import HX
+from ..helpers import HX
 from app.services.assist import searches
 
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, win
+from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, win
 
 
 def cards_shown(html: str) -> list[tuple[str, str]]:

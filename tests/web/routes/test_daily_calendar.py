@@ -14,7 +14,7 @@ from app.engine import deal_for_seed, format_deal, get_game
 from app.services.play import daily
 from app.services.play.daily_calendar import parse_month
 
-from .play import api_player, browse_as, lose, new_game, play_line, set_columns, win
+from ..play import api_player, browse_as, lose, new_game, play_line, set_columns, win
 
 
 def _cells(page: str) -> dict[str, dict[str, str]]:

@@ -8,8 +8,8 @@ import re
 from app.db.models import Game
 from app.services.assist import assist
 
-from .helpers import HX
-from .play import (
+from ..helpers import HX
+from ..play import (
     WIN_LINE,
     WIN_SEED,
     api_player,

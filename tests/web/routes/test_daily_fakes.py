@@ -19,8 +19,8 @@ from app.services.assist import par as par_service
 from app.services.play import daily, moves
 from app.services.stats import leaderboard
 
-from .helpers import HX, act, board_fields, board_state, csrf_of
-from .play import api_player, new_game, play_line
+from ..helpers import HX, act, board_fields, board_state, csrf_of
+from ..play import api_player, new_game, play_line
 
 
 class Clock:

@@ -9,8 +9,8 @@ import pytest
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.web.views.templating import card_name
 
-from .helpers import HX, act, board_fields, board_state, csrf_of, start_seeded
-from .play import WIN_LINE, WIN_SEED
+from ..helpers import HX, act, board_fields, board_state, csrf_of, start_seeded
+from ..play import WIN_LINE, WIN_SEED
 
 
 def engine_record(preset: str, seed: int) -> GameRecord:

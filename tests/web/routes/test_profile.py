@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .helpers import csrf_of
-from .play import api_player, browse_as, win
+from ..helpers import csrf_of
+from ..play import api_player, browse_as, win
 
 
 def post(client, path: str, **data):

@@ -21,8 +21,8 @@ from app.services.play import returned
 from app.services.play.games import record_of
 from app.services.stats import leaderboard
 
-from .helpers import HX, act, board_fields, board_state, csrf_of
-from .play import WIN_LINE, WIN_SEED, set_columns
+from ..helpers import HX, act, board_fields, board_state, csrf_of
+from ..play import WIN_LINE, WIN_SEED, set_columns
 
 
 class Queue:

@@ -21,8 +21,8 @@ from app.services.play import daily
 from app.web.main import create_app
 from app.web.views.preset_words import preset_summary
 
-from .helpers import csrf_of, first_move
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win
+from ..helpers import csrf_of, first_move
+from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, new_game, play_line, set_columns, win
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 

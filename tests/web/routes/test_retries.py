@@ -12,8 +12,8 @@ from app.db.models import Game, Player
 from app.services.play import moves
 from app.web.http.identity import PLAYER_COOKIE, unsign_player
 
-from .helpers import HX, board_state, csrf_of, start_seeded
-from .play import WIN_LINE, WIN_SEED
+from ..helpers import HX, board_state, csrf_of, start_seeded
+from ..play import WIN_LINE, WIN_SEED
 
 
 def post(client, game_id: str, html: str, **fields):

@@ -17,8 +17,8 @@ from app.db.models import Game, Player
 from app.services.assist import searches
 from app.services.play import games, lifecycle
 
-from .helpers import HX, board_state, csrf_of, start_seeded
-from .play import WIN_LINE, WIN_SEED, api_player, move, new_game
+from ..helpers import HX, board_state, csrf_of, start_seeded
+from ..play import WIN_LINE, WIN_SEED, api_player, move, new_game
 
 PYRAMID_SEED = 4242
 
@@ -172,7 +172,7 @@ def test_retry_from_a_point_the_game_never_had_changes_nothing(client, app):
     with app.state.sessionmaker() as session:  # finished: counted as lost, so it has an analysis
         session.execute(update(Game).where(Game.id == game["id"]).values(abandoned=True))
         session.commit()
-    from .play import browse_as
+    from ..play import browse_as
 
     browse_as(client, client, auth)
     page = client.get(f"/games/{game['id']}")

@@ -289,7 +289,7 @@ def test_a_bad_deal_is_a_clear_error():
 
 
 def test_previews_and_sharing_know_nothing_of_http_and_previews_nothing_of_the_database():
-    from ..engine.test_purity import imported_modules
+    from ...engine.test_purity import imported_modules
 
     web = Path(previews.__file__).parent
     http = ("fastapi", "starlette", "jinja2")

@@ -13,7 +13,7 @@ from app.engine import GAMES, PRESETS
 from app.web.views import preset_words
 from app.web.views.preset_words import game_name, preset_expectation, preset_name, preset_summary
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _messages() -> list[tuple[str, str]]:

@@ -15,8 +15,8 @@ from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
 
-from .helpers import act, board_fields, first_move
-from .play import api_player, browse_as, move, played_by_hand, set_columns
+from ..helpers import act, board_fields, first_move
+from ..play import api_player, browse_as, move, played_by_hand, set_columns
 
 DAY = date(2026, 12, 1)
 

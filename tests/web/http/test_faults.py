@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from app.settings import Settings
 from app.web.main import create_app
 
-from .helpers import HX
+from ..helpers import HX
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from app.services.assist import par, searches
 
-from .helpers import HX, csrf_of
+from ..helpers import HX, csrf_of
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from app.services.play import games, lifecycle
 from app.services.play.games import OnTable, record_of
 from app.web.views import game_view
 
-from .helpers import HX, act, board_fields, csrf_of, first_move
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, set_columns
+from ..helpers import HX, act, board_fields, csrf_of, first_move
+from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, lose, set_columns
 
 pytestmark = pytest.mark.sqlite_only
 

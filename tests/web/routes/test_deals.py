@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from app.services.assist import searches
 
-from .helpers import csrf_of
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, days_ago, first_move, new_game, play_line, set_columns, win
+from ..helpers import csrf_of
+from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, days_ago, first_move, new_game, play_line, set_columns, win
 
 SEED = WIN_SEED
 
@@ -75,7 +75,7 @@ def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
 
 def test_the_winning_line_waits_while_a_game_with_no_moves_left_may_be_undone(client, other_client):
     """Seen, it would win the game undone after it; given up, the game is over and it is shown."""
-    from .play import LOSE_SEED, lose
+    from ..play import LOSE_SEED, lose
 
     auth = api_player(client)
     browse_as(other_client, client, auth)
@@ -101,7 +101,7 @@ def test_the_winning_line_waits_while_a_game_with_no_moves_left_may_be_undone(cl
 
 
 def test_an_unwinnable_deal_is_called_so_after_losing(client, other_client):
-    from .play import lose
+    from ..play import lose
 
     auth = api_player(client)
     lose(client, auth, preset="pyramid", seed=1, give_up=True)

@@ -8,9 +8,9 @@ import pytest
 
 from app.services.assist import searches
 
-from .helpers import HX, csrf_of
-from .helpers import first_move as played_first
-from .test_refusals import refused, snapshot
+from ..helpers import HX, csrf_of
+from ..helpers import first_move as played_first
+from ..http.test_refusals import refused, snapshot
 
 LIMIT = 2
 

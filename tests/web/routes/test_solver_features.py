@@ -21,10 +21,10 @@ from app.services.play import moves
 from app.services.play.games import record_of
 from app.solver import SolveResult, solve
 
-from .helpers import HX, board_state, csrf_of, stored_game
-from .play import WIN_LINE, WIN_SEED
+from ..helpers import HX, board_state, csrf_of, stored_game
+from ..play import WIN_LINE, WIN_SEED
 
-VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "solve.jsonl"
+VECTORS = Path(__file__).resolve().parents[2] / "vectors" / "solve.jsonl"
 
 
 def _vector_deals(winnable: bool) -> list[str]:
@@ -368,7 +368,7 @@ def test_the_indicator_is_off_by_default_and_loads_with_its_own_request(client, 
     calls = []
     real = searches.solve
     monkeypatch.setattr(searches, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
-    from .helpers import act
+    from ..helpers import act
 
     first = WIN_LINE[0].split("+")
     response = act(client, game_id, html, target=first[0])
@@ -689,7 +689,7 @@ def test_bounds_are_rounded_outwards_and_written_as_the_language_writes_them():
 
 
 def test_the_end_screen_offers_the_analysis_in_words_that_fit_the_result(client):
-    from .play import api_player, lose, set_columns, win
+    from ..play import api_player, lose, set_columns, win
 
     auth = api_player(client)
     won_page = client.get(f"/games/{win(client, auth)['id']}").text

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from .helpers import board_state
-from .test_solver_features import _near_end, _page, _post
+from ..helpers import board_state
+from ..routes.test_solver_features import _near_end, _page, _post
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 

@@ -13,7 +13,7 @@ from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.taps import places
 from app.web.views.templating import card_symbol
 
-from .helpers import act, board_state, start_seeded
+from ..helpers import act, board_state, start_seeded
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 
@@ -138,7 +138,7 @@ def test_a_tap_on_the_stock_card_with_no_pair_draws_it(client, htmx):
 def test_the_solver_busy_refusal_shows_in_the_toast_and_leaves_the_board(client, monkeypatch):
     from app.services.assist import searches
 
-    from .helpers import HX, csrf_of
+    from ..helpers import HX, csrf_of
 
     monkeypatch.setattr(searches, "_max_admitted", 0)  # every search slot taken
     game_id, page = start_seeded(client, "pyramid", 4242)

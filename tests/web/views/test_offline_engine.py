@@ -22,8 +22,8 @@ from app.settings import PROJECT_ROOT
 from app.web.views import offline_engine, templating
 from app.web.views.offline_bundle import engine_url, engine_zip
 
-from .helpers import HX, csrf_of, first_move
-from .play import WIN_LINE, WIN_SEED
+from ..helpers import HX, csrf_of, first_move
+from ..play import WIN_LINE, WIN_SEED
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine import PRESETS, deal_for_seed, format_deal, get_game
 
-VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "replay.jsonl"
+VECTORS = Path(__file__).resolve().parents[2] / "vectors" / "replay.jsonl"
 
 
 def new_token(client) -> dict:
@@ -110,7 +110,7 @@ def test_api_replays_shared_vectors_like_tretten_replay(client, preset, vector):
 
 
 def test_a_game_counted_as_lost_reads_lost_with_its_phase_and_takes_no_move(client, app):
-    from .play import api_player, move, new_game, set_columns
+    from ..play import api_player, move, new_game, set_columns
 
     auth = api_player(client)
     game = move(client, auth, new_game(client, auth, "pyramid", 4242), "D")
@@ -125,7 +125,7 @@ def test_a_game_counted_as_lost_reads_lost_with_its_phase_and_takes_no_move(clie
 def test_a_game_says_where_its_moves_came_from(client, app):
     """The labels the daily table ranks by, in the API too: a game played through it is "api";
     one whose moves were made offline says so."""
-    from .play import api_player, move, new_game, set_columns
+    from ..play import api_player, move, new_game, set_columns
 
     auth = api_player(client)
     game = move(client, auth, new_game(client, auth, "pyramid", 4244), "D")

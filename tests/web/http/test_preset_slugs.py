@@ -9,8 +9,8 @@ from app.db.models import Game
 from app.engine.presets import ALIASES
 from app.services.assist import searches
 
-from .helpers import HX, csrf_of
-from .helpers import first_move as played_first
+from ..helpers import HX, csrf_of
+from ..helpers import first_move as played_first
 from .test_refusals import snapshot
 
 ALIAS = "tuts-tomb"

@@ -13,8 +13,8 @@ from app.db.models import Game, Player
 from app.engine import PRESETS, GameRecord, Status, deal_for_seed
 from app.engine.cards import format_deal
 
-from .helpers import HX, act, board_state, csrf_of, first_move, start_seeded
-from .play import LOSE_SEED, WIN_LINE, WIN_SEED, api_player, days_ago, lose, move, new_game, set_columns, win
+from ..helpers import HX, act, board_state, csrf_of, first_move, start_seeded
+from ..play import LOSE_SEED, WIN_LINE, WIN_SEED, api_player, days_ago, lose, move, new_game, set_columns, win
 
 
 def rows(app) -> tuple[int, int]:

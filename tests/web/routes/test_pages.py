@@ -8,7 +8,7 @@ import pytest
 
 from app.engine import PRESETS, deal_for_seed, format_deal
 
-from .helpers import first_move, HX, act, board_state, start_seeded
+from ..helpers import first_move, HX, act, board_state, start_seeded
 
 pytestmark = pytest.mark.sqlite_only  # what is drawn, not how it is stored
 

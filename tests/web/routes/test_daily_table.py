@@ -16,8 +16,8 @@ from app.services.assist import par as par_service
 from app.services.play import daily
 from app.services.stats import leaderboard
 
-from .helpers import csrf_of
-from .play import WIN_LINE, WIN_SEED, api_player, browse_as, move, new_game, play_line, played_by_hand, set_columns
+from ..helpers import csrf_of
+from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, move, new_game, play_line, played_by_hand, set_columns
 
 DAY = date(2021, 3, 14)  # a past day of this test's own, with pyramid seed 250 as its deal
 
