@@ -439,6 +439,9 @@ def test_auto_finish_is_only_offered_when_proven(client, monkeypatch):
     assert response.status_code == 422 and 'data-error="no_auto_finish"' in response.text
     game = _game(client, game_id)
     assert game.cursor == keep and game.auto_finished is False
+    with _session(client) as session:  # the stubbed solver's "undecided" is no fact: others ask anew
+        session.execute(delete(PositionVerdict))
+        session.commit()
 
 
 # ---------------------------------------------------------------- post-game analysis
