@@ -14,15 +14,16 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import InvalidMoveError
-from .gaps import COLUMNS, ROWS, Fill, GapsMove
+from .gaps import COLUMNS, REDEAL, ROWS, Fill, GapsMove
 from .pyramid import DRAW, STOCK, PyramidMove, Remove, location_text, parse_location
 
 # What a tap that plays nothing says, as a message key the page words: a pyramid card still
 # covered by a card below it, a free pyramid card that no free card makes 13 with now, a Gaps
 # card that cannot be played now (no gap after its predecessor), a gap no card can fill, a Gaps
 # card already in place (it may still be moved). "no_pair" (two cards that make no pair) is said
-# with the two cards (``Tap.cards``).
-NOTES = ("covered", "no_partner", "not_playable", "dead_gap", "in_place")
+# with the two cards (``Tap.cards``); in a Gaps round where no card can move, any card or gap
+# tapped says to redeal ("stuck").
+NOTES = ("covered", "no_partner", "not_playable", "dead_gap", "in_place", "stuck")
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
             return Tap(move=fills[0])
         if fills:
             return Tap(selected=pos)
-        return Tap(note="dead_gap")
+        return Tap(note="stuck" if stuck(position) else "dead_gap")
     fills = position.moves_of_card(card)
     if selected == card.code:
         return Tap(selected=None)
@@ -135,4 +136,9 @@ def gaps_tap(position, selected: str | None, pos: str) -> Tap:
         return Tap(move=fills[0])
     if fills:
         return Tap(selected=card.code)
-    return Tap(note="not_playable")
+    return Tap(note="stuck" if stuck(position) else "not_playable")
+
+
+def stuck(position) -> bool:
+    """A Gaps round where no card can move and a redeal is left: what is tapped says to redeal."""
+    return position.is_legal(REDEAL) and not any(isinstance(m, Fill) for m in position.legal_moves())

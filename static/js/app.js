@@ -507,7 +507,7 @@
       var a = next[el.value];
       quiet(el);
       if (!a) {
-        el.setAttribute("data-refusal", el.hasAttribute("data-gap") ? "dead_gap"
+        el.setAttribute("data-refusal", next.stuck ? "stuck" : el.hasAttribute("data-gap") ? "dead_gap"
           : (next.covered || []).indexOf(el.value) >= 0 ? "covered" : next.unplayable || "not_playable");
         return;
       }

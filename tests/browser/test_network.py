@@ -491,10 +491,16 @@ def test_a_press_right_after_another_tabs_board_came_is_let_go(server, new_page)
     let_go = hold_moves(page)
     tap_all(page, OFFLINE_MOVES[:1])  # the king, on the board before the other tab's draw
     page.wait_for_function("() => TrettenBoard.debug().posted")
+    # Undo pressed the moment the refusal's board is in (a hand does not wait for its cards to
+    # settle), however slow the machine: meant for the board before
+    page.evaluate("""() => document.addEventListener('htmx:afterSettle', function once() {
+      if (!document.querySelector('#board [data-error="stale"]')) return;
+      document.removeEventListener('htmx:afterSettle', once);
+      document.querySelector('#board [data-action="undo"]').click();
+      window.pressedAtOnce = true;
+    })""")
     let_go()
-    page.wait_for_selector('[data-error="stale"]')
-    # at once (a hand does not wait for the board's cards to settle): meant for the board before
-    page.click('#board [data-action="undo"]', force=True)
+    page.wait_for_function("() => window.pressedAtOnce")
     assert page.locator('[data-error="stale"]').count() == 1 and not page.evaluate("() => TrettenBoard.debug().others")
     assert stored_moves(page, server, game_id_of(page)) == ["D", "D"]
     page.wait_for_timeout(700)  # a moment later the press is the player's, on the board they see
@@ -510,9 +516,15 @@ def test_a_key_for_a_button_the_board_has_not_is_no_press(server, new_page):
     errors = uncaught(page)
     page.goto(f"{server}/play/gaps/7")
     network(page, offline=False)
+    held: list = []
+    page.route(re.compile(r"/play/gaps/7$"),
+               lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
     page.click('#board button[name="target"][data-move]')
+    page.wait_for_function("() => TrettenBoard.debug().posted")  # the fill is on its way, held
     page.keyboard.press("d")
     assert page.evaluate("() => TrettenBoard.debug().later.length") == 0
+    for route in held:
+        route.continue_()
     wait_ply(page, 1)
     settled(page)
     assert page.locator("#board .toast[data-near]").count() == 0

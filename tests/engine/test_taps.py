@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from app.engine import GAMES, PRESETS, GameRecord, InvalidMoveError, deal_for_seed, get_game
 from app.engine.gaps import COLUMNS, ROWS, Fill, GapsPosition
 from app.engine.pyramid import DRAW, RESERVE, STOCK, WASTE, Remove, location_text, parse_location
-from app.engine.taps import NOTES, STOCK_PLACE, Tap, gaps_tap, places, pyramid_tap
+from app.engine.taps import NOTES, STOCK_PLACE, Tap, gaps_tap, places, pyramid_tap, stuck
 
 from .strategies import CONFIGS, new_record, seeds
 
@@ -245,7 +245,8 @@ def test_a_tap_on_what_cannot_be_played_plays_nothing(walk):
     for place in (p for p in board if not in_moves(position, p)):
         tap = variant.tap(position, None, place)
         if isinstance(position, GapsPosition):
-            assert tap == Tap(note="not_playable" if gaps_cell(position, place) else "dead_gap"), (place, tap)
+            plain = "not_playable" if gaps_cell(position, place) else "dead_gap"
+            assert tap == Tap(note="stuck" if stuck(position) else plain), (place, tap)
         elif place == STOCK_PLACE and DRAW in position.legal_moves():
             assert tap == Tap(move=DRAW), tap
         else:

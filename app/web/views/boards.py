@@ -21,6 +21,7 @@ from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove, location_text
 from app.engine.taps import STOCK_PLACE, places, pos_text
+from app.engine.taps import stuck as gaps_stuck
 
 # ---------------------------------------------------------------- what the board shows
 
@@ -116,7 +117,8 @@ _PYRAMID_ROWS = tuple(
 # ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
 # pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s),
 # "unplayable" the refusal of a card left out that is not covered ("no_partner": a free pyramid
-# card no free card makes 13 with; a Gaps card "not_playable", the page's default), and
+# card no free card makes 13 with; a Gaps card "not_playable", the page's default), "stuck"
+# that a Gaps round can only be redealt (every place left out says so: ``gaps_tap``), and
 # "counts" the board's figures after the move (``_pyramid_counts``). A
 # card the page cannot show yet (the next stock or waste card) is left out, and so is any answer
 # naming it.
@@ -251,12 +253,13 @@ class Cell(NamedTuple):
     partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
     move: str | None = None  # a tap alone fills: the place at the other end of the move
     note: str | None = None  # a tap selects it with a word (message key): a card in place
+    stuck: bool = False  # no card can move and a redeal is left: a tap says to redeal
 
     @property
     def answers(self) -> dict[str, str]:
         """As ``Slot.answers``; a move names the card's place, then the gap's ("1.11>0.1")."""
         if not self.playable:
-            return {"data-refusal": "not_playable" if self.card else "dead_gap"}
+            return {"data-refusal": "stuck" if self.stuck else "not_playable" if self.card else "dead_gap"}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
         if self.move:
             said["data-move"] = f"{self.pos}>{self.move}" if self.card else f"{self.move}>{self.pos}"
@@ -276,7 +279,7 @@ class GapsBoard:
     stuck: bool = False  # no card can move and a redeal is left: the page says so at its button
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
-    ahead: dict[str, dict[str, list]] = field(default_factory=dict)  # as PyramidBoard's
+    ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
 
 
 def _gaps_ends(position, fills) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -295,20 +298,22 @@ def _card_pos(position, fill: Fill) -> str:
     return f"{at // COLUMNS}.{at % COLUMNS}"
 
 
-def _gaps_ahead(position, fills) -> dict[str, dict[str, list]]:
-    out: dict[str, dict[str, list]] = {}
+def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
     for move in fills:
         after = position.apply(move)
         later = [m for m in after.legal_moves() if isinstance(m, Fill)]
         gaps_of, cards_of = _gaps_ends(after, later)
         prefixes = after.correct_prefix_lengths()
-        answers: dict[str, list] = {}
+        answers: dict[str, Any] = {}
         for pos, to in gaps_of.items():
             r, c = (int(x) for x in pos.split("."))
             in_place = c < prefixes[r]
             answers[pos] = [to, to[0] if len(to) == 1 and not in_place else "", "in_place" if in_place else ""]
         for pos, fits in cards_of.items():
             answers[pos] = [fits, fits[0] if len(fits) == 1 else "", ""]
+        if gaps_stuck(after):  # every card and gap left out says to redeal
+            answers["stuck"] = True
         out[f"{_card_pos(position, move)}>{pos_text(move)}"] = answers
     return out
 
@@ -328,6 +333,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
             partners.add(f.card.code)
     prefixes = position.correct_prefix_lengths()
     gaps_of, cards_of = _gaps_ends(position, fills)
+    stuck = gaps_stuck(position)  # as ``gaps_tap`` says it
     rows = []
     for r in range(ROWS):
         row = []
@@ -341,7 +347,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
                     # a won board's gaps, each after its row's king, are where the game ends
                     dead=position.status is not Status.WON and position.is_dead_gap(r, c),
                     after=position.grid[r * COLUMNS + c - 1] if c else None,
-                    partners=fits, move=fits[0] if len(fits) == 1 else None,
+                    partners=fits, move=fits[0] if len(fits) == 1 else None, stuck=stuck,
                 ))
             else:
                 to = tuple(gaps_of.get(pos, ()))
@@ -350,7 +356,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
                     pos, r, c, card, card.code in playable_cards, card.code == selected,
                     card.code in partners, in_place=in_place, partners=to,
                     move=to[0] if len(to) == 1 and not in_place else None,
-                    note="in_place" if to and in_place else None,
+                    note="in_place" if to and in_place else None, stuck=stuck,
                 ))
         rows.append(tuple(row))
     can_redeal = position.is_legal(REDEAL)
@@ -360,7 +366,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         round=position.round,
         rounds_left=position.rounds_left,
         can_redeal=can_redeal,
-        stuck=can_redeal and not fills,
+        stuck=stuck,
         in_place=sum(prefixes),
         places=ROWS * (COLUMNS - 1),
         selected=selected,

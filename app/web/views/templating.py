@@ -44,6 +44,7 @@ TEXTS = {
     "not_playable": N_("That card cannot be played right now."),
     "covered": N_("That card is covered: it can be played once the cards lying on it are gone."),
     "no_partner": N_("No free card makes 13 with this one right now."),
+    "stuck": N_("No card can move: redeal to go on."),
     "dead_gap": N_("Nothing can go into that gap."),
     "in_place": N_("That card is in place in its row. Tap a gap to move it anyway."),
     "confirm_redeal": N_("Cards can still be moved. Redeal anyway?"),

@@ -83,7 +83,8 @@ def test_each_gaps_place_says_what_its_tap_does(seed):
         for cell in (c for row in board.rows for c in row):
             tap = gaps_tap(position, None, cell.pos)
             if not cell.playable:
-                assert tap.move is None and tap.note == ("not_playable" if cell.card else "dead_gap")
+                plain = "not_playable" if cell.card else "dead_gap"
+                assert tap.move is None and tap.note == ("stuck" if board.stuck else plain)
                 seen["refused"] += 1
                 continue
             if cell.move:
@@ -158,7 +159,7 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
                 refusals = {s.answers.get("data-refusal") for s in slots(nxt) if not s.under} - {None}
                 assert refusals <= {ahead["unplayable"]}
             for place, answer in ahead.items():
-                if place in ("draw", "recycle", "covered", "counts", "unplayable"):
+                if place in ("draw", "recycle", "covered", "counts", "unplayable", "stuck"):
                     continue
                 assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
             for place in after.keys() - ahead.keys() - {"covered"}:
@@ -191,6 +192,10 @@ def test_a_stuck_gaps_board_says_to_redeal_and_only_then():
     while a card can move, or with no redeal left, it does not."""
     position = _stuck_gaps(3)
     assert position.status is Status.PLAYING and gaps_board(position, None).stuck
+    # and every card or gap tapped says so, as the board's answers do
+    cells = [c for row in gaps_board(position, None).rows for c in row]
+    assert {gaps_tap(position, None, c.pos).note for c in cells} == {"stuck"}
+    assert {c.answers["data-refusal"] for c in cells} == {"stuck"}
     later = position.apply(next(m for m in position.legal_moves() if not isinstance(m, Fill)))  # the redeal
     assert not gaps_board(later, None).stuck
     while later.status is Status.PLAYING and (redeal := [m for m in later.legal_moves() if not isinstance(m, Fill)]):
