@@ -57,6 +57,23 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Moment(TypeDecorator):
+    """A moment in time, stored in UTC and read back aware, from either database: PostgreSQL's
+    ``timestamptz`` hands back aware datetimes, SQLite keeps no zone and hands back naive ones
+    (always UTC here), so every comparison and difference in Python needs no conversion.
+    Written in UTC, so that SQLite, which keeps the wall-clock time it is given, reads it back
+    right."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        return value if value is None or value.tzinfo is None else value.astimezone(UTC)
+
+    def process_result_value(self, value, dialect):
+        return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
 def new_public_id() -> str:
     # random, unguessable ids: a game link is the capability to watch it once it is finished (a game
     # in play is its player's alone: app.services.stats.leaderboard.check_may_watch)
@@ -88,7 +105,7 @@ class Player(Base):
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # the "still winnable?" indicator on the game page (off by default: it is a spoiler)
     winnable_indicator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
     # shown on deal pages beside the player's results (escaped); NULL = "anonymous"
     display_name: Mapped[str | None] = mapped_column(String(40))
     # the player's daily wins appear on the day's table (app.services.stats.leaderboard), under
@@ -136,10 +153,10 @@ class Game(Base):
     score: Mapped[int] = mapped_column(Integer, default=0)
     undo_count: Mapped[int] = mapped_column(Integer, default=0)
     hint_count: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # first move: the timer starts
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(Moment, default=utcnow, onupdate=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(Moment)  # first move: the timer starts
+    finished_at: Mapped[datetime | None] = mapped_column(Moment)
     seconds: Mapped[int | None] = mapped_column(Integer)  # first move to the end, set when it ends
     # replaced by a new game of the same preset, or moved on after a day idle: counts as lost
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -181,7 +198,7 @@ class DailyDeal(Base):
     seed: Mapped[int] = mapped_column(SeedType, nullable=False)
     candidate: Mapped[int] = mapped_column(Integer, default=0)  # k of the rule's k-th candidate
     proven: Mapped[bool] = mapped_column(Boolean, default=True)  # the solver proved it winnable
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
 
 
 class DealVerdict(Base):
@@ -194,7 +211,7 @@ class DealVerdict(Base):
     winnable: Mapped[bool | None] = mapped_column(Boolean)  # None: undecided within the budget
     moves: Mapped[str] = mapped_column(Text, default="")   # a winning line, when winnable
     nodes: Mapped[int] = mapped_column(Integer, default=0)
-    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    solved_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
 
 
 class PositionVerdict(Base):
@@ -217,7 +234,7 @@ class PositionVerdict(Base):
     # not winnable or undecided: the move reaching the best score a hint's search found (a node
     # budget, so the same for every asker), kept so a hint asked again is not searched again
     best_move: Mapped[str | None] = mapped_column(String(64))
-    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    solved_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
 
 
 class ShortestLine(Base):
@@ -233,7 +250,7 @@ class ShortestLine(Base):
     proven: Mapped[bool] = mapped_column(Boolean, default=False)
     lower_bound: Mapped[int] = mapped_column(Integer, default=0)
     nodes: Mapped[int] = mapped_column(Integer, default=0)
-    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    solved_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)
 
 
 class HealthCheck(Base):
@@ -242,4 +259,4 @@ class HealthCheck(Base):
     __tablename__ = "health_checks"
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    checked_at: Mapped[datetime] = mapped_column(Moment, default=utcnow)

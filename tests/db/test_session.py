@@ -5,21 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
 from app.db.models import Player, PositionVerdict
-from app.db.session import WritesPending, facts, get_engine, release, session_factory
-from app.settings import Settings
-
-from ..databases import fresh_postgres, worker
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def sessions(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'units.sqlite3'}" if request.param == "sqlite" else fresh_postgres(f"tretten_units_{worker()}")
-    settings = Settings(data_dir=tmp_path, database_url=url, secret_key="test-secret-of-at-least-32-characters")
-    upgrade_to_head(settings)
-    yield session_factory(settings)
-    get_engine(settings).dispose()
+from app.db.session import WritesPending, facts, release
 
 
 def verdict(key: str) -> PositionVerdict:

@@ -5,23 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.migrate import upgrade_to_head
 from app.db.models import Player
-from app.db.session import get_engine, release, session_factory, unit_of_work
+from app.db.session import release, unit_of_work
 from app.services import spare_time
-from app.settings import Settings
-
-from ..databases import fresh_postgres, worker
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def sessions(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'unit.sqlite3'}" if request.param == "sqlite" \
-        else fresh_postgres(f"tretten_unit_of_work_{worker()}")
-    settings = Settings(data_dir=tmp_path, database_url=url, secret_key="test-secret-of-at-least-32-characters")
-    upgrade_to_head(settings)
-    yield session_factory(settings)
-    get_engine(settings).dispose()
 
 
 def stored(sessions, player_id: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import Session, aliased
@@ -126,9 +126,7 @@ def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
     if game.started_at is None:
         return 0
     end = game.finished_at or now or utcnow()
-    started = game.started_at if game.started_at.tzinfo else game.started_at.replace(tzinfo=UTC)
-    end = end if end.tzinfo else end.replace(tzinfo=UTC)
-    return max(0, int((end - started).total_seconds()))
+    return max(0, int((end - game.started_at).total_seconds()))
 
 
 def current_score(game: Game, record: GameRecord | None = None) -> int:
@@ -153,7 +151,6 @@ def check_rate(session: Session, player: Player, limits: Limits) -> None:
     if (recent or 0) >= limits.games_per_minute:
         wait = 60.0
         if oldest is not None:  # the oldest of them leaves the minute first
-            oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)
             wait = 60 - (now - oldest).total_seconds()
         raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
                              retry_after=max(1, math.ceil(wait)))

@@ -23,7 +23,7 @@ stats page states it in a sentence.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from sqlalchemy import and_, case, literal, or_, update
@@ -78,16 +78,9 @@ class Abandonment(StrEnum):
     IDLE = "idle"                # left unfinished for a day
 
 
-def aware(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes (always UTC here)."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
-
-
 def idle(game: Game, now: datetime | None = None) -> bool:
     """Unfinished (or with no moves left) and untouched for a day since a move was made."""
-    updated = aware(game.updated_at)
+    updated = game.updated_at
     return (game.status in (Status.PLAYING, Status.LOST) and game.started_at is not None and updated is not None
             and updated < (now or utcnow()) - IDLE_LIMIT)
 
@@ -224,7 +217,7 @@ def finish_time(game: Game) -> int | None:
     """Seconds from the first move to the end, for a finished game the clock times (``clock_counts``)."""
     if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None or not clock_counts(game):
         return None
-    started, finished = aware(game.started_at), aware(game.finished_at)
+    started, finished = game.started_at, game.finished_at
     assert started is not None and finished is not None
     return max(0, int((finished - started).total_seconds()))
 

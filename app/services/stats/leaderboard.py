@@ -89,8 +89,8 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
 
 
 def utc_day(moment: datetime) -> date:
-    """The UTC day of a stored moment (SQLite hands back naive UTC datetimes)."""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).date()
+    """The UTC day of a stored moment."""
+    return moment.astimezone(UTC).date()
 
 
 def has_finished(session: Session, game: str, deal_key: str, viewer_id: str | None,

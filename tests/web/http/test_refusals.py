@@ -33,7 +33,10 @@ def snapshot(app) -> dict[str, list[tuple]]:
 
 
 def refused(app, send, status: int):
-    """``send()``'s answer, checked to be the refusal ``status`` and to have changed no row."""
+    """``send()``'s answer, checked to be the refusal ``status`` and to have changed no row.
+    What earlier requests left to the solver's spare time (a par kept for a deal) is done
+    first: it is theirs, and it writes when it is done."""
+    searches.wait_for_spare_time()
     before = snapshot(app)
     response = send()
     assert response.status_code == status, (response.status_code, response.text[:400])
