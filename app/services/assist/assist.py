@@ -196,7 +196,12 @@ def hint_on_deal(session: Session, player: Player, draft: Game, *,
     """A hint on a deal ready to play: searched first, then the game is stored with the hint
     counted (its first move is still to come: the game it then stores goes on with this one,
     games.game_to_start). A refused search stores nothing; a new game the player may not start
-    now is refused before the search (whose facts are kept whatever the request's end)."""
+    now is refused before the search (whose facts are kept whatever the request's end). The
+    player's game of this deal in play (another tab's, the day's deal opened again) is the
+    answer instead, as to a first move (``moves.first_move``): a hint here would go on a second
+    game of the same cards, not counted on the one played."""
+    if games.game_of_deal(session, player, draft) is not None:
+        raise moves.RacedError("this deal is already in play in another tab", "raced")
     record = record_of(draft)
     if games.waiting_game(session, player, draft) is None:
         games.check_rate(session, player, limits)

@@ -143,6 +143,12 @@ def check_rate(session: Session, player: Player, limits: Limits) -> None:
     in the last minute as ``limits`` allows, or their address or the instance as many new games
     as it allows (asked, not counted: ``start_game`` counts the game it stores): a new game is
     refused."""
+    _check_player_rate(session, player, limits)
+    if limits.new_games is not None:
+        limits.new_games.check(limits.address, take=False)
+
+
+def _check_player_rate(session: Session, player: Player, limits: Limits) -> None:
     now = utcnow()
     since = now - timedelta(minutes=1)
     recent, oldest = session.execute(
@@ -154,8 +160,6 @@ def check_rate(session: Session, player: Player, limits: Limits) -> None:
             wait = 60 - (now - oldest).total_seconds()
         raise RateLimitError("too many new games in one minute; wait a little", "rate_limited",
                              retry_after=max(1, math.ceil(wait)))
-    if limits.new_games is not None:
-        limits.new_games.check(limits.address, take=False)
 
 
 def _row(player: Player, preset: Preset, deal: tuple, seed: int | None) -> Game:
@@ -187,9 +191,9 @@ def start_game(
         raise ValueError("a game is started from a seed or a deal")
     else:
         deal = variant.deal(seed)
-    check_rate(session, player, limits)
+    _check_player_rate(session, player, limits)
     if limits.new_games is not None:
-        limits.new_games.check(limits.address)  # per client address and in total (ratelimit.py)
+        limits.new_games.check(limits.address)  # per client address and in total, counted (ratelimit.py)
     game = _row(player, preset, deal, seed)
     game.played_via = via
     game.score = current_score(game)
@@ -342,6 +346,18 @@ def first_of_deal(player_id, game, deal_key, created_at, game_id) -> ColumnEleme
     return ~exists().where(earlier.player_id == player_id, earlier.game == game, earlier.deal_key == deal_key,
                            (earlier.created_at < created_at)
                            | ((earlier.created_at == created_at) & (earlier.id < game_id)))
+
+
+def alone_in_deal(player_id, game, deal_key, created_at, finished_at, game_id) -> ColumnElement[bool]:
+    """SQL: no other game of its player dealt its cards (``Game.deal_key``, as ``first_of_deal``
+    reads it) was stored while the game of these columns was played, from its start to its end.
+    A game of the same cards in another preset, imported, or stored by a hint on the deal's page
+    is help this one could use: its hints, its "still winnable?", and once it is over the
+    deal's winning line and the other players' replays."""
+    other = aliased(Game)
+    return ~exists().where(other.player_id == player_id, other.game == game, other.deal_key == deal_key,
+                           other.id != game_id, other.created_at >= created_at,
+                           finished_at.is_(None) | (other.created_at < finished_at))
 
 
 def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:

@@ -54,7 +54,8 @@ class DealSummary:
     best_scores: dict[str, Best] = field(default_factory=dict)
     daily_days: list[date] = field(default_factory=list)
     viewer_result: str | None = None    # the viewer's best: won > lost > playing; None = not played
-    viewer_finished: bool = False      # a game of the viewer's is over (leaderboard.has_finished)
+    viewer_finished: bool = False      # a game of the viewer's is over (leaderboard.has_finished), and
+    #                                    no daily game of the cards is open (leaderboard.may_see_lines)
     verdict: DealVerdict | None = None  # only when viewer_finished
     par: Par | None = None              # the deal's par or best known line (app.services.assist.par)
     games_shown: bool = True            # the best results name their games (replay links)
@@ -122,12 +123,13 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
             summary.best_scores[system] = found
     summary.daily_days = list(session.scalars(
         select(DailyDeal.day).where(DailyDeal.preset == preset.slug, DailyDeal.seed == seed).order_by(DailyDeal.day)))
+    # today's daily deal (its cards): no game of it (a replay) for a viewer who has not finished it,
+    # or who has a game of it still open beside the one finished
+    summary.games_shown = leaderboard.may_see_lines(session, *cards, viewer_id, now=now)
     if viewer_id is not None:
         mine = set(session.scalars(select(result).where(played, Game.player_id == viewer_id)))
         summary.viewer_result = next((r for r in RESULTS if r in mine), None)
-        summary.viewer_finished = leaderboard.has_finished(session, *cards, viewer_id, now)
-    # today's daily deal (its cards): no game of it (a replay) for a viewer who has not finished it
-    summary.games_shown = summary.viewer_finished or leaderboard.may_see_lines(session, *cards, viewer_id, now=now)
+        summary.viewer_finished = summary.games_shown and leaderboard.has_finished(session, *cards, viewer_id, now)
     summary.par = par.known(session, par.start_of_deal(preset.slug, seed))
     if summary.viewer_finished:
         summary.verdict = session.get(DealVerdict, (preset.slug, seed))

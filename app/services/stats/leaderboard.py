@@ -31,7 +31,7 @@ from ..assist import daily_choice, par
 from ..errors import ForbiddenError
 from ..play import daily, games
 from ..play.lifecycle import over_expression, result_of
-from .clean import Unranked, first_games, help_used, unranked
+from .clean import Unranked, alone_games, first_games, help_used, unranked
 
 HISTORY_DAYS = 30
 
@@ -111,23 +111,25 @@ def may_see_lines(session: Session, game: str, deal_key: str, viewer_id: str | N
     """Whether the viewer may see winning lines of these cards and other players' games of them
     (of any preset of the game, imported, or with their suits swapped: ``Game.deal_key``, the
     same game to a player): while they are a daily deal today, once the viewer has finished a
-    game of them; after the day, unless the viewer still has a game of them open that was a
-    daily deal (whatever they then see, that game can no longer reach its day's table). Any other
-    cards: yes."""
+    game of them and has none of them open that was a daily deal (a game of the same cards under
+    a sibling preset, played to its end beside the day's, showed the day's line to the day's
+    game); after the day, unless the viewer still has such a game open (whatever they then see,
+    that game can no longer reach its day's table). Any other cards: yes."""
     now = now or utcnow()
     today = now.astimezone(UTC).date()
-    if any(games.key_of_seed(row.preset, row.seed) == (game, deal_key)
-           for row in session.scalars(select(DailyDeal).where(DailyDeal.day == today))):
-        return has_finished(session, game, deal_key, viewer_id, now)
+    daily_today = any(games.key_of_seed(row.preset, row.seed) == (game, deal_key)
+                      for row in session.scalars(select(DailyDeal).where(DailyDeal.day == today)))
     if viewer_id is None:
-        return True
+        return not daily_today
     was_daily = select(DailyDeal.day).where(DailyDeal.preset == Game.preset, DailyDeal.seed == Game.seed).exists()
     # a game of them not over yet: in play, with no moves left, or stored by a hint before its
     # first move (its player's first game of the deal, still to be played)
     still_open = session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.game == game, Game.deal_key == deal_key,
-                              ~over_expression(now), was_daily).limit(1))
-    return still_open is None
+                              ~over_expression(now), was_daily).limit(1)) is not None
+    if daily_today:
+        return not still_open and has_finished(session, game, deal_key, viewer_id, now)
+    return not still_open
 
 
 def check_may_watch(session: Session, game: Game, viewer_id: str | None) -> None:
@@ -160,10 +162,12 @@ def table(session: Session, preset_slug: str, day: date, viewer_id: str | None, 
         .where(Game.preset == preset_slug, Game.seed == row.seed, Game.status == Status.WON,
                Game.started_at >= start, Game.started_at < end, Game.finished_at >= start, Game.finished_at < end)
     ) if shown or game.player_id == viewer_id]
-    firsts = first_games(session, {game.player_id for game, _ in wins}, row.seed, preset_slug)
+    players = {game.player_id for game, _ in wins}
+    firsts = first_games(session, players, row.seed, preset_slug)
+    alone = alone_games(session, players, row.seed, preset_slug)
     best: dict[str, tuple] = {}
     for game, name in wins:
-        why = unranked(game, first=game.id in firsts)
+        why = unranked(game, first=game.id in firsts, alone=game.id in alone)
         key = (why is not None, game.cursor, game.seconds if game.seconds is not None else 1 << 40,
                game.finished_at, game.id)
         if game.player_id not in best or key < best[game.player_id][0]:

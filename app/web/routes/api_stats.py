@@ -91,12 +91,14 @@ class TableEntryOut(BaseModel):
     name: str | None = Field(description="The player's display name; null = anonymous")
     moves: int
     seconds: int | None = Field(description="From the first move to the win")
-    clean: bool = Field(description="Ranked: the player's first game of the deal's cards, played on the pages (not "
+    clean: bool = Field(description="Ranked: the player's first game of the deal's cards and, while it was played, "
+                                    "their only one, played on the pages (not "
                                     "through this API, not offline), with no undo, hint, auto-finish or "
                                     "\"still winnable?\", at a person's pace (docs/par.md)")
-    unranked: Literal["assisted", "again", "api", "too_fast", "offline"] | None = Field(
+    unranked: Literal["assisted", "again", "alongside", "api", "too_fast", "offline"] | None = Field(
         description="Why a win is not ranked: assisted (undo, hint, auto-finish or \"still winnable?\"), again (not "
-                    "the player's first game of the deal's cards), api (moves through this API), too_fast (faster "
+                    "the player's first game of the deal's cards), alongside (another game of the same cards was "
+                    "opened while it was played), api (moves through this API), too_fast (faster "
                     "than a person plays), offline (played offline: not seen played); null when ranked")
     over_par: int | None = Field(description="Moves over the deal's par (null without a proven par)")
     you: bool = Field(description="Your own win (with a bearer token)")

@@ -245,6 +245,17 @@ def _dealt(request: Request, session, player, preset: str, seed: int) -> Respons
     return response
 
 
+def _in_play(request: Request, session, player, exc: RacedError, draft, selected: str | None = None) -> Response:
+    """The refusal of a first action on a deal the player already plays (another tab's first move
+    won, or the game was there before): that game is the answer, its address the page's."""
+    discard(session)  # a failed write's transaction, before the game in play is read
+    in_play = games.game_of_deal(session, player, draft)
+    if in_play is not None:
+        return refused(request, session, player, exc, lambda: games.get_game_row(session, in_play.id),
+                       headers={"HX-Push-Url": f"/games/{in_play.id}"})
+    return refused(request, session, player, exc, lambda: draft, selected=selected)
+
+
 def _first_move(request: Request, session, player, limits, preset: str, seed: int | None, deal: str | None,
                 form: BoardForm) -> Response:
     draft = games.pending(player, preset, seed=seed, deal_text=deal)
@@ -253,12 +264,7 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
                                   target=form.target, selected=form.sel, limits=limits,
                                   mid=form.mid, offline=form.offline)
     except RacedError as exc:  # another tab's first move of this deal won: its game is the answer
-        discard(session)  # the failed write's transaction, before the winner's game is read
-        in_play = games.game_of_deal(session, player, draft)
-        if in_play is not None:
-            return refused(request, session, player, exc, lambda: games.get_game_row(session, in_play.id),
-                           headers={"HX-Push-Url": f"/games/{in_play.id}"})
-        return refused(request, session, player, exc, lambda: draft, selected=form.sel or None)
+        return _in_play(request, session, player, exc, draft, selected=form.sel or None)
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft, selected=form.sel or None)
     commit_now(session)
@@ -298,6 +304,8 @@ def _first_hint(request: Request, session, player, limits, preset: str, seed: in
     draft = games.pending(player, preset, seed=seed, deal_text=deal)
     try:
         game, found = assist.hint_on_deal(session, player, draft, limits=limits)
+    except RacedError as exc:
+        return _in_play(request, session, player, exc, draft)
     except ServiceError as exc:
         return refused(request, session, player, exc, lambda: draft)
     commit_now(session)

@@ -63,6 +63,8 @@ TEXTS = {
     "unranked.assisted.winnable_shown": N_("“Still winnable?” was shown during the game: not ranked"),
     "unranked_badge.again": N_("another try"),
     "unranked.again": N_("Not the player's first game of this deal: not ranked"),
+    "unranked_badge.alongside": N_("two at once"),
+    "unranked.alongside": N_("The same cards were opened in another game while this one was played: not ranked"),
     "unranked_badge.api": N_("through the API"),
     "unranked.api": N_("Played by a program through the API: not ranked"),
     "unranked_badge.too_fast": N_("too fast"),

@@ -4,7 +4,7 @@ the statistics, the streak and a deal's records: the two say the same of every k
 from __future__ import annotations
 
 import itertools
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -60,13 +60,47 @@ def test_the_sql_rule_says_what_the_tables_rule_says_of_every_kind_of_game(store
         for game in rows:
             first = game.seed not in seen
             seen.add(game.seed)
-            why = clean.unranked(game, first=first)
+            why = clean.unranked(game, first=first, alone=_alone(game, rows))
             # ranked, or clean but played offline (the statistics count it as the player's own)
             assert (game.id in clean_ids) is (why in (None, clean.Unranked.OFFLINE)), (KINDS[game.seed], first, why)
             # by the player alone: the same, undos allowed
             undone = SimpleNamespace(**{name: getattr(game, name) for name in (
                 "hint_count", "auto_finished", "winnable_shown", "played_via", "played_offline", "seconds", "cursor")},
                 undo_count=0)
-            alone = clean.unranked(undone, first=first) in (None, clean.Unranked.OFFLINE)
+            alone = clean.unranked(undone, first=first, alone=_alone(game, rows)) in (None, clean.Unranked.OFFLINE)
             assert (game.id in unaided_ids) is alone, (KINDS[game.seed], first, why)
         assert len(clean_ids) == 4 and len(unaided_ids) == 8  # by hand: timed, or offline (any time); undone or not
+
+
+def _alone(game, rows) -> bool:
+    """No other game of the player's cards was stored while ``game`` was played (read in Python)."""
+    return not any(other.id != game.id and other.player_id == game.player_id and other.deal_key == game.deal_key
+                   and game.created_at <= other.created_at < game.finished_at for other in rows)
+
+
+def test_a_game_of_the_same_cards_opened_while_a_game_is_played_makes_it_no_win_by_the_player_alone(stored):
+    """The day's game in play, the same cards dealt by a sibling preset: the day's win is not
+    the player's alone (that game's hints, and its line once over, are this one's too); a game
+    of them opened after the win is over changes nothing."""
+    with stored() as session:
+        player = players.stored_visitor(session, "beside-player")
+        limits = games.Limits(games_per_minute=10**6)
+        played = []
+        for n, sibling in enumerate(("pyramid-3", "relaxed")):
+            seed = 1000 + n
+            game = games.start_game(session, player, "pyramid", seed=seed, limits=limits)
+            game.status, game.cursor, game.seconds, game.started_at = Status.WON, MOVES, 60, game.created_at
+            session.flush()
+            beside = games.start_game(session, player, sibling, seed=seed, limits=limits)
+            # the first is won while the second is open (n = 0), or before it was opened (n = 1)
+            game.finished_at = beside.created_at + timedelta(seconds=1 if n == 0 else -1)
+            session.flush()
+            played.append(game)
+        session.commit()
+        rows = session.scalars(select(Game).where(Game.player_id == player.id)).all()
+        unaided_ids = set(session.scalars(select(Game.id).where(clean.unaided_expression(Game))))
+        for game, alone in zip(played, (False, True), strict=True):
+            assert _alone(game, rows) is alone
+            assert (game.id in clean.alone_games(session, [player.id], game.seed, "pyramid")) is alone
+            assert clean.unranked(game, first=True, alone=alone) == (None if alone else clean.Unranked.ALONGSIDE)
+            assert (game.id in unaided_ids) is alone

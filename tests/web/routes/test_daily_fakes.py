@@ -326,3 +326,50 @@ def test_fake_4_the_days_cards_under_another_preset_or_imported_are_not_shown_be
     assert mine is not None and mine.clean and mine.rank is not None  # seeing nothing, they ranked
     for winner in (sibling_id, imported_id):
         assert client.get(f"/g/{winner}/replay").status_code == 200
+
+
+def test_fake_5_the_days_cards_under_a_sibling_preset_beside_the_days_game_show_no_line(client, clock):
+    """The day's game in play, the same cards dealt by a sibling preset and given up at once (a
+    new deal): the deal's page still hides the line from the day's game."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    sibling_id, html = _at_board(client, f"/play/pyramid-3/{seed}", line[:1])
+    assert act(client, sibling_id, html, action="confirm-new").status_code == 200
+    assert _game(client, sibling_id).abandoned
+    page = client.get(f"/deal/pyramid/{seed}").text
+    assert "data-moves" not in page and " ".join(line[:6]) not in page
+    assert client.get(f"/api/deals/pyramid/{seed}").json().get("verdict") in (None, {}, [])
+
+
+def test_fake_5_a_sibling_game_played_beside_the_days_game_makes_its_win_unranked(client, clock):
+    """The day's game in play, the same cards won under a sibling preset (hints and all: a line
+    of Pyramid with three passes plays on the day's deal): the day's win is listed, not ranked."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    game_id, html = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    sibling_id, sibling = _at_board(client, f"/play/pyramid-3/{seed}", line)
+    assert board_state(sibling)["status"] == "won"
+    _, html = _at_board(client, "", line[1:], html=client.get(f"/games/{game_id}").text, game_id=game_id)
+    assert board_state(html)["status"] == "won"
+    mine = _mine(client)
+    assert mine is not None and mine.rank is None and not mine.clean and mine.why == "alongside"
+    table = client.get("/daily/pyramid/table", headers={"Accept-Language": "en"}).text
+    assert "The same cards were opened in another game while this one was played: not ranked" in table
+
+
+def test_fake_5_a_hint_asked_on_the_deal_page_of_the_days_game_in_play_is_that_games(client, clock):
+    """The deal's first hint, asked from a tab opened before the day's game began: the game in
+    play is the answer, and no second game of the cards is stored for it."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    stale = client.get(f"/play/pyramid/{seed}").text
+    game_id, _ = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    with client.app.state.sessionmaker() as session:
+        before = session.query(Game).count()
+    hinted = client.post(f"/play/pyramid/{seed}/hint", data={"csrf_token": csrf_of(stale)}, headers=HX)
+    assert hinted.status_code == 409 and hinted.headers["HX-Push-Url"] == f"/games/{game_id}"
+    assert "data-hint" not in hinted.text
+    with client.app.state.sessionmaker() as session:
+        assert session.query(Game).count() == before
+    assert _game(client, game_id).hint_count == 0
