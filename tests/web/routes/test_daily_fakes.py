@@ -230,11 +230,11 @@ def test_fake_3_a_hint_before_the_first_move_counts_in_the_game_then_played(clie
     # the player reads why their win has no place, in words under their name, not in a title
     row = re.search(r'<tr[^>]*data-mine[^>]*>.*?</tr>', client.get("/daily/pyramid/table").text, re.S).group(0)
     # its player is told which help it was; others see the rule's badge
-    assert re.search(r'data-unranked-why>You used a hint: not ranked</span>', row), row
+    assert re.search(r'data-unranked-why>Played with hints: not ranked</span>', row), row
     assert 'title="With undo, hint, auto-finish or “still winnable?”: not ranked"' in row
     # the end panel says so too, beside the share text that has no place in it
     panel = client.get(f"/games/{game_id}/analysis", headers=HX).text
-    assert 'data-unranked-why>You used a hint: not ranked<' in panel
+    assert 'data-unranked-why>Played with hints: not ranked<' in panel
 
 
 def _prefs(client, html: str, **fields) -> None:

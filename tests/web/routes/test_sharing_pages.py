@@ -194,7 +194,7 @@ def _share_text(page: str) -> str:
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Seed 250", "Won in {n} moves, 2:41 · 2 undos, no hints"),
     ("da", "Tretten · Pyramide · Spilnummer 250", "Vundet på {n} træk, 2:41 · fortrudt 2 gange, uden tip"),
-    ("sv", "Tretten · Pyramid · Spelnummer 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, inga ledtrådar"),
+    ("sv", "Tretten · Pyramid · Spelnummer 250", "Vunnet på {n} drag, 2:41 · 2 ångringar, utan ledtrådar"),
 ])
 def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, title, result):
     game_id, moves, page = _played_page(client, app, "won", language)
@@ -211,7 +211,7 @@ def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, t
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves, 12:05 · no undos, 3 hints"),
     ("da", "Tabt efter {n} træk, 12:05 · uden at fortryde, 3 tip"),
-    ("sv", "Förlorat efter {n} drag, 12:05 · inga ångringar, 3 ledtrådar"),
+    ("sv", "Förlorat efter {n} drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
 def test_a_lost_games_end_screen_has_its_result_to_share(client, app, language, result):
     game_id, moves, page = _played_page(client, app, "lost", language)

@@ -65,7 +65,7 @@ def _share(record: GameRecord, language: str, **fields) -> str:
 @pytest.mark.parametrize(("language", "title", "result"), [
     ("en", "Tretten · Pyramid · Seed 18", "Won in 38 moves, 2:41 · 2 undos, no hints"),
     ("da", "Tretten · Pyramide · Spilnummer 18", "Vundet på 38 træk, 2:41 · fortrudt 2 gange, uden tip"),
-    ("sv", "Tretten · Pyramid · Spelnummer 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, inga ledtrådar"),
+    ("sv", "Tretten · Pyramid · Spelnummer 18", "Vunnet på 38 drag, 2:41 · 2 ångringar, utan ledtrådar"),
 ])
 def test_a_won_game(language, title, result):
     record = _played(WIN)
@@ -76,7 +76,7 @@ def test_a_won_game(language, title, result):
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after 30 moves, 12:05 · no undos, 3 hints"),
     ("da", "Tabt efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
-    ("sv", "Förlorat efter 30 drag, 12:05 · inga ångringar, 3 ledtrådar"),
+    ("sv", "Förlorat efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
 def test_a_lost_game(language, result):
     record = _played(LOSS)
@@ -110,7 +110,7 @@ def test_the_daily_deal_says_which_day(language, title):
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "Lost after {n} moves (left unfinished) · no undos, no hints"),
     ("da", "Tabt efter {n} træk (afbrudt) · uden at fortryde, uden tip"),
-    ("sv", "Förlorat efter {n} drag (avbrutet) · inga ångringar, inga ledtrådar"),
+    ("sv", "Förlorat efter {n} drag (avbrutet) · utan att ångra, utan ledtrådar"),
 ])
 def test_a_game_left_unfinished_is_lost_as_the_statistics_count_it(language, result):
     record = _played(LOSS.rsplit(" ", 6)[0])

@@ -20,7 +20,7 @@ def _share(record, language, *, par=PAR, rank=None, **fields) -> str:
 @pytest.mark.parametrize(("language", "result", "scored"), [
     ("en", "Won in 38 moves, 2:41 · no undos, no hints", "Par 34: +4 · No. 3 of 12 on the day's table"),
     ("da", "Vundet på 38 træk, 2:41 · uden at fortryde, uden tip", "Par 34: +4 · Nr. 3 af 12 på dagens rangliste"),
-    ("sv", "Vunnet på 38 drag, 2:41 · inga ångringar, inga ledtrådar", "Par 34: +4 · Nr 3 av 12 på dagens topplista"),
+    ("sv", "Vunnet på 38 drag, 2:41 · utan att ångra, utan ledtrådar", "Par 34: +4 · Nr 3 av 12 på dagens topplista"),
 ])
 def test_a_win_over_par_with_its_place(language, result, scored):
     text = _share(_played(WIN), language, rank=(3, 12))
