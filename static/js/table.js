@@ -31,8 +31,10 @@
   // Beside the place `at` (a rect): under it, else above it, else to its right or left, inside
   // the window; of those, the first that covers no control (the stock's Draw strip under its
   // card, Undo, Hint…: what the player wanted instead is never hidden) and no card that can be
-  // played, else the first that covers no control; with none, over the place's middle.
-  var CONTROLS = "#board [data-action]:not([disabled])", PLAYABLE = "#board .playable";
+  // played or pile the player takes from next (the stock and the waste, right under a
+  // pyramid's bottom row on a phone), else the first that covers no control; with none, over
+  // the place's middle.
+  var CONTROLS = "#board [data-action]:not([disabled])", PLAYABLE = "#board .playable, #board [data-pile]";
   function overlaps(box, selector, at) {
     return Array.prototype.some.call(document.querySelectorAll(selector), function (el) {
       var r = el.getBoundingClientRect();

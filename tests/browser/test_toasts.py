@@ -1,7 +1,11 @@
 """A tap's words never cover the control the player wanted (issue 39): the toast beside a tapped
-card keeps clear of the board's buttons, the stock's Draw strip under its card first."""
+card keeps clear of the board's buttons, the stock's Draw strip under its card first. And the
+line that says moves wait for the network is the board's status, clear of the header and the
+buttons."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import pytest
 
@@ -9,6 +13,8 @@ from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.taps import places
 
 from .conftest import shot
+from .test_answers import ISSUE_DEAL, taps
+from .test_network import OFFLINE_MOVES, network, uncaught
 from .test_table import RECTS, SIZES, settled
 
 
@@ -50,3 +56,51 @@ def test_the_words_beside_the_stock_card_leave_the_draw_strip_in_view(server, ne
     assert gap_x <= 20 and gap_y <= 20, (card, toast)  # still beside the card
     shot(page, f"toast-stock-{size[0]}")
     assert not page.js_errors
+
+
+# the stock and the waste, and the Draw strip under the stock: what the player wants next
+PILES = '#board [data-pile], #board [data-action="draw"], #board [data-action="recycle"]'
+@pytest.mark.parametrize("size", SIZES)
+def test_the_words_of_a_card_with_no_partner_leave_the_stock_and_waste_in_view(server, new_page, size):
+    page = new_page(*size)
+    page.goto(f"{server}/play/pyramid/5")
+    settled(page)
+    alone = page.eval_on_selector_all('#board [data-refusal="no_partner"]', "els => els.map(el => el.dataset.loc)")
+    assert alone  # free cards with no partner, in the pyramid's bottom row: right above the stock
+    for loc in alone:
+        page.click(f'#board [data-loc="{loc}"]')
+        toast = page.wait_for_selector(f'#board .toast[data-near="{loc}"]', state="visible")
+        assert "13" in toast.inner_text()
+        box = page.evaluate(RECTS, f'#board .toast[data-near="{loc}"]')[0]
+        covered = [pile for pile in page.evaluate(RECTS, PILES) if pile["w"] and meets(box, pile)]
+        assert not covered, (loc, box, covered)
+    shot(page, f"toast-no-partner-{size[0]}")
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize("width,height,locale", [(390, 844, "da-DK"), (390, 844, "sv-SE"), (1280, 800, "da-DK")])
+def test_the_waiting_line_is_the_boards_status_clear_of_the_header_title_and_buttons(server, new_page, width, height,
+                                                                                      locale):
+    """Moves waiting for the network are said in the row of the board's figures and buttons (it
+    lay over the site's header at the window's top: on a phone, over its links)."""
+    page = new_page(width, height, locale=locale)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+    settled(page)
+    network(page, offline=True)
+    for selector in taps(OFFLINE_MOVES[0]):  # the king: shown at once, and it waits
+        page.click(selector)
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    line = page.evaluate(RECTS, "#board [data-sync]")[0]
+    around = page.evaluate(RECTS, "header.site, .game-head h1, .game-head .share > *, "
+                                  "#board .button, #board [data-action], #board [data-loc]")
+    covered = [box for box in around if box["w"] and meets(line, box)]
+    assert not covered, (line, covered)
+    # under the game's head, above the table, inside the window
+    head, table = page.evaluate(RECTS, ".game-head")[0], page.evaluate(RECTS, "#board .table")[0]
+    assert head["bottom"] <= line["y"] and line["bottom"] <= table["y"], (head, line, table)
+    assert line["x"] >= 0 and line["right"] <= width
+    shot(page, f"waiting-line-{width}-{locale}")
+    network(page, offline=False)
+    page.wait_for_selector("#board [data-sync]", state="hidden")
+    assert not errors

@@ -94,9 +94,12 @@ def deal_name(seed: int | None, daily_on: date | None, language: str) -> str | N
 def _result(game: Game, translations) -> str:
     _, ngettext = translations.gettext, translations.ngettext
     moves = game.cursor
-    if phase_of(game) is Phase.ABANDONED:
+    phase = phase_of(game)
+    if phase is Phase.ABANDONED:
         outcome = ngettext("Lost after %(num)d move (left unfinished)",
                            "Lost after %(num)d moves (left unfinished)", moves)
+    elif phase is Phase.LOST:  # not lost yet: an undo may still lead on, until it is given up
+        outcome = ngettext("No moves left after %(num)d move", "No moves left after %(num)d moves", moves)
     elif game.status == Status.WON:
         outcome = ngettext("Won in %(num)d move", "Won in %(num)d moves", moves)
     else:

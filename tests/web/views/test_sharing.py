@@ -79,11 +79,24 @@ def test_a_won_game(language, title, result):
     ("sv", "Förlorat efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
 def test_a_lost_game(language, result):
+    """Given up with no moves left (or replaced, or idle for a day): lost."""
     record = _played(LOSS)
     assert record.position.status == "lost"
-    text = _share(record, language, seconds=725, hint_count=3)
+    text = _share(record, language, seconds=725, hint_count=3, abandoned=True)
     assert text.split("\n")[1] == result
     assert text.split("\n")[2:] == AFTER_LOSS.split("\n") + [URL]
+
+
+@pytest.mark.parametrize(("language", "result"), [
+    ("en", "No moves left after 30 moves, 12:05 · no undos, 3 hints"),
+    ("da", "Ingen træk tilbage efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
+    ("sv", "Inga drag kvar efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
+])
+def test_a_game_with_no_moves_left_is_not_said_lost_while_an_undo_may_lead_on(language, result):
+    """The end panel offers an undo or giving up: the result to share says what is so, not yet lost."""
+    record = _played(LOSS)
+    text = _share(record, language, seconds=725, hint_count=3)
+    assert text.split("\n")[1] == result
 
 
 @pytest.mark.parametrize(("language", "result"), [
@@ -220,7 +233,7 @@ def test_a_won_gaps_game_is_all_green_and_a_dealt_one_counts_its_runs():
 def test_a_gaps_share_text_under_the_danish_rule():
     preset = get_preset("gaps-danish")
     record = GameRecord.new(preset.game, preset.rules, deal_for_seed("gaps", 3)).play("N").play("N")
-    game = _game(record, preset="gaps-danish", seed=3, status="lost", cursor=2, seconds=30)
+    game = _game(record, preset="gaps-danish", seed=3, status="lost", cursor=2, seconds=30, abandoned=True)
     text = sharing.share_text(game, record.position, "da", "https://tretten.example/deal/gaps-danish/3?from=g2")
     lines = text.split("\n")
     assert lines[0] == "Tretten · 13-kabalen, dansk husregel · Spilnummer 3"
