@@ -62,13 +62,15 @@ class Moment(TypeDecorator):
     ``timestamptz`` hands back aware datetimes, SQLite keeps no zone and hands back naive ones
     (always UTC here), so every comparison and difference in Python needs no conversion.
     Written in UTC, so that SQLite, which keeps the wall-clock time it is given, reads it back
-    right."""
+    right; a naive value is taken as UTC (PostgreSQL would read it in the connection's zone)."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
     def process_bind_param(self, value, dialect):
-        return value if value is None or value.tzinfo is None else value.astimezone(UTC)
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
     def process_result_value(self, value, dialect):
         return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from sqlalchemy import func, select
 
-from app.db.models import Game, Player
+from app.db.models import Player
 
 
 def test_a_moment_comes_back_aware_in_utc_from_a_column_and_from_an_aggregate(sessions):
@@ -24,4 +24,17 @@ def test_a_moment_comes_back_aware_in_utc_from_a_column_and_from_an_aggregate(se
         assert kept.astimezone(UTC) == datetime(2026, 12, 7, 8, 30, tzinfo=UTC)
         oldest = session.scalar(select(func.min(Player.created_at)))
         assert oldest.tzinfo is not None and oldest == moment
-        assert session.scalar(select(func.count()).select_from(Game)) == 0
+        # compared in SQL with a moment of another zone: the same instant, not the same wall clock
+        just_before = datetime(2026, 12, 7, 10, 29, tzinfo=timezone(timedelta(hours=2)))
+        assert session.scalar(select(func.count()).select_from(Player).where(Player.created_at > just_before)) == 1
+        assert session.scalar(select(func.count()).select_from(Player).where(Player.created_at > moment)) == 0
+
+
+def test_a_naive_moment_is_taken_as_utc(sessions):
+    with sessions() as session:
+        player = Player(created_at=datetime(2026, 12, 7, 8, 30))
+        session.add(player)
+        session.commit()
+        player_id = player.id
+    with sessions() as session:
+        assert session.get(Player, player_id).created_at == datetime(2026, 12, 7, 8, 30, tzinfo=UTC)

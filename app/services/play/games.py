@@ -348,16 +348,17 @@ def first_of_deal(player_id, game, deal_key, created_at, game_id) -> ColumnEleme
                            | ((earlier.created_at == created_at) & (earlier.id < game_id)))
 
 
-def alone_in_deal(player_id, game, deal_key, created_at, finished_at, game_id) -> ColumnElement[bool]:
+def alone_in_deal(player_id, game, deal_key, created_at, finished_at, updated_at, game_id) -> ColumnElement[bool]:
     """SQL: no other game of its player dealt its cards (``Game.deal_key``, as ``first_of_deal``
-    reads it) was stored while the game of these columns was played, from its start to its end.
-    A game of the same cards in another preset, imported, or stored by a hint on the deal's page
-    is help this one could use: its hints, its "still winnable?", and once it is over the
-    deal's winning line and the other players' replays."""
+    reads it) was stored while the game of these columns was played: from its start to its end,
+    or to its last change where it has no end (in play, or counted lost without one: replaced,
+    idle). A game of the same cards in another preset, imported, or stored by a hint on the
+    deal's page is help this one could use: its hints, its "still winnable?", and once it is
+    over the deal's winning line and the other players' replays."""
     other = aliased(Game)
     return ~exists().where(other.player_id == player_id, other.game == game, other.deal_key == deal_key,
                            other.id != game_id, other.created_at >= created_at,
-                           finished_at.is_(None) | (other.created_at < finished_at))
+                           other.created_at < func.coalesce(finished_at, updated_at))
 
 
 def game_of_deal(session: Session, player: Player, draft: Game) -> Game | None:

@@ -79,7 +79,7 @@ def unaided_expression(c, player_id=None) -> ColumnElement[bool]:
         or_(c.played_offline.is_(True), c.seconds >= FLOOR_SECONDS_PER_MOVE * (c.cursor - 1)),
         games.first_of_deal(c.player_id if player_id is None else player_id, c.game, c.deal_key, c.created_at, c.id),
         games.alone_in_deal(c.player_id if player_id is None else player_id, c.game, c.deal_key, c.created_at,
-                            c.finished_at, c.id),
+                            c.finished_at, c.updated_at, c.id),
     )
 
 
@@ -99,7 +99,7 @@ def alone_games(session, player_ids, seed: int, preset: str) -> set[str]:
     """The ids of the players' games of the preset's deal ``seed`` beside which no other game of
     its cards was opened (``games.alone_in_deal``)."""
     return _of_deal(session, player_ids, seed, preset, games.alone_in_deal(
-        Game.player_id, Game.game, Game.deal_key, Game.created_at, Game.finished_at, Game.id))
+        Game.player_id, Game.game, Game.deal_key, Game.created_at, Game.finished_at, Game.updated_at, Game.id))
 
 
 def _of_deal(session, player_ids, seed: int, preset: str, rule: ColumnElement[bool]) -> set[str]:

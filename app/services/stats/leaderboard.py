@@ -111,10 +111,11 @@ def may_see_lines(session: Session, game: str, deal_key: str, viewer_id: str | N
     """Whether the viewer may see winning lines of these cards and other players' games of them
     (of any preset of the game, imported, or with their suits swapped: ``Game.deal_key``, the
     same game to a player): while they are a daily deal today, once the viewer has finished a
-    game of them and has none of them open that was a daily deal (a game of the same cards under
-    a sibling preset, played to its end beside the day's, showed the day's line to the day's
-    game); after the day, unless the viewer still has such a game open (whatever they then see,
-    that game can no longer reach its day's table). Any other cards: yes."""
+    game of them and has no game of them open that may still rank (its first, of a daily deal: a
+    game of the same cards under a sibling preset, played to its end beside the day's, showed
+    the day's line to the day's game); after the day, unless the viewer still has such a game
+    open (whatever they then see, that game can no longer reach its day's table). Any other
+    cards: yes."""
     now = now or utcnow()
     today = now.astimezone(UTC).date()
     daily_today = any(games.key_of_seed(row.preset, row.seed) == (game, deal_key)
@@ -122,11 +123,14 @@ def may_see_lines(session: Session, game: str, deal_key: str, viewer_id: str | N
     if viewer_id is None:
         return not daily_today
     was_daily = select(DailyDeal.day).where(DailyDeal.preset == Game.preset, DailyDeal.seed == Game.seed).exists()
-    # a game of them not over yet: in play, with no moves left, or stored by a hint before its
-    # first move (its player's first game of the deal, still to be played)
+    # a game of them not over yet that may still reach its day's table: in play, with no moves
+    # left, or stored by a hint before its first move, and its player's first game of the cards
+    # (a retry after the day's win is another try, ranked nowhere: nothing to keep from it)
     still_open = session.scalar(
         select(Game.id).where(Game.player_id == viewer_id, Game.game == game, Game.deal_key == deal_key,
-                              ~over_expression(now), was_daily).limit(1)) is not None
+                              ~over_expression(now), was_daily,
+                              games.first_of_deal(Game.player_id, Game.game, Game.deal_key, Game.created_at, Game.id))
+        .limit(1)) is not None
     if daily_today:
         return not still_open and has_finished(session, game, deal_key, viewer_id, now)
     return not still_open

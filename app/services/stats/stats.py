@@ -69,7 +69,8 @@ def _r(filtered: bool):
     columns = [
         Game.id, Game.preset, Game.scoring, Game.score, Game.cursor, Game.seconds, Game.undo_count,
         Game.hint_count, Game.auto_finished, Game.started_at, Game.seed, Game.daily_on, Game.played_offline,
-        Game.created_at, Game.finished_at, Game.game, Game.deal_key, Game.winnable_shown, Game.played_via,
+        Game.created_at, Game.finished_at, Game.updated_at, Game.game, Game.deal_key, Game.winnable_shown,
+        Game.played_via,
         result_expression(cutoff=bindparam("cutoff", type_=Game.updated_at.type)).label("result"),
     ]
     query = select(*columns).where(Game.player_id == bindparam("pid"), Game.started_at.is_not(None))

@@ -23,7 +23,7 @@ from functools import singledispatch
 from babel.dates import format_date
 
 from app.db.models import Game
-from app.engine import PRESETS, GapsPosition, Position, PyramidPosition, Status
+from app.engine import PRESETS, GapsPosition, Position, PyramidPosition
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.pyramid import PYRAMID_SIZE, ROWS
 from app.i18n import LANGUAGES, translations_for
@@ -100,7 +100,7 @@ def _result(game: Game, translations) -> str:
                            "Lost after %(num)d moves (left unfinished)", moves)
     elif phase is Phase.LOST:  # not lost yet: an undo may still lead on, until it is given up
         outcome = ngettext("No moves left after %(num)d move", "No moves left after %(num)d moves", moves)
-    elif game.status == Status.WON:
+    elif phase is Phase.WON:
         outcome = ngettext("Won in %(num)d move", "Won in %(num)d moves", moves)
     else:
         outcome = ngettext("Lost after %(num)d move", "Lost after %(num)d moves", moves)

@@ -58,7 +58,7 @@ TEXTS = {
     "unranked.assisted": N_("With undo, hint, auto-finish or “still winnable?”: not ranked"),
     # …and to its player, which help it was (app.services.stats.clean.help_used)
     "unranked.assisted.hint": N_("Played with hints: not ranked"),
-    "unranked.assisted.undo": N_("You undid a move: not ranked"),
+    "unranked.assisted.undo": N_("You undid moves: not ranked"),
     "unranked.assisted.auto_finish": N_("Auto-finish played the end: not ranked"),
     "unranked.assisted.winnable_shown": N_("“Still winnable?” was shown during the game: not ranked"),
     "unranked_badge.again": N_("another try"),

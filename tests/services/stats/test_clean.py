@@ -73,9 +73,11 @@ def test_the_sql_rule_says_what_the_tables_rule_says_of_every_kind_of_game(store
 
 
 def _alone(game, rows) -> bool:
-    """No other game of the player's cards was stored while ``game`` was played (read in Python)."""
+    """No other game of the player's cards was stored while ``game`` was played, to its end or,
+    with none, its last change (read in Python)."""
+    end = game.finished_at or game.updated_at
     return not any(other.id != game.id and other.player_id == game.player_id and other.deal_key == game.deal_key
-                   and game.created_at <= other.created_at < game.finished_at for other in rows)
+                   and game.created_at <= other.created_at < end for other in rows)
 
 
 def test_a_game_of_the_same_cards_opened_while_a_game_is_played_makes_it_no_win_by_the_player_alone(stored):
@@ -86,20 +88,35 @@ def test_a_game_of_the_same_cards_opened_while_a_game_is_played_makes_it_no_win_
         player = players.stored_visitor(session, "beside-player")
         limits = games.Limits(games_per_minute=10**6)
         played = []
-        for n, sibling in enumerate(("pyramid-3", "relaxed")):
+        # the first is won while the second is open, or before it was opened; or the second is
+        # opened at the very moment the first was (not alone), or of its end (alone)
+        for n, (sibling, gap) in enumerate((("pyramid-3", 1), ("relaxed", -1), ("pyramid-3", None), ("relaxed", 0))):
             seed = 1000 + n
             game = games.start_game(session, player, "pyramid", seed=seed, limits=limits)
             game.status, game.cursor, game.seconds, game.started_at = Status.WON, MOVES, 60, game.created_at
             session.flush()
             beside = games.start_game(session, player, sibling, seed=seed, limits=limits)
-            # the first is won while the second is open (n = 0), or before it was opened (n = 1)
-            game.finished_at = beside.created_at + timedelta(seconds=1 if n == 0 else -1)
+            if gap is None:
+                beside.created_at = game.created_at
+            game.finished_at = beside.created_at + timedelta(seconds=gap or 1)
+            if gap == 0:
+                game.finished_at = beside.created_at
             session.flush()
             played.append(game)
+        # counted lost with no end (replaced: its last change is when it was), a game of its cards
+        # begun a week later changes nothing
+        left = games.start_game(session, player, "pyramid", seed=1010, limits=limits)
+        left.status, left.cursor, left.seconds, left.started_at = Status.PLAYING, 3, 60, left.created_at
+        left.abandoned, left.played_offline = True, True
+        session.flush()
+        later = games.start_game(session, player, "pyramid-3", seed=1010, limits=limits)
+        later.created_at = left.updated_at + timedelta(days=7)
+        session.flush()
         session.commit()
         rows = session.scalars(select(Game).where(Game.player_id == player.id)).all()
         unaided_ids = set(session.scalars(select(Game.id).where(clean.unaided_expression(Game))))
-        for game, alone in zip(played, (False, True), strict=True):
+        assert left.finished_at is None and _alone(left, rows) and left.id in unaided_ids
+        for game, alone in zip(played, (False, True, False, True), strict=True):
             assert _alone(game, rows) is alone
             assert (game.id in clean.alone_games(session, [player.id], game.seed, "pyramid")) is alone
             assert clean.unranked(game, first=True, alone=alone) == (None if alone else clean.Unranked.ALONGSIDE)

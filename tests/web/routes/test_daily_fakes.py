@@ -373,3 +373,24 @@ def test_fake_5_a_hint_asked_on_the_deal_page_of_the_days_game_in_play_is_that_g
     with client.app.state.sessionmaker() as session:
         assert session.query(Game).count() == before
     assert _game(client, game_id).hint_count == 0
+
+
+def test_a_retry_after_the_days_win_leaves_the_line_and_the_replays_shown(client, other_client, clock):
+    """A game of the day's cards begun after the day's win can rank nowhere (another try): open,
+    it hides nothing from its player."""
+    seed, line = _today(client)
+    clock.pace = 3.0
+    winner_id, _ = _at_board(other_client, f"/play/pyramid/{seed}", line)
+    _at_board(client, f"/play/pyramid/{seed}", line)
+    retry_id, _ = _at_board(client, f"/play/pyramid/{seed}", line[:1])
+    assert _game(client, retry_id).status == "playing"
+    assert "data-moves" in client.get(f"/deal/pyramid/{seed}").text
+    assert client.get(f"/g/{winner_id}/replay").status_code == 200
+
+
+def test_a_retry_of_a_past_days_deal_won_leaves_its_line_shown(client, clock):
+    yesterday, seed, line, _ = _won_yesterday(client, clock)
+    clock.now = datetime.now(UTC)
+    retry_id, _ = _at_board(client, f"/play/relaxed/{seed}", line[:1])
+    assert _game(client, retry_id).status == "playing"
+    assert "data-moves" in client.get(f"/deal/relaxed/{seed}").text
