@@ -15,6 +15,9 @@
     // them in the same order as a first load does, after app.js
     var root = document.documentElement.cloneNode(true);
     root.querySelectorAll("script[data-added]").forEach(function (s) { s.remove(); });
+    // nor an offer of the version waiting now: the copy is read when this version is the one
+    // running, where its button would do nothing
+    root.querySelectorAll("[data-update]").forEach(function (el) { el.remove(); });
     var html = "<!doctype html>\n" + root.outerHTML;
     caches.open("tretten-pages").then(function (cache) {
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));

@@ -150,6 +150,16 @@ def test_an_update_is_let_in_when_the_page_is_left(new_page, server):
     build["n"] = 1
     page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
     page.wait_for_selector("header.site nav [data-update]")
+    # a move meanwhile: the page kept for a reload offline is the page as drawn, without the
+    # offer (read back when the new version runs, its button would do nothing)
+    page.evaluate("() => caches.delete('tretten-pages')")
+    page.click('[data-action="draw"]')
+    wait_ply(page, 1)
+    settled(page)
+    kept = "() => caches.open('tretten-pages').then(c => c.match(location.href)).then(r => r ? r.text() : '')"
+    page.wait_for_function(f"() => ({kept})().then(text => text.includes('data-ply=\"1\"'))")
+    copy = page.evaluate(kept)
+    assert "data-update" not in copy and "data-ply=\"1\"" in copy
     page.click("header.site nav a[href='/stats']")  # the player goes on to another page
     page.wait_for_function("() => location.pathname === '/stats' && !!navigator.serviceWorker.controller")
     # the worker that waited is the page's now (without the page left, it would wait on)
