@@ -587,8 +587,29 @@
   // (a deal ready to play is named by its link, a stored game by its id) until all is answered
   var KEPT = "tretten.waiting:", KEPT_FORM = 1;  // a page of another release reads only its own form
   var keptKey = null;
+  // A reload (or any page left) just after a move was posted: the server may answer the reload
+  // first, with the game before the move, and this page, still here until the new one comes, get
+  // the move's answer after: had it forgotten the move then, the page that comes would show the
+  // game a move behind what is stored, with nothing to send. From the moment the page is being
+  // left, what it keeps stays as it was: the page that comes sends the move again (its `mid`
+  // makes that the same move) or finds it stored. A press on this page after all (the
+  // navigation stopped) makes it the player's again. Listened for only while moves are out: a
+  // page that listens for "beforeunload" is not kept in some browsers' back-forward cache.
+  var leaving = false;
+  function onLeave() { leaving = true; }
+  function stay() {
+    if (!leaving) return;
+    leaving = false;
+    save();
+  }
+  document.addEventListener("pointerdown", stay, true);
+  document.addEventListener("keydown", stay, true);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) stay(); });
   function save() {
     var b = board();
+    if (leaving) return;
+    if (queue.length) window.addEventListener("beforeunload", onLeave);
+    else window.removeEventListener("beforeunload", onLeave);
     if (!b || !window.sessionStorage) return;
     var key = KEPT + b.getAttribute("data-deal");
     try {
@@ -801,7 +822,7 @@
       // a card held already is held once: tapped again because nothing seemed to happen, it
       // would be a second move, refused when its turn came
       if (isTap && later.some(function (t) { return !t.actions && t.value === el.value && t.card === el.getAttribute("data-card"); })) return;
-      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : { actions: [action], at: tapAt });
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : pressKept(el, action));
       save();
       render();
       return;
@@ -816,6 +837,40 @@
     if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
   }, true);
 
+  // A button kept: its name, and where the button posts by itself (its own address, as
+  // Auto-finish's: it sends only the board's form, no value of its own) on which game
+  function pressKept(el, action) {
+    var kept = { actions: [action], at: tapAt };
+    if (el.getAttribute("hx-post") && !el.name) {
+      kept.post = el.getAttribute("hx-post");
+      kept.game = board().getAttribute("data-game-id");
+    }
+    return kept;
+  }
+  // A kept button of its own address whose board came without it (Auto-finish: its offer comes
+  // by a request of its own after the board) is posted there all the same, on the board that
+  // came (its ply and version): the server does it if it still may, or says why not. Not so its
+  // double press, made by the first, nor on another game.
+  function postedKept(tap) {
+    var b = board();
+    return !!tap.post && !secondPress(tap) && !!b && !!b.querySelector("form") &&
+      b.getAttribute("data-game-id") === tap.game &&
+      !tap.actions.some(function (name) { return b.querySelector('[data-action="' + CSS.escape(name) + '"]'); });
+  }
+  function postKept(tap) {
+    var count = others.length;
+    lastAction = { name: tap.actions[0], at: tap.at };
+    sending = tap.post;
+    htmx.ajax("POST", tap.post, { source: board().querySelector("form"), target: "#board", swap: "outerHTML" })
+      .catch(function () {});
+    sending = null;
+    if (others.length > count) return;
+    // not on its way: htmx holds a request of a form with one on its way, so it is kept and
+    // pressed when that one ends (its afterRequest drains the kept presses); with none, not done
+    if (others.length) later.unshift(tap);
+    else gone(tap);
+  }
+
   // the kept taps, made in order, until one needs a board that has not come
   function drain() {
     var before = later.length;
@@ -826,6 +881,13 @@
           el = document.querySelector('#board [data-action="' + CSS.escape(next.actions[i]) + '"]:not([disabled])');
         }
         if (el && queue.length && !el.hasAttribute("data-move")) return;  // waits for the queue
+        if (!el && postedKept(next)) {
+          if (queue.length) return;  // waits for the queue
+          later.shift();
+          postKept(next);
+          if (later[0] === next) break;  // pressed once the request on its way ends
+          continue;
+        }
       } else {
         el = place(next.value);
         if (el && next.card && el.getAttribute("data-card") !== next.card) el = null;  // not the card tapped
@@ -844,8 +906,7 @@
   function gone(tap) {
     later = [];
     if (!tap.actions && secondHalf(left, tap.value, tap.at)) return;
-    // the second half of a double press of a button made by the first (Auto-finish, a confirm)
-    if (tap.actions && lastAction && tap.actions.indexOf(lastAction.name) >= 0 && tap.at - lastAction.at < DOUBLE_TAP_MS) return;
+    if (secondPress(tap)) return;
     var at = tap.actions ? document.querySelector('#board [data-action="' + CSS.escape(tap.actions[0]) + '"]') : place(tap.value);
     // a button greyed on the board that came says why (an undo pressed while the winning move was
     // on its way: a win is final)
@@ -853,6 +914,10 @@
     var text = why || keptNotMade("data-kept-gone", "");
     notMade = text;
     say(at || board(), text);
+  }
+  // the second half of a double press of a button made by the first (Auto-finish, a confirm)
+  function secondPress(tap) {
+    return !!tap.actions && !!lastAction && tap.actions.indexOf(lastAction.name) >= 0 && tap.at - lastAction.at < DOUBLE_TAP_MS;
   }
   // the words for kept taps not made: "Not done: …" (#sync-said's ``words``: the card had gone, or
   // the board refused the tap), and the reason the board gave for the tap whose turn it was, if

@@ -315,8 +315,10 @@
         });
     });
     handed.moves.forEach(function (m) {
+      // what the player pressed, as it was to be posted: a yes ("confirm-redeal") is a yes to
+      // the engine too (app/engine/actions.py: read_action), not asked again
       var fields = m.fields || {};
-      var tap = fields.action ? { engine: { action: fields.action.replace("confirm-", "") }, fields: fields }
+      var tap = fields.action ? { engine: { action: fields.action }, fields: fields }
         : { engine: { target: fields.target }, fields: fields };
       ask(function () { if (fields.sel) state.game.sel = fields.sel; return tap; }, null);
     });

@@ -529,3 +529,102 @@ def test_a_key_for_a_button_the_board_has_not_is_no_press(server, new_page):
     settled(page)
     assert page.locator("#board .toast[data-near]").count() == 0
     assert not errors
+
+
+def auto_finish_after_a_move(server, new_page, left: int):
+    """A phone at seed 250 ``left`` moves from the win, with Auto-finish offered; on a phone's
+    round trip, the next move of the winning line is tapped (shown at once, its post held) and
+    Auto-finish pressed at once, kept. Returns the page, its uncaught errors, the ``let_go`` of
+    the move's post, and the posts' bodies to the auto-finish's address."""
+    from .test_motion import near_won_pyramid
+
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    rest = near_won_pyramid(server, page, left=left)
+    page.wait_for_selector('#board [data-action="auto-finish"]', timeout=30_000)  # the solver has proven the win
+    network(page, offline=False)
+    let_go = hold_moves(page)
+    finishes: list[str] = []
+    page.on("request", lambda r: finishes.append(r.post_data or "") if r.url.endswith("/autofinish") else None)
+    tap_all(page, rest[:1])
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    page.click('#board [data-action="auto-finish"]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 1 and not finishes  # kept
+    return page, errors, let_go, finishes
+
+
+def test_auto_finish_pressed_while_a_move_is_on_its_way_is_made_on_its_board(server, new_page):
+    """A card move and Auto-finish at once: the move's board comes without the offer (it comes by
+    a request of its own after the board), and the press kept is posted all the same, after the
+    move's answer and with that board's ply: the game is auto-finished, nothing said not done
+    (it was dropped, "the cards had already moved")."""
+    from tests.web.play import WIN_LINE
+
+    page, errors, let_go, finishes = auto_finish_after_a_move(server, new_page, left=6)
+    let_go()
+    settled(page)
+    assert len(finishes) == 1 and re.search(r"(^|&)ply=21(&|$)", finishes[0]), finishes  # the move's board
+    assert page.get_attribute("#board", "data-status") == "won"
+    assert stored_moves(page, server, game_id_of(page)) == WIN_LINE
+    assert page.locator("#board .toast").count() == 0 and "Not done" not in page.inner_text("#sync-said")
+    assert pending(page) == 0
+    equals_a_fresh_load(page)
+    assert not errors
+
+
+def test_auto_finish_pressed_while_the_winning_move_is_on_its_way_says_the_servers_reason(server, new_page):
+    """The same with the winning move: the press kept is posted on the won board that comes, and
+    the server turns it down; its reason is what the page shows (not "the cards had already
+    moved": nothing had)."""
+    from tests.web.play import WIN_LINE
+
+    page, errors, let_go, finishes = auto_finish_after_a_move(server, new_page, left=1)
+    let_go()
+    settled(page)
+    assert len(finishes) == 1 and re.search(r"(^|&)ply=26(&|$)", finishes[0]), finishes
+    assert page.get_attribute("#board", "data-status") == "won"
+    assert page.locator("#board .toast").count() == 1
+    assert page.locator('#board .toast[data-error="won_final"]').count() == 1  # the server's reason
+    assert "Not done" not in page.inner_text("#board .toast") and "Not done" not in page.inner_text("#sync-said")
+    assert stored_moves(page, server, game_id_of(page)) == WIN_LINE
+    assert not errors
+
+
+def test_a_reload_the_server_answers_before_the_move_on_its_way_shows_the_move(server, new_page):
+    """A reload just after a move's post was sent (the race seen once): the server answers the
+    reload first, with the game before the move, then stores the move, and the page being left,
+    still there until the new one comes, gets the move's answer. The page that comes shows the
+    game as stored (it showed one move while the server held two: the page left had forgotten
+    the move as answered, so the new one had nothing to send)."""
+    page, errors = mid_game(new_page, server)
+    game_id = game_id_of(page)
+    let_go = hold_moves(page)
+    page.click(taps("D")[0])  # shown at once, its post held
+    page.wait_for_function("() => TrettenBoard.debug().posted")
+    reloads: list = []
+
+    def answered_first(route):
+        if route.request.resource_type != "document":
+            route.continue_()
+            return
+        reloads.append((route, route.fetch()))  # the server's answer to the reload: the game before the move
+        let_go()  # then the move reaches the server
+
+    page.route(f"{server}/games/{game_id}", answered_first)
+    # the page left lays in the move's answer while the new one is on its way (it says so in its
+    # console: the test can run no script in a page being left, it waits for the next)
+    page.evaluate("""() => document.addEventListener('htmx:afterSettle', () =>
+        console.log('laid ' + document.getElementById('board').dataset.ply))""")
+    with page.expect_console_message(lambda message: message.text == "laid 2"):
+        page.evaluate("() => setTimeout(() => location.reload(), 0)")
+    assert len(reloads) == 1 and 'data-ply="1"' in reloads[0][1].text()
+    with page.expect_navigation():
+        reloads[0][0].fulfill(response=reloads[0][1])
+    page.unroute(f"{server}/games/{game_id}")
+    page.wait_for_function("() => window.TrettenBoard && !TrettenBoard.waiting()")
+    settled(page)
+    assert stored_moves(page, server, game_id) == ["D", "D"]
+    assert ply(page) == 2 and pending(page) == 0
+    equals_a_fresh_load(page)
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tretten.'))") == []
+    assert not errors

@@ -105,6 +105,8 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
     offline_play_on(page, server)
     first_id = played_online(page, ONLINE_FIRST)
 
+    # the page as last drawn is kept for a reload offline when the page is idle: once it is
+    page.wait_for_function("url => caches.match(url).then(hit => !!hit)", arg=page.url)
     page.context.set_offline(True)
     page.reload()  # from the cache
     playing_offline(page)
@@ -372,11 +374,9 @@ def test_a_move_made_as_the_network_goes_waits_on_the_page_when_the_engine_canno
     assert [e for e in page.js_errors if not e.startswith("htmx:") and "ERR_INTERNET_DISCONNECTED" not in e] == []
 
 
-@pytest.mark.slow
-def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone, server):
-    """Offline, a redeal while cards can still be moved asks first, as the server's board does
-    (its words, nothing redealt); pressed again, it is made, and the server stores it on return."""
-    page = phone
+def gaps_filled_once_then_offline(page, server) -> tuple[Fill, str]:
+    """Gaps seed 21 with offline play on, a first fill made and stored, then the network gone and
+    the engine playing on: the fill and the game's id."""
     offline_play_on(page, server, "/play/gaps/21")
     variant = get_game("gaps")
     position = variant.new_position(deal_for_seed("gaps", 21), variant.default_rules())
@@ -388,6 +388,15 @@ def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone,
     game_id = page.get_attribute("#board", "data-game-id")
     page.context.set_offline(True)
     playing_offline(page)
+    return fill, game_id
+
+
+@pytest.mark.slow
+def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone, server):
+    """Offline, a redeal while cards can still be moved asks first, as the server's board does
+    (its words, nothing redealt); pressed again, it is made, and the server stores it on return."""
+    page = phone
+    fill, game_id = gaps_filled_once_then_offline(page, server)
     page.click('#board [data-action="redeal"]')
     toast = page.wait_for_selector("#board .toast[data-offline-note]")
     assert toast.inner_text() == "Cards can still be moved. Redeal anyway?"
@@ -404,3 +413,30 @@ def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone,
                            "!TrettenBoard.waiting()")
     assert stored_moves(page, server, game_id) == [str(fill), "N"]
     assert page.locator("[data-error]").count() == 0
+
+
+@pytest.mark.slow
+def test_a_confirmed_redeal_waiting_in_the_page_is_made_offline_without_asking_again(phone, server):
+    """The page holds a Gaps redeal the player said yes to ("confirm-redeal"), not yet answered,
+    when the network goes: the engine that plays on makes it as pressed, a yes, and does not ask
+    again (the hand-over made it a plain "redeal": the question came back, nothing redealt), and
+    the server stores it on return."""
+    page = phone
+    fill, game_id = gaps_filled_once_then_offline(page, server)
+    # the yes waits in the tab's queue (app.js keeps it there through a reload: a yes pressed as
+    # the network went, say), and the page is loaded again offline
+    page.evaluate("""() => { const b = document.getElementById('board');
+        sessionStorage.setItem('tretten.waiting:' + b.dataset.deal, JSON.stringify({v: 1,
+          base: {ply: b.dataset.ply, version: b.dataset.version},
+          moves: [{mid: 'confirmedredeal0123456789', spec: '', fields: {action: 'confirm-redeal'}}], later: []})); }""")
+    page.reload()  # from the cache: the yes is handed to the engine
+    playing_offline(page)
+    page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2 || "
+                           "!!document.querySelector('#board .toast[data-offline-note]')")
+    assert page.locator("#board .toast[data-offline-note]").count() == 0  # not asked again
+    assert cursor(page) == 2 and page.evaluate("() => TrettenOfflinePlay.pending()") == 1
+    page.context.set_offline(False)
+    page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                           "!TrettenBoard.waiting()")
+    assert stored_moves(page, server, game_id) == [str(fill), "N"]
+    assert page.get_attribute("#board", "data-ply") == "2" and page.locator("[data-error]").count() == 0
