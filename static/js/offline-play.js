@@ -325,7 +325,13 @@
     if (handed.moves.length && selected) inTurn(function () { if (active && state) state.game.sel = selected; });
     (handed.later || []).forEach(function (kept) {
       var press = kept.value ? { target: kept.value } : { action: (kept.actions || [])[0] };
-      if (press.target || press.action) ask(function () { return tapOf(press); }, null);
+      if (!press.target && !press.action) return;
+      ask(function () {
+        var tap = tapOf(press);
+        // a press only the server makes (a hint, Auto-finish, a new deal): not done, and said so
+        if (!tap) toast(null, words("data-unanswered"));
+        return tap;
+      }, null);
     });
     save();
     status();

@@ -440,3 +440,25 @@ def test_a_confirmed_redeal_waiting_in_the_page_is_made_offline_without_asking_a
                            "!TrettenBoard.waiting()")
     assert stored_moves(page, server, game_id) == [str(fill), "N"]
     assert page.get_attribute("#board", "data-ply") == "2" and page.locator("[data-error]").count() == 0
+
+
+@pytest.mark.slow
+def test_a_hint_waiting_in_the_page_when_the_network_goes_is_said_not_done(phone, server):
+    """The page held a Hint pressed while a move was on its way when the network went: the engine
+    that plays on makes no hint (only the server's solver does), so the press is said not done,
+    not dropped without a word."""
+    page = phone
+    offline_play_on(page, server)
+    played_online(page, ONLINE_FIRST)
+    page.wait_for_function("url => caches.match(url).then(hit => !!hit)", arg=page.url)
+    page.context.set_offline(True)
+    playing_offline(page)
+    page.evaluate("""() => { const b = document.getElementById('board');
+        sessionStorage.setItem('tretten.waiting:' + b.dataset.deal, JSON.stringify({v: 1,
+          base: {ply: b.dataset.ply, version: b.dataset.version}, moves: [],
+          later: [{actions: ['hint'], at: Date.now()}]})); }""")
+    page.reload()  # from the cache: the press is handed to the engine
+    playing_offline(page)
+    toast = page.wait_for_selector("#board .toast[data-offline-note]")
+    assert toast.inner_text() == "No connection: not done. Try again when it is back."
+    assert cursor(page) == ONLINE_FIRST
