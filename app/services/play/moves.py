@@ -31,16 +31,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.db.models import Game, Player, utcnow
 from app.engine import GameRecord, Move, Status, actions
-from app.engine.actions import (  # noqa: F401 - the board's actions, as the engine says them, named here too
-    ACTIONS,
-    CONFIRM,
-    CONFIRMED,
-    FIRST_ACTIONS,
-    MOVE_OF_ACTION,
-    QUEUED_ACTIONS,
-    Action,
-    ActionRefused,
-)
+from app.engine.actions import ACTIONS, FIRST_ACTIONS, Action, ActionRefused
 from app.engine.announcements import Announcement, describe
 
 from ..errors import ConflictError, InputError

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.engine import taps
+from app.engine import actions, taps
 
 from ..errors import ConflictError, InputError, ServiceError
 from . import lifecycle, moves
@@ -83,7 +83,7 @@ def judge(session: Session, game: Game, player: Player, changes: list[Change], *
             # (``Action.queued``; leaving the game is never queued)
             result = moves.perform(session, game, player, change.action, target=change.target, selected=change.sel,
                                    ply=game.cursor, version=game.version, limits=limits, mid=change.mid,
-                                   offline=True, record=result.record, among=moves.QUEUED_ACTIONS)
+                                   offline=True, record=result.record, among=actions.QUEUED_ACTIONS)
         except ConflictError:
             raise
         except ServiceError as exc:

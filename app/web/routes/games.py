@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field, Json
 from starlette.responses import Response
 
-from app.engine import NotationError, taps
+from app.engine import NotationError, actions, taps
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
 from app.services import spare_time
@@ -72,7 +72,7 @@ def _flash_result(request: Request, result: ActionResult) -> None:
 def shown_after(record, said: dict) -> ActionResult:
     """The board's state a flash names, each part checked again (a flash outlives a deploy)."""
     sel, note, confirm, pair = (str(said.get(k, ""))[:20] for k in ("sel", "note", "confirm", "pair"))
-    confirm = confirm if confirm in moves.CONFIRMED else ""
+    confirm = confirm if confirm in actions.CONFIRMED else ""
     announced = None
     if note == "no_pair":  # the two cards the tap tried to pair, as the board post named them
         try:

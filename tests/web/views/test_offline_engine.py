@@ -17,7 +17,6 @@ from fastapi.testclient import TestClient
 
 from app import i18n
 from app.engine import PRESETS, actions
-from app.services.play import moves
 from app.settings import PROJECT_ROOT
 from app.web.views import offline_engine, templating
 from app.web.views.offline_bundle import engine_url, engine_zip
@@ -127,7 +126,6 @@ def test_a_new_deal_asks_first_offline_where_the_server_asks(client):
 def test_the_board_actions_are_the_engines_for_the_server_and_the_page():
     """One definition of what a board action does (app.engine.actions), asked by the server's
     board and the page's engine alike: neither keeps a copy of it."""
-    assert moves.Action is actions.Action and moves.MOVE_OF_ACTION is actions.MOVE_OF_ACTION
     assert "MOVE_OF_ACTION" not in vars(offline_engine)
     assert "app/engine/actions.py" in zipfile.ZipFile(io.BytesIO(engine_zip())).namelist()
 
