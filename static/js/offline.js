@@ -23,9 +23,14 @@
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
   }
-  // when the page is idle: a tap's answer never waits for the copy
-  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
-  document.addEventListener("htmx:afterSettle", function () { if (document.getElementById("board")) idle(keepPage); });
+  // when the page is idle: a tap's answer never waits for the copy. Once for the swaps of one
+  // answer (the board and its out-of-band parts each settle): one write of the page, not one each
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); }, keeping = false;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (keeping || !document.getElementById("board")) return;
+    keeping = true;
+    idle(function () { keeping = false; keepPage(); });
+  });
   var had = !!window.TrettenHadWorker;
   sw.addEventListener("controllerchange", function () {
     if (!had) { had = true; keepPage(); return; }  // the first worker: the page is as it was

@@ -12,6 +12,7 @@ import shutil
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import CHROMIUM_ARGS, shot
 from .test_answers import ISSUE_DEAL, settled
@@ -37,6 +38,12 @@ def controlled(page) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
+def kept_pages(context) -> list[str]:
+    """The pages the service worker keeps for a reload offline, as it sees them."""
+    return [url for worker in context.service_workers for url in worker.evaluate(
+        "() => caches.open('tretten-pages').then(c => c.keys()).then(keys => keys.map(k => k.url))")]
+
+
 def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, tmp_path):
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS,
@@ -46,6 +53,8 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         page.set_default_timeout(20_000)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        console: list[str] = []  # the page's and the service worker's
+        context.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
         page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
         controlled(page)
         cdp = context.new_cdp_session(page)
@@ -65,7 +74,10 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         page.wait_for_function("url => caches.match(url).then(hit => !!hit)", arg=address)
 
         context.set_offline(True)
-        page.reload()
+        try:
+            page.reload()
+        except PlaywrightError as failed:  # what the worker had, to tell a lost copy from a refused one
+            pytest.fail(f"{failed}\nkept: {kept_pages(context)}\nconsole: {console}")
         wait_ply(page, 1)
         assert page.url == address
         # the styles and scripts came from the precache: a card has its size, the answers work
