@@ -7,10 +7,10 @@ import threading
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from app.db.models import Game, Player
+from app.db.models import Game, Player, PositionVerdict, ShortestLine
 from app.engine import GameRecord, get_game
 
 from .helpers import HX, act, board_state, csrf_of, first_move
@@ -40,6 +40,28 @@ def _idle_game(client, app, seed: int = WIN_SEED) -> tuple[str, str]:
     return game_id, client.get(f"/games/{game_id}").text
 
 
+def test_a_hint_asked_again_at_the_deals_start_writes_nothing(client, app):
+    """The first hint's search keeps the deal's shortest line: asked again, the hint comes from
+    that line, and the game's row stays as the first hint left it (a tab's version with it)."""
+    game_id, _ = first_move(client, "/play/pyramid/250", action="draw")
+    page = client.get(f"/games/{game_id}").text
+    assert act(client, game_id, page, action="undo").status_code == 200
+    with app.state.sessionmaker() as session:  # what other tests proved: the first hint searches
+        session.execute(delete(ShortestLine))
+        session.execute(delete(PositionVerdict))
+        session.commit()
+    rows = []
+    for _ in range(2):
+        page = client.get(f"/games/{game_id}").text
+        state = board_state(page)
+        answer = client.post(f"/games/{game_id}/hint", headers=HX, data={
+            "csrf_token": csrf_of(page), "ply": state["ply"], "version": state["version"]})
+        assert answer.status_code == 200
+        rows.append(_row(_game(app, game_id)))
+    assert rows[0][0] == 1 and rows[0][3] == 0  # counted, its line kept from here (not yet the par line)
+    assert rows[1] == rows[0]
+
+
 def test_a_hint_on_a_game_left_for_a_day_is_refused_and_changes_nothing(client, app):
     game_id, page = _idle_game(client, app)
     before = _game(app, game_id)
@@ -64,6 +86,17 @@ def test_settings_change_only_the_games_in_play(client, app):
     assert 'data-phase="abandoned"' in client.get(f"/games/{game_id}").text
 
 
+def test_a_setting_followed_by_the_games_in_play_is_no_move_of_them(client, app):
+    """The scoring a game in play follows changes with the player's, but the game's last change
+    stays its last move: a settings page saved is not play that keeps an idle game alive."""
+    game_id, _ = first_move(client, "/play/pyramid/86", action="draw")
+    before = _game(app, game_id)
+    answer = client.post("/prefs", data={"csrf_token": csrf_of(client.get("/").text), "scoring": "pairs"})
+    assert answer.status_code == 303
+    after = _game(app, game_id)
+    assert (after.scoring, after.version, after.updated_at) == ("pairs", before.version, before.updated_at)
+
+
 def test_settings_follow_into_a_game_in_play(client, app):
     game_id, _ = first_move(client, "/play/pyramid/83", action="draw")
     client.post("/prefs", data={"csrf_token": csrf_of(client.get("/").text), "scoring": "timed"})
@@ -79,12 +112,20 @@ def test_a_replaced_game_serves_no_hint_and_its_count_stays(client, app):
     assert _game(app, old_id).hint_count == 0
 
 
+def _row(game: Game) -> tuple:
+    return game.hint_count, game.version, game.updated_at, game.line_ply, game.hinted_ply
+
+
 def test_a_hint_asked_twice_for_one_position_counts_once(client, app):
     game_id, _ = first_move(client, f"/play/pyramid/{WIN_SEED}", action="draw")
     page = client.get(f"/games/{game_id}").text
-    for _ in range(2):  # a double click
+    counted = None
+    for _ in range(3):  # a double click, and once more
         answer = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
         assert answer.status_code == 200 and "data-hint=" in answer.text
+        # asked again, the game is not written: another tab's next move is not made stale
+        assert counted is None or _row(_game(app, game_id)) == counted
+        counted = _row(_game(app, game_id))
     assert _game(app, game_id).hint_count == 1
     hinted = client.get(f"/games/{game_id}").text
     act(client, game_id, hinted, action="draw")  # another position: counted again

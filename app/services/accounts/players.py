@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any, cast
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import CursorResult, delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
@@ -43,6 +44,18 @@ def forget_visitor(session: Session, player_id: str) -> None:
     """A visitor stored by a request that was then refused goes again, unless another request
     of the same browser has given it a game meanwhile."""
     session.execute(delete(Player).where(Player.id == player_id, ~exists().where(Game.player_id == player_id)))
+
+
+def forget_blank_visitor(session: Session, player_id: str) -> bool:
+    """A visitor stored by a request that stored nothing of theirs goes again: no game, and
+    every setting still a visitor's (a selection, a question, a setting sent as it was, a blank
+    name, another profile's device link taken up). True if it went."""
+    blank = visitor(player_id)
+    unchanged = [column == getattr(blank, column.key) for column in Player.__table__.columns
+                 if column.key not in ("id", "created_at")]
+    gone = session.execute(delete(Player).where(Player.id == player_id, ~exists().where(Game.player_id == player_id),
+                                                *unchanged).execution_options(synchronize_session=False))
+    return cast("CursorResult[Any]", gone).rowcount == 1
 
 
 def end_other_sessions(session: Session, player: Player) -> None:
@@ -89,11 +102,12 @@ def update_preferences(
     if scoring is not None:
         player.scoring = scoring
         # the games in play follow the player's choice; finished ones, and those counted as
-        # lost, keep theirs (and are not touched: a write would make an idle game look played)
+        # lost, keep theirs (and are not touched: a write would make an idle game look played,
+        # so the games that change keep their last change's time too)
         session.execute(
             update(Game)
             .where(Game.player_id == player.id, in_play_expression(), Game.scoring != scoring)
-            .values(scoring=scoring)
+            .values(scoring=scoring, updated_at=Game.updated_at)
             .execution_options(synchronize_session=False)
         )
     if zen is not None:

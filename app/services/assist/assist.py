@@ -164,12 +164,14 @@ def _found(session: Session, record: GameRecord, line_ply: int | None, player_id
 
 
 def _counted(session: Session, game: Game, cursor: int, line_ply: int | None) -> None:
-    """A hint counted on the game, once per position (a double click asks again without
-    counting again), with the ply its line is kept at."""
+    """A hint counted on the game, once per position, with the ply its line is kept at. Asked
+    again there (a double click) it is not counted again, nor is the game written: its version
+    stays, and the player's other tab is not made stale by a question."""
+    if game.hinted_ply == cursor:
+        return
     game.line_ply = line_ply
-    if game.hinted_ply != cursor:
-        game.hint_count += 1
-        game.hinted_ply = cursor
+    game.hint_count += 1
+    game.hinted_ply = cursor
     try:
         session.flush()
     except StaleDataError:

@@ -19,7 +19,7 @@ from app.services.errors import NotFoundError
 from app.services.play.games import Limits, get_preset_or_error
 from app.settings import Settings
 from app.web.http import identity
-from app.web.http.identity import STORED_PLAYER, forget_visitor, queue_cookie
+from app.web.http.identity import STORED_PLAYER, forget_blank_visitor, forget_visitor, queue_cookie
 from app.web.http.middleware import client_address
 
 
@@ -38,10 +38,12 @@ def get_session(request: Request) -> Iterator[Session]:
     brings the same commit forward (``commit_now``). What steps outside it is named in
     app.db.session (a search's ``release``, the solver's ``facts``) and in ``identity.end_read``.
     A visitor stored by this request (its first POST) gets its cookie once the request has
-    succeeded; a refused one takes the visitor back."""
+    succeeded, if it stored something of theirs; a refused one, or one that stored nothing,
+    takes the visitor back."""
     with request.app.state.sessionmaker() as session:
         try:
             yield session
+            forget_blank_visitor(session)
             session.commit()
         except Exception:
             # the error page is drawn after this, from what was read (the player's settings):

@@ -104,6 +104,14 @@ def forget_visitor(session: Session) -> None:
         player_service.forget_visitor(session, stored.id)
 
 
+def forget_blank_visitor(session: Session) -> None:
+    """A request that stored nothing of its visitor's (no game, no setting of theirs) stores no
+    player either: the visitor is stored with its first change."""
+    stored = session.info.get(STORED_PLAYER)
+    if stored is not None and player_service.forget_blank_visitor(session, stored.id):
+        del session.info[STORED_PLAYER]
+
+
 def visitor_page(request: Request, settings: Settings) -> None:
     """What a page needs of its visitor (the CSRF token of its forms: the language switch) when
     no player was looked up, as for an error page: from the cookie alone, without the database."""

@@ -71,6 +71,38 @@ def test_a_selection_on_a_deal_ready_to_play_stores_nothing(app, client):
 
 
 @pytest.mark.parametrize("htmx", [True, False])
+def test_a_new_visitors_taps_that_store_no_game_store_no_player_either(app, client, htmx):
+    """A first visit's selection, or a tap on a covered card (answered with why, the page as it
+    was), stores no game: nor its visitor, who is stored with the first move."""
+    before = rows(app)
+    page = client.get("/play/pyramid/250").text
+    for target in ("P21", "P0"):  # a selection; the top card, covered
+        answer = client.post("/play/pyramid/250", data={"csrf_token": csrf_of(page), "target": target},
+                             headers=HX if htmx else {})
+        assert answer.status_code == (200 if htmx else 303)
+        assert rows(app) == before, target
+    moved = client.post("/play/pyramid/250", data={"csrf_token": csrf_of(page), "action": "draw"}, headers=HX)
+    assert moved.status_code == 200 and "HX-Push-Url" in moved.headers
+    assert rows(app) == (before[0] + 1, before[1] + 1)
+
+
+@pytest.mark.parametrize(("path", "data", "status"), [
+    ("/profile/delete", {}, 303),  # not confirmed
+    ("/profile/name", {"display_name": "   "}, 303),
+    ("/prefs/winnable-only", {"winnable_only": "on"}, 303),  # as it was
+    ("/profile/daily-table", {"on_daily_table": "on"}, 303),
+    ("/play/pyramid/250", {"action": "hint"}, 307),  # an older page's Hint: sent on to its address
+])
+def test_a_new_visitors_post_that_changes_nothing_stores_no_player(app, client, path, data, status):
+    before = rows(app)
+    answer = client.post(path, data={"csrf_token": csrf_of(client.get("/").text), **data}, follow_redirects=False)
+    assert answer.status_code == status
+    assert rows(app) == before
+    named = client.post("/profile/name", data={"csrf_token": csrf_of(client.get("/").text), "display_name": "Ada"})
+    assert named.status_code == 303 and rows(app) == (before[0] + 1, before[1])  # a setting of theirs: stored
+
+
+@pytest.mark.parametrize("htmx", [True, False])
 def test_new_deal_and_restart_on_a_game_in_play_ask_first(client, htmx):
     for action in ("new", "restart"):
         game_id, response = first_move(client, "/play/pyramid/71", action="draw")

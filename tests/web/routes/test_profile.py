@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy import func, select
+
+from app.db.models import Player
+
 from ..helpers import csrf_of
 from ..play import api_player, browse_as, win
+
+
+def players_count(client) -> int:
+    with client.app.state.sessionmaker() as session:
+        return session.scalar(select(func.count()).select_from(Player))
 
 
 def post(client, path: str, **data):
@@ -32,9 +41,11 @@ def test_device_link_moves_the_profile_and_can_be_revoked(client, other_client):
     ask = other_client.get(link)
     assert ask.status_code == 200 and "Sigrid" in ask.text and 'data-action="use-profile"' in ask.text
     assert "Playing anonymously." in other_client.get("/stats").text
+    players = players_count(client)
     used = other_client.post(link, data={"csrf_token": csrf_of(ask.text)})
     assert used.status_code == 303 and "tretten_player=" in used.headers["set-cookie"]
     assert "Playing as Sigrid." in other_client.get("/stats").text
+    assert players_count(client) == players  # the other device's first visit left no player of its own
     # a new link revokes the old one; revoking leaves none
     post(client, "/profile/device-link")
     assert other_client.get(link).status_code == 404
