@@ -431,3 +431,34 @@ def test_a_2_selected_right_after_a_move_goes_into_the_gap_that_move_left(server
     assert page.get_attribute('#board [data-pos="1.0"]', "data-card") == "2C"
     assert page.get_attribute('#board [data-pos="0.7"]', "data-card") == "6S"
     assert not page.js_errors
+
+
+def test_a_gaps_move_on_the_answers_one_move_ahead_puts_the_card_in_the_gap(server, new_page):
+    """Gaps seed 1 with the network gone: the 4♠ goes from 2.3 to 3.4, and the one card that fits
+    the gap it left is tapped on the answers the board wrote one move ahead. The page shows that
+    card in the gap and a gap where it was (a card went nowhere and the gap went blank, when those
+    answers named only the gap's place). Back online, both moves are stored as shown."""
+    page = new_page(width=390, height=844)
+    errors: list[str] = []  # uncaught (the console's lines about the requests that failed are expected)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/play/gaps/1")
+    settled(page)
+    page.context.set_offline(True)
+    page.click('#board [data-pos="2.3"]')
+    fits = page.locator('#board button[data-card][data-move$=">2.3"]')
+    fits.wait_for()
+    start = fits.get_attribute("data-pos")
+    card = fits.get_attribute("data-card")
+    assert fits.get_attribute("data-move") == f"{start}>2.3"
+    fits.click()
+    page.wait_for_function("""([card, start]) => {
+      const into = document.querySelector('#board [data-pos="2.3"]');
+      const left = document.querySelector(`#board [data-pos="${start}"]`);
+      return into && into.dataset.card === card && left && left.hasAttribute('data-gap'); }""", arg=[card, start])
+    shot(page, "gaps-two-moves-offline-390")
+    page.context.set_offline(False)
+    wait_ply(page, 2)
+    settled(page)
+    assert page.get_attribute('#board [data-pos="2.3"]', "data-card") == card
+    equals_a_fresh_load(page)
+    assert not errors

@@ -114,7 +114,7 @@ _PYRAMID_ROWS = tuple(
 # page shows a move before the server's board comes, and taps on at once with these. By move,
 # as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
 # over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
-# ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
+# as the page names it ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
 # pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s),
 # "unplayable" the refusal of a card left out that is not covered ("no_partner": a free pyramid
 # card no free card makes 13 with; a Gaps card "not_playable", the page's default), "stuck"
@@ -262,7 +262,7 @@ class Cell(NamedTuple):
             return {"data-refusal": "stuck" if self.stuck else "not_playable" if self.card else "dead_gap"}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
         if self.move:
-            said["data-move"] = f"{self.pos}>{self.move}" if self.card else f"{self.move}>{self.pos}"
+            said["data-move"] = fill_shown(self.pos, self.move) if self.card else fill_shown(self.move, self.pos)
         return said | {"data-note": self.note} if self.note else said
 
 
@@ -280,6 +280,14 @@ class GapsBoard:
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
+
+
+GAPS_PLACES = ROWS * (COLUMNS - 1)  # the cards a won Gaps game has in place (each row's gap last)
+
+
+def fill_shown(card_pos: str, gap_pos: str) -> str:
+    """A Gaps card going into a gap, as the page names the move it shows: "1.11>0.1"."""
+    return f"{card_pos}>{gap_pos}"
 
 
 def _gaps_ends(position, fills) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -309,13 +317,20 @@ def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
         for pos, to in gaps_of.items():
             r, c = (int(x) for x in pos.split("."))
             in_place = c < prefixes[r]
-            answers[pos] = [to, to[0] if len(to) == 1 and not in_place else "", "in_place" if in_place else ""]
+            answers[pos] = [to, fill_shown(pos, to[0]) if len(to) == 1 and not in_place else "",
+                            "in_place" if in_place else ""]
         for pos, fits in cards_of.items():
-            answers[pos] = [fits, fits[0] if len(fits) == 1 else "", ""]
+            answers[pos] = [fits, fill_shown(fits[0], pos) if len(fits) == 1 else "", ""]
         if gaps_stuck(after):  # every card and gap left out says to redeal
             answers["stuck"] = True
-        out[f"{_card_pos(position, move)}>{pos_text(move)}"] = answers
+        answers["counts"] = {"in-place": _in_place_text(prefixes)}
+        out[fill_shown(_card_pos(position, move), pos_text(move))] = answers
     return out
+
+
+def _in_place_text(prefixes) -> str:
+    """The "in place" figure as the board prints it: cards in place of those a won game has."""
+    return f"{sum(prefixes)}/{GAPS_PLACES}"
 
 
 def gaps_board(position, selected: str | None) -> GapsBoard:
@@ -368,7 +383,7 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         can_redeal=can_redeal,
         stuck=stuck,
         in_place=sum(prefixes),
-        places=ROWS * (COLUMNS - 1),
+        places=GAPS_PLACES,
         selected=selected,
         ahead=_gaps_ahead(position, fills),
     )

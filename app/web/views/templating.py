@@ -41,11 +41,13 @@ from .card_words import card_symbol as card_symbol
 
 # English msgids by key; translated one at a time, when a page shows it
 TEXTS = {
-    "not_playable": N_("That card cannot be played right now."),
+    # Gaps: the rule the card does not meet, said where a newcomer meets it
+    "not_playable": N_("That card cannot move now: a card goes only into a gap right after the card one lower "
+                       "in its suit, and a 2 only into a gap at the start of a row."),
     "covered": N_("That card is covered: it can be played once the cards lying on it are gone."),
     "no_partner": N_("No free card makes 13 with this one right now."),
     "stuck": N_("No card can move: redeal to go on."),
-    "dead_gap": N_("Nothing can go into that gap."),
+    "dead_gap": N_("Nothing can go into that gap: it comes after a king or another gap."),
     "in_place": N_("That card is in place in its row. Tap a gap to move it anyway."),
     "confirm_redeal": N_("Cards can still be moved. Redeal anyway?"),
     "confirm_new": N_("Start a new deal? This game is not finished: it counts as lost."),

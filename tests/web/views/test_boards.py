@@ -126,11 +126,12 @@ def test_a_board_marks_the_partners_of_its_selection():
 
 
 def answers_now(board) -> dict[str, list]:
-    """A board's own answers, as the board before it wrote them one move ahead."""
-    if hasattr(board, "rows"):
-        return {c.pos: [list(c.partners), c.move or "", c.note or ""] for row in board.rows for c in row if c.playable}
-    return {s.loc: [list(s.partners), s.loc if s.alone else board.draw_move if s.draws else "", ""]
-            for s in slots(board) if s.playable or s.draws}
+    """A board's own answers as the page reads them on its places (their ``data-`` attributes),
+    in the form the board before it wrote them one move ahead."""
+    places = [(c.pos, c) for row in board.rows for c in row] if hasattr(board, "rows") else \
+        [(s.loc, s) for s in slots(board)]
+    return {at: [a.get("data-partners", "").split(), a.get("data-move", ""), a.get("data-note", "")]
+            for at, a in ((at, p.answers) for at, p in places) if "data-refusal" not in a}
 
 
 @pytest.mark.parametrize("preset,seed,build", [("pyramid", 2, pyramid_board), ("giza", 5, pyramid_board),
@@ -149,11 +150,12 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
             if "covered" in ahead:  # the pyramid's cards a card below lies on: so their refusal says
                 refused = {s.loc for s in slots(build(position.apply(move), None)) if s.under}
                 assert set(ahead["covered"]) == refused and all(p.startswith(("P", "Q")) for p in refused)
-            if "counts" in ahead:  # the figures the next board prints, shown with the move
-                nxt = build(position.apply(move), None)
-                assert ahead["counts"] == {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
-                                           "cards-left": str(nxt.cards_left),
-                                           "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)}
+            # the figures the next board prints (templates/boards), shown with the move
+            nxt = build(position.apply(move), None)
+            assert ahead["counts"] == ({"in-place": f"{nxt.in_place}/{nxt.places}"} if hasattr(nxt, "rows") else
+                                       {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
+                                        "cards-left": str(nxt.cards_left),
+                                        "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)})
             if "unplayable" in ahead:  # a free card left out is refused as the next board refuses it
                 nxt = build(position.apply(move), None)
                 refusals = {s.answers.get("data-refusal") for s in slots(nxt) if not s.under} - {None}
