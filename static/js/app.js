@@ -506,6 +506,14 @@
     document.querySelectorAll('#board button[name="target"]').forEach(function (el) {
       var a = next[el.value];
       quiet(el);
+      // a Gaps place as the next board draws it: a dead gap, a card in place
+      if (next.dead && el.hasAttribute("data-gap")) {
+        var dead = next.dead.indexOf(el.value) >= 0;
+        el.classList.toggle("dead", dead);
+        el.setAttribute("data-gap", dead ? "dead" : "open");
+        el.innerHTML = dead ? '<span aria-hidden="true">×</span>' : "";
+      }
+      if (next.placed && !el.hasAttribute("data-gap")) el.classList.toggle("in-place", next.placed.indexOf(el.value) >= 0);
       if (!a) {
         el.setAttribute("data-refusal", next.stuck ? "stuck" : el.hasAttribute("data-gap") ? "dead_gap"
           : (next.covered || []).indexOf(el.value) >= 0 ? "covered" : next.unplayable || "not_playable");
@@ -1088,13 +1096,25 @@
     },
     // a key pressed (d: draw or turn over) while its answer is not known: kept, in order
     keep: function (names) {
+      var button = null;
+      names.forEach(function (name) { button = button || document.querySelector('#board [data-action="' + name + '"]'); });
       // a key for a button this board has not (Gaps has no draw): nothing to keep or press
-      if (!names.some(function (name) { return document.querySelector('#board [data-action="' + name + '"]'); })) return true;
+      if (!button) return true;
       var ready = names.some(function (name) {
         return !!document.querySelector('#board [data-action="' + name + '"][data-move]:not([disabled])');
       });
       if (!waiting() && (ready || !queue.length)) return false;
-      later.push({ actions: names });
+      // as a press of its button: a blind draw with the device offline is not kept, but said not
+      // done (kept, three presses of d drew three cards unseen once the network came back)
+      hush();
+      if (navigator.onLine === false) {
+        var region = document.getElementById("sync-said");
+        refuse(button, region ? region.getAttribute("data-unanswered") : "");
+        return true;
+      }
+      later.push({ actions: names, at: Date.now() });
+      save();
+      render();
       return true;
     }
   };

@@ -462,3 +462,21 @@ def test_a_gaps_move_on_the_answers_one_move_ahead_puts_the_card_in_the_gap(serv
     assert page.get_attribute('#board [data-pos="2.3"]', "data-card") == card
     equals_a_fresh_load(page)
     assert not errors
+
+
+def test_a_gaps_move_shown_before_its_board_draws_the_gap_it_leaves_as_the_next_board_does(server, new_page):
+    """Gaps seed 1 with the network gone: the card at 0.12 goes to 1.6 and leaves a gap after a
+    king, which nothing can fill. The page draws it dead (×) at once, as the board after it will,
+    not as an open gap a player would try to fill."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/gaps/1")
+    settled(page)
+    assert page.get_attribute('#board [data-pos="0.12"]', "data-move") == "0.12>1.6"
+    page.context.set_offline(True)
+    page.click('#board [data-pos="0.12"]')
+    page.wait_for_selector('#board button.gap.dead[data-pos="0.12"][data-gap="dead"]')
+    assert page.inner_text('#board [data-pos="0.12"]') == "×"
+    page.context.set_offline(False)
+    wait_ply(page, 1)
+    settled(page)
+    assert page.get_attribute('#board [data-pos="0.12"]', "data-gap") == "dead"

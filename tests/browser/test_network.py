@@ -108,6 +108,11 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
         page.click('#board [data-action="draw"]')
         toast = page.wait_for_selector("#board .toast.near")
         assert toast.inner_text() == "No connection: not done. Try again when it is back."
+    # so is its key (kept, three presses of d drew three cards unseen once the network was back)
+    page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
+    page.keyboard.press("d")
+    toast = page.wait_for_selector("#board .toast.near")
+    assert toast.inner_text() == "No connection: not done. Try again when it is back."
     assert pending(page) == len(cards)
     # the held cards tapped again, as nothing seemed to happen: held once, no second move
     for selector in taps(cards[-1]):

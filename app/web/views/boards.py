@@ -114,14 +114,14 @@ _PYRAMID_ROWS = tuple(
 # page shows a move before the server's board comes, and taps on at once with these. By move,
 # as the page names what it shows: "P22 P25" (those cards leave), "S>W" (a draw), "W" (a turn
 # over), "1.11>0.1" (a Gaps card into a gap). By place: [partners, the move a tap alone plays
-# as the page names it ("" if none), a note key ("" if none)]; a place left out is refused, "covered" lists the
-# pyramid's cards a card below still lies on (their refusal says so, as ``pyramid_tap``'s),
-# "unplayable" the refusal of a card left out that is not covered ("no_partner": a free pyramid
-# card no free card makes 13 with; a Gaps card "not_playable", the page's default), "stuck"
-# that a Gaps round can only be redealt (every place left out says so: ``gaps_tap``), and
-# "counts" the board's figures after the move (``_pyramid_counts``). A
-# card the page cannot show yet (the next stock or waste card) is left out, and so is any answer
-# naming it.
+# as the page names it ("" if none), a note key ("" if none)]; a place left out is refused,
+# "covered" lists the pyramid's cards a card below still lies on (their refusal says so, as
+# ``pyramid_tap``'s), "unplayable" the refusal of a card left out that is not covered
+# ("no_partner": a free pyramid card no free card makes 13 with; a Gaps card "not_playable", the
+# page's default), "stuck" that a Gaps round can only be redealt (every place left out says so:
+# ``gaps_tap``), "dead" and "placed" the Gaps places drawn as a dead gap and as a card in place,
+# and "counts" the board's figures after the move (``_pyramid_counts``). A card the page cannot
+# show yet (the next stock or waste card) is left out, and so is any answer naming it.
 
 
 def _pyramid_answers(position) -> tuple[dict[str, set[str]], set[str]]:
@@ -151,7 +151,8 @@ def _pyramid_counts(position) -> dict[str, str]:
     waste saying 0 under its card)."""
     passes = position.passes_left
     return {"stock": str(len(position.stock)), "waste": str(len(position.waste)),
-            "cards-left": str(position.cards_left), "passes-left": "∞" if passes is None else str(passes)}
+            "cards-left": str(position.cards_left), "pass": str(position.pass_number),
+            "passes-left": "∞" if passes is None else str(passes)}
 
 
 def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
@@ -324,6 +325,10 @@ def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
         if gaps_stuck(after):  # every card and gap left out says to redeal
             answers["stuck"] = True
         answers["counts"] = {"in-place": _in_place_text(prefixes)}
+        # how the next board draws its places: the gaps that are dead, the cards in place
+        answers["dead"] = [f"{r}.{c}" for r in range(ROWS) for c in range(COLUMNS)
+                           if after.status is not Status.WON and after.is_dead_gap(r, c)]
+        answers["placed"] = [f"{r}.{c}" for r in range(ROWS) for c in range(prefixes[r])]
         out[fill_shown(_card_pos(position, move), pos_text(move))] = answers
     return out
 

@@ -154,14 +154,18 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
             nxt = build(position.apply(move), None)
             assert ahead["counts"] == ({"in-place": f"{nxt.in_place}/{nxt.places}"} if hasattr(nxt, "rows") else
                                        {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
-                                        "cards-left": str(nxt.cards_left),
+                                        "cards-left": str(nxt.cards_left), "pass": str(nxt.pass_number),
                                         "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)})
             if "unplayable" in ahead:  # a free card left out is refused as the next board refuses it
                 nxt = build(position.apply(move), None)
                 refusals = {s.answers.get("data-refusal") for s in slots(nxt) if not s.under} - {None}
                 assert refusals <= {ahead["unplayable"]}
+            if hasattr(nxt, "rows"):  # the Gaps places drawn as a dead gap, or as a card in place
+                cells = [c for row in nxt.rows for c in row]
+                assert ahead["dead"] == [c.pos for c in cells if c.dead]
+                assert ahead["placed"] == [c.pos for c in cells if c.in_place]
             for place, answer in ahead.items():
-                if place in ("draw", "recycle", "covered", "counts", "unplayable", "stuck"):
+                if place in ("draw", "recycle", "covered", "counts", "unplayable", "stuck", "dead", "placed"):
                     continue
                 assert answer[1:] == after[place][1:] and set(answer[0]) <= set(after[place][0])
             for place in after.keys() - ahead.keys() - {"covered"}:
