@@ -526,9 +526,18 @@
       if (a[1]) el.setAttribute("data-move", a[1]);
       if (a[2]) el.setAttribute("data-note", a[2]);
     });
+    // the pile's one button as the next board has it: Draw, or Turn over once the stock is drawn
     document.querySelectorAll('#board button[data-action="draw"], #board button[data-action="recycle"]').forEach(function (el) {
+      var action = next.recycle && !next.draw ? "recycle" : next.draw && !next.recycle ? "draw" : el.value;
+      var label = el.getAttribute("data-label-" + action), words = el.querySelector("span");
+      if (action !== el.value && label && words) {
+        el.value = action;
+        el.setAttribute("data-action", action);
+        el.firstChild.nodeValue = action === "recycle" ? "↺ " : "→ ";
+        words.textContent = label;
+      }
       var a = next[el.value];
-      if (a) el.setAttribute("data-move", a[1]); else el.removeAttribute("data-move");
+      if (a) { el.setAttribute("data-move", a[1]); el.disabled = false; } else el.removeAttribute("data-move");
     });
     // the piles' counts and the figures as the next board prints them
     var counts = next.counts || {};

@@ -480,3 +480,29 @@ def test_a_gaps_move_shown_before_its_board_draws_the_gap_it_leaves_as_the_next_
     wait_ply(page, 1)
     settled(page)
     assert page.get_attribute('#board [data-pos="0.12"]', "data-gap") == "dead"
+
+
+def test_the_last_draw_shown_before_its_board_makes_the_piles_button_turn_over(server, new_page):
+    """Pyramid with three passes, seed 5, one card left in the stock, the network gone: Draw
+    shows the last card drawn, and the pile's button is at once the next board's, Turn over,
+    which shows the turnover too (it said Draw, with nothing to draw, and was turned down). Back
+    online, both are stored as shown."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/pyramid-3/5")
+    settled(page)
+    for n in range(1, 24):
+        page.click('#board [data-action="draw"]')
+        wait_ply(page, n)
+    settled(page)
+    page.context.set_offline(True)
+    page.click('#board [data-action="draw"]')
+    turn = page.wait_for_selector('#board button.pile-action[data-action="recycle"][data-move="W"]:not([disabled])')
+    assert turn.inner_text().split() == ["↺", "Turn", "over"] and turn.get_attribute("value") == "recycle"
+    turn.click()
+    page.wait_for_function("() => document.getElementById('board').dataset.pending === '2'")
+    assert page.inner_text('#board [data-stat="ply"]') == "25"
+    page.context.set_offline(False)
+    wait_ply(page, 25)
+    settled(page)
+    assert page.get_attribute("#board", "data-pending") == "0" and page.inner_text('#board [data-stat="pass"]') == "2"
+    equals_a_fresh_load(page)
