@@ -831,11 +831,7 @@
       // one-pass stock to its end unseen once the network came back); not done, said so, as a
       // hint asked offline is. A card tapped is kept: the player saw the card; so is Undo, which
       // takes back the move last shown
-      if (!isTap && action !== "undo" && navigator.onLine === false) {
-        var region = document.getElementById("sync-said");
-        refuse(el, region ? region.getAttribute("data-unanswered") : "");
-        return;
-      }
+      if (!isTap && action !== "undo" && navigator.onLine === false) { notDoneOffline(el); return; }
       // a card held already is held once: tapped again because nothing seemed to happen, it
       // would be a second move, refused when its turn came
       if (isTap && later.some(function (t) { return !t.actions && t.value === el.value && t.card === el.getAttribute("data-card"); })) return;
@@ -854,6 +850,11 @@
     if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
   }, true);
 
+  // a blind press (a move the page cannot show yet) with the device offline: not kept, said not done
+  function notDoneOffline(el) {
+    var region = document.getElementById("sync-said");
+    refuse(el, region ? region.getAttribute("data-unanswered") : "");
+  }
   // A button kept: its name, and where the button posts by itself (its own address, as
   // Auto-finish's: it sends only the board's form, no value of its own) on which game
   function pressKept(el, action) {
@@ -1116,11 +1117,7 @@
       // as a press of its button: a blind draw with the device offline is not kept, but said not
       // done (kept, three presses of d drew three cards unseen once the network came back)
       hush();
-      if (navigator.onLine === false) {
-        var region = document.getElementById("sync-said");
-        refuse(button, region ? region.getAttribute("data-unanswered") : "");
-        return true;
-      }
+      if (navigator.onLine === false) { notDoneOffline(button); return true; }
       later.push({ actions: names, at: Date.now() });
       save();
       render();

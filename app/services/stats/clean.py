@@ -74,12 +74,12 @@ def help_used(game: Game) -> str | None:
 def unaided_expression(c, player_id=None) -> ColumnElement[bool]:
     """SQL: the game of columns ``c`` (``Game``, or a subquery's ``.c`` with the same names) was
     played by its player alone (``player_id``: its player's id, when ``c`` does not carry it)."""
+    player = c.player_id if player_id is None else player_id
     return and_(
         c.hint_count == 0, c.auto_finished.is_(False), c.winnable_shown.is_(False), c.played_via == games.PAGE,
         or_(c.played_offline.is_(True), c.seconds >= FLOOR_SECONDS_PER_MOVE * (c.cursor - 1)),
-        games.first_of_deal(c.player_id if player_id is None else player_id, c.game, c.deal_key, c.created_at, c.id),
-        games.alone_in_deal(c.player_id if player_id is None else player_id, c.game, c.deal_key, c.created_at,
-                            c.finished_at, c.updated_at, c.id),
+        games.first_of_deal(player, c.game, c.deal_key, c.created_at, c.id),
+        games.alone_in_deal(player, c.game, c.deal_key, c.created_at, c.finished_at, c.updated_at, c.id),
     )
 
 

@@ -73,30 +73,22 @@ def test_a_won_game(language, title, result):
     assert _share(record, language, undo_count=2) == "\n".join([title, result, CLEARED, URL])
 
 
-@pytest.mark.parametrize(("language", "result"), [
-    ("en", "Lost after 30 moves, 12:05 · no undos, 3 hints"),
-    ("da", "Tabt efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
-    ("sv", "Förlorat efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
+@pytest.mark.parametrize(("abandoned", "language", "result"), [
+    (True, "en", "Lost after 30 moves, 12:05 · no undos, 3 hints"),
+    (True, "da", "Tabt efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
+    (True, "sv", "Förlorat efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
+    (False, "en", "No moves left after 30 moves, 12:05 · no undos, 3 hints"),
+    (False, "da", "Ingen træk tilbage efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
+    (False, "sv", "Inga drag kvar efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
-def test_a_lost_game(language, result):
-    """Given up with no moves left (or replaced, or idle for a day): lost."""
+def test_a_game_with_no_moves_left(abandoned, language, result):
+    """Given up (or replaced, or idle for a day): lost. Until then the end panel offers an undo
+    or giving up, and the result to share says what is so: not yet lost."""
     record = _played(LOSS)
     assert record.position.status == "lost"
-    text = _share(record, language, seconds=725, hint_count=3, abandoned=True)
+    text = _share(record, language, seconds=725, hint_count=3, abandoned=abandoned)
     assert text.split("\n")[1] == result
     assert text.split("\n")[2:] == AFTER_LOSS.split("\n") + [URL]
-
-
-@pytest.mark.parametrize(("language", "result"), [
-    ("en", "No moves left after 30 moves, 12:05 · no undos, 3 hints"),
-    ("da", "Ingen træk tilbage efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
-    ("sv", "Inga drag kvar efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
-])
-def test_a_game_with_no_moves_left_is_not_said_lost_while_an_undo_may_lead_on(language, result):
-    """The end panel offers an undo or giving up: the result to share says what is so, not yet lost."""
-    record = _played(LOSS)
-    text = _share(record, language, seconds=725, hint_count=3)
-    assert text.split("\n")[1] == result
 
 
 @pytest.mark.parametrize(("language", "result"), [
