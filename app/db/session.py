@@ -41,7 +41,7 @@ from psycopg import errors as pg_errors
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 
 from app.settings import Settings
 
@@ -170,6 +170,13 @@ WROTE = "tretten.wrote"
 @event.listens_for(Session, "after_flush")
 def _wrote(session: Session, _context) -> None:
     session.info[WROTE] = True
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _wrote_in_bulk(state: ORMExecuteState) -> None:
+    """An UPDATE, DELETE or INSERT statement run through the session writes without a flush."""
+    if state.is_update or state.is_delete or state.is_insert:
+        state.session.info[WROTE] = True
 
 
 @event.listens_for(Session, "after_commit")

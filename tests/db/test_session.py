@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from sqlalchemy import delete, update
+
 from app.db.models import Player, PositionVerdict
 from app.db.session import WritesPending, facts, release
 
@@ -38,6 +40,22 @@ def test_a_search_may_not_start_after_a_flushed_write_which_it_would_commit(sess
         session.add(Player(id="kept"))
         session.commit()
         release(session)  # committed: a new transaction that has written nothing
+
+
+@pytest.mark.parametrize("statement", [update(Player).where(Player.id == "bulk").values(zen=True),
+                                       delete(Player).where(Player.id == "bulk")])
+def test_a_search_may_not_start_after_a_statement_that_writes_without_a_flush(sessions, statement):
+    """An UPDATE or DELETE run through the session writes at once, no flush between."""
+    with sessions() as session:
+        session.add(Player(id="bulk"))
+        session.commit()
+        session.execute(statement.execution_options(synchronize_session=False))
+        with pytest.raises(WritesPending):
+            release(session)
+        session.rollback()
+        release(session)
+    with sessions() as session:
+        assert session.get(Player, "bulk") is not None and not session.get(Player, "bulk").zen
 
 
 def test_a_fact_is_kept_whatever_becomes_of_the_request(sessions):

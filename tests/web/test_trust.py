@@ -275,3 +275,15 @@ def test_previews_beyond_the_limit_are_refused_and_cached_ones_are_not(app, clie
         assert client.get("/preview/en/pyramid/1001.png").status_code == 200  # drawn already: served
     finally:
         app.state.new_previews = kept
+
+
+@pytest.mark.parametrize("scoring", ["pairs", "timed", "simple"])
+def test_a_game_in_play_that_follows_a_new_scoring_is_scored_by_it(client, app, scoring):
+    game_id, _ = first_move(client, "/play/pyramid/250", target="P24", sel="P21")  # a pair: 2 cards, 5 points
+    before = _game(app, game_id)
+    assert (before.scoring, before.score) == ("simple", 2)
+    answer = client.post("/prefs", data={"csrf_token": csrf_of(client.get("/").text), "scoring": scoring})
+    assert answer.status_code == 303
+    after = _game(app, game_id)
+    assert (after.scoring, after.score) == (scoring, {"simple": 2, "pairs": 5, "timed": 5}[scoring])
+    assert (after.version, after.updated_at) == (before.version, before.updated_at)

@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, exists, select, update
+from sqlalchemy import CursorResult, delete, exists, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
@@ -14,7 +14,7 @@ from app.engine import SCORING_SYSTEMS
 from app.i18n import LANGUAGES  # the languages the site speaks: the only ones a player may choose
 
 from ..errors import InputError
-from ..play.lifecycle import in_play_expression
+from ..play import games
 
 THEMES = ("auto", "light", "dark")
 
@@ -101,15 +101,7 @@ def update_preferences(
         player.language = language
     if scoring is not None:
         player.scoring = scoring
-        # the games in play follow the player's choice; finished ones, and those counted as
-        # lost, keep theirs (and are not touched: a write would make an idle game look played,
-        # so the games that change keep their last change's time too)
-        session.execute(
-            update(Game)
-            .where(Game.player_id == player.id, in_play_expression(), Game.scoring != scoring)
-            .values(scoring=scoring, updated_at=Game.updated_at)
-            .execution_options(synchronize_session=False)
-        )
+        games.follow_scoring(session, player, scoring)
     if zen is not None:
         player.zen = zen
     if four_colour is not None:

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy import ColumnElement, exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -129,11 +129,26 @@ def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
     return max(0, int((end - game.started_at).total_seconds()))
 
 
-def current_score(game: Game, record: GameRecord | None = None) -> int:
-    """The game's score; a game the clock does not time (``lifecycle.clock_counts``: played
-    offline) earns no time bonus, so a timed score counts its pairs only."""
-    timed_off = game.scoring == Scoring.TIMED and not lifecycle.clock_counts(game)
-    return score(record or record_of(game), Scoring.PAIRS if timed_off else game.scoring, elapsed_seconds(game))
+def current_score(game: Game, record: GameRecord | None = None, scoring: str | None = None) -> int:
+    """The game's score under its scoring system (or ``scoring``); a game the clock does not
+    time (``lifecycle.clock_counts``: played offline) earns no time bonus, so a timed score
+    counts its pairs only."""
+    scoring = scoring or game.scoring
+    timed_off = scoring == Scoring.TIMED and not lifecycle.clock_counts(game)
+    return score(record or record_of(game), Scoring.PAIRS if timed_off else scoring, elapsed_seconds(game))
+
+
+def follow_scoring(session: Session, player: Player, scoring: str) -> None:
+    """The player's games in play take their new scoring system, each scored again by it;
+    finished ones, and those counted as lost, keep theirs. Nothing else of a game changes: a
+    write would make an idle game look played, and raise the version another tab's next move
+    is checked against, so each is one UPDATE that keeps both."""
+    changing = session.scalars(select(Game).where(Game.player_id == player.id, lifecycle.in_play_expression(),
+                                                  Game.scoring != scoring))
+    for game in changing.all():
+        session.execute(update(Game).where(Game.id == game.id)
+                        .values(scoring=scoring, score=current_score(game, scoring=scoring), updated_at=Game.updated_at)
+                        .execution_options(synchronize_session=False))
 
 
 # ---------------------------------------------------------------- starting

@@ -112,6 +112,12 @@ def forget_blank_visitor(session: Session) -> None:
         del session.info[STORED_PLAYER]
 
 
+def stored_now(session: Session, player: Player) -> bool:
+    """Whether this request stored the player (a visitor's first POST): no other device can
+    hold its profile yet, nor a link to it."""
+    return session.info.get(STORED_PLAYER) is player
+
+
 def visitor_page(request: Request, settings: Settings) -> None:
     """What a page needs of its visitor (the CSRF token of its forms: the language switch) when
     no player was looked up, as for an error page: from the cookie alone, without the database."""

@@ -13,7 +13,7 @@ from app.services.accounts import players, profiles
 from app.services.errors import NotFoundError
 from app.services.stats import leaderboard
 from app.web.http.deps import CsrfDep, PlayerDep, SessionDep, SettingsDep
-from app.web.http.identity import cleared_player_cookie_header, player_cookie_header, queue_cookie
+from app.web.http.identity import cleared_player_cookie_header, player_cookie_header, queue_cookie, stored_now
 from app.web.http.redirects import NextPath, see_other
 from app.web.views.templating import absolute, render
 
@@ -44,7 +44,10 @@ def new_link(request: Request, session: SessionDep, player: PlayerDep) -> Respon
 
 
 def _renew_session(request: Request, session, player, settings) -> None:
-    """Log out every other device of this profile; this one goes on with a cookie of the new generation."""
+    """Log out every other device of this profile; this one goes on with a cookie of the new generation.
+    A visitor's first request has none to log out, and stores nothing for it."""
+    if stored_now(session, player):
+        return
     players.end_other_sessions(session, player)
     queue_cookie(request, player_cookie_header(settings.secret_key, player.id, settings.secure_cookies,
                                                         player.session_generation))

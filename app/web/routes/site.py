@@ -1,13 +1,15 @@
-"""The site's own files at fixed addresses: the favicon browsers ask for and the web app manifest."""
+"""The site's own files at fixed addresses: the favicon browsers ask for, the web app manifest
+and the crawlers' robots.txt."""
 
 from __future__ import annotations
 
 import json
 
 from fastapi import APIRouter, Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 
 from app import i18n
+from app.engine import PRESETS
 from app.web.views.assets import STATIC_DIR, asset_url
 
 ICONS = STATIC_DIR / "icons"
@@ -50,3 +52,17 @@ def manifest(request: Request) -> Response:
     }
     return Response(json.dumps(body, indent=1, ensure_ascii=False), media_type="application/manifest+json",
                     headers={"cache-control": "public, max-age=3600", "vary": "Accept-Language, Cookie"})
+
+
+# A crawler that follows the lobby's links would deal itself a new game at each (a proven-winnable
+# one is a search) and read players' own pages; shared deals, replays, the rules and the daily
+# deals stay open to link previews and search engines. "$" ends a path (Google's and Bing's
+# reading of the file; others skip those lines).
+_CRAWLERS_KEEP_OUT = ("/games/", "/link/", "/profile", "/prefs", "/stats", "/api/", "/offline/",
+                      "/play$", "/play?", *(f"/play/{slug}$" for slug in PRESETS))
+
+
+@router.get("/robots.txt")
+def robots() -> Response:
+    lines = ["User-agent: *", *(f"Disallow: {path}" for path in _CRAWLERS_KEEP_OUT)]
+    return PlainTextResponse("\n".join(lines) + "\n", headers={"cache-control": "public, max-age=86400"})

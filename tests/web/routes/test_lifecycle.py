@@ -91,6 +91,8 @@ def test_a_new_visitors_taps_that_store_no_game_store_no_player_either(app, clie
     ("/profile/name", {"display_name": "   "}, 303),
     ("/prefs/winnable-only", {"winnable_only": "on"}, 303),  # as it was
     ("/profile/daily-table", {"on_daily_table": "on"}, 303),
+    ("/profile/log-out-others", {}, 303),  # a visitor has no other device
+    ("/profile/device-link/revoke", {}, 303),  # nor a link
     ("/play/pyramid/250", {"action": "hint"}, 307),  # an older page's Hint: sent on to its address
 ])
 def test_a_new_visitors_post_that_changes_nothing_stores_no_player(app, client, path, data, status):
