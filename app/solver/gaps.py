@@ -385,7 +385,7 @@ class GapsCore:
 
     # --- the relaxation -----------------------------------------------------------------
     def _lanes(self) -> None:
-        """Constants of ``hopeless``: one 64-bit lane of a big integer per suit, a cell
+        """Constants of ``analyse``: one 64-bit lane of a big integer per suit, a cell
         mask (bit ``13 * row + col``) in each lane."""
         rows, n = self.rows, self.n
         self.ones = sum(1 << (64 * s) for s in range(rows))
@@ -395,9 +395,6 @@ class GapsCore:
         self.t2 = sum(self.two_targets[16 * s + 2] << (64 * s) for s in range(rows))
         self.col04 = self.col0_mask * self.ones
         self.fit_cache: dict[int, bool] = {}
-
-    def hopeless(self, grid: list[int], where: list[int], gaps: list[int]) -> bool:
-        return self.analyse(where, gaps) is None
 
     def analyse(self, where: list[int], gaps: list[int]):
         """None when no continuation within this round can win (see the module docstring,

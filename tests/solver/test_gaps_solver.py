@@ -60,7 +60,7 @@ def test_reduced_boards_agree_with_breadth_first(rows, cols, deals, starters):
 
 
 def test_relaxation_never_condemns_a_winnable_position():
-    """Along random play on reduced boards, ``hopeless`` is True only where the
+    """Along random play on reduced boards, ``analyse`` condemns (None) only where the
     breadth-first search finds no win."""
     rng = random.Random(7)
     condemned = 0
@@ -75,7 +75,7 @@ def test_relaxation_never_condemns_a_winnable_position():
                 if x:
                     where[x] = i
             gaps = [i for i, x in enumerate(codes) if not x]
-            if core.hopeless(codes, where, gaps):
+            if core.analyse(where, gaps) is None:
                 condemned += 1
                 assert not ref.winnable(rows, cols, grid)
             moves = ref.fills(rows, cols, grid)

@@ -125,7 +125,7 @@ def new_seed(session: Session, player: Player, preset_slug: str) -> int:
     started server), a deal proven before is dealt (the verdicts kept: earlier new deals, the
     daily deals, deal pages), and with none kept yet (a fresh database) one of the deals shipped
     proven with the code. Of those, never one the player has a game of: "New deal" that deals
-    the game in play again would be no new deal (with few deals kept, a new server's, it did).
+    the game in play again would be no new deal.
     Nor a daily deal of today or later: tomorrow's is chosen, and its verdict kept, a day ahead,
     and a player dealt it today would find their game of it on the day a second game, never
     ranked on its table. Only with none of them left is the deal unproven."""

@@ -101,7 +101,7 @@ def _figures_statements():
         func.coalesce(func.sum(case((won, r.c.seconds))), 0), func.count(case((won, r.c.seconds))),
         func.coalesce(func.sum(case((won, r.c.cursor))), 0),
         func.coalesce(func.sum(r.c.hint_count), 0), func.coalesce(func.sum(r.c.undo_count), 0),
-        one(won & (r.c.undo_count == 0) & _unaided(r)),
+        one(won & clean.clean_expression(r.c, bindparam("pid"))),
     ).group_by(r.c.preset)
     best = (select(r.c.preset, r.c.scoring, func.max(r.c.score))
             .where(r.c.result.in_((Status.WON, Status.LOST))).group_by(r.c.preset, r.c.scoring))

@@ -5,8 +5,7 @@ system fonts) and the court figures of the game's cards as PNGs (``app/web/views
 image is the same on every server. Pillow draws shapes without
 antialiasing: the shapes (a blank card, the suits, the back, a gap) and the ranks are drawn
 once per size, the shapes at ``SUPERSAMPLE`` times and scaled down, and a preview then only
-pastes them; a palette PNG of 25–50 KB (Gaps, with its twelve figures, the most), drawn in well
-under 100 ms.
+pastes them into a palette PNG.
 
 Addressing. A preview is named by what it shows: ``/preview/{language}/{preset}/{ref}.png``
 where ``ref`` is a seed (digits) or, for any other deal, its token (one letter a card, see
