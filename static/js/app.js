@@ -453,8 +453,25 @@
   }
   function leave(el, shown) {
     shown.gone.push({ el: el, rect: el.getBoundingClientRect() });
-    var loc = el.getAttribute("data-loc") || el.getAttribute("data-pos");
-    el.replaceWith(empty(el, loc));
+    var loc = el.getAttribute("data-loc") || el.getAttribute("data-pos"), slot = empty(el, loc);
+    el.replaceWith(slot);
+    uncover(slot, loc);
+  }
+  // a pile whose cards lie face up (a Giza reserve) shows the card under the one that left: it
+  // is the pile's top now, tapped as the next board's will be (the server drew it as a button
+  // of the pile, its answers come one move ahead)
+  function uncover(slot, loc) {
+    var lower = slot.parentElement ? slot.parentElement.querySelectorAll('[data-next="' + CSS.escape(loc) + '"]') : [];
+    var next = lower[lower.length - 1];
+    if (!next) return;
+    slot.remove();
+    next.setAttribute("data-card", next.getAttribute("data-next-card"));
+    ["data-next", "data-next-card", "tabindex", "aria-hidden", "disabled"].forEach(function (a) { next.removeAttribute(a); });
+    next.classList.remove("under");
+    next.type = "submit";
+    next.name = "target";
+    next.value = loc;
+    next.setAttribute("data-loc", loc);
   }
   function goTo(el, to, shown) {
     var rect = el.getBoundingClientRect(), loc = to.getAttribute("data-loc") || to.getAttribute("data-pos");
@@ -822,7 +839,9 @@
     if (!draining) forgetNotMade();
     tapAt = keptAt || Date.now();
     keptAt = 0;
-    var now = !waiting() && (isTap || el.hasAttribute("data-move") || !queue.length);
+    // a press kept before this one (a draw whose card is not in sight yet, an Undo) is made
+    // first: this one is kept behind it, unless it is that press, made in its turn
+    var now = !waiting() && (draining || !later.length) && (isTap || el.hasAttribute("data-move") || !queue.length);
     if (!now) {
       event.preventDefault();
       event.stopPropagation();
@@ -1114,8 +1133,8 @@
         return !!document.querySelector('#board [data-action="' + name + '"][data-move]:not([disabled])');
       });
       if (!waiting() && (ready || !queue.length)) return false;
-      // as a press of its button: a blind draw with the device offline is not kept, but said not
-      // done (kept, three presses of d drew three cards unseen once the network came back)
+      // as a press of its button: a blind draw with the device offline is not kept but said not
+      // done, or the presses would draw cards unseen once the network came back
       hush();
       if (navigator.onLine === false) { notDoneOffline(button); return true; }
       later.push({ actions: names, at: Date.now() });

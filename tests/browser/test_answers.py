@@ -506,3 +506,34 @@ def test_the_last_draw_shown_before_its_board_makes_the_piles_button_turn_over(s
     settled(page)
     assert page.get_attribute("#board", "data-pending") == "0" and page.inner_text('#board [data-stat="pass"]') == "2"
     equals_a_fresh_load(page)
+
+
+# Giza deal 5 (its reserves: G3 is 4♣ on A♥ on 7♦): a line to where 9♦ pairs with the 4♣ and
+# Q♠ with the A♥ under it
+GIZA_LINE = "P22 P23+G0 P16+G0 P21+G2 P15+G5 P24+G5 P26+G5 P25+G7 P10+P18 P19+G3 P17+G3".split()
+
+
+def test_a_giza_reserves_next_card_is_tapped_as_soon_as_it_shows(server, new_page):
+    """Its cards lie face up: the one under a card that leaves is in sight at once, and a tap on
+    it counts (it was a picture until the server's board came, and the pair tapped was lost)."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/giza/5")
+    play(page, GIZA_LINE[:9])
+    slow_connection(page, 150)
+
+    def centre(selector: str) -> tuple[float, float]:
+        box = page.locator(selector).bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    under = page.evaluate("() => { const r = [...document.querySelectorAll('#board .reserve')[3]"
+                          ".querySelectorAll('.card.under')].pop().getBoundingClientRect(); return [r.x, r.y, r.width]; }")
+    taps_at = [centre('#board [data-loc="P19"][data-card]'), centre('#board [data-loc="G3"][data-card]'),
+               centre('#board [data-loc="P17"][data-card]'), (under[0] + under[2] / 2, under[1] + 6)]  # the A♥'s strip
+    for x, y in taps_at:  # as fast as a thumb: no answer comes in between
+        page.mouse.click(x, y)
+    wait_ply(page, 11)
+    settled(page)
+    assert ply(page) == 11 and page.get_attribute("#board", "data-selected") == ""
+    assert page.get_attribute('#board [data-loc="G3"][data-card]', "data-card") == "7D"
+    equals_a_fresh_load(page)
+    assert not page.js_errors

@@ -156,12 +156,14 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
 
 
 def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server, new_page):
-    """The player test's run (seed 250 after the first moves of its winning line): offline, two
-    draws (the second one's card unseen), then three cards tapped, kept. Back online, the draws are
-    stored; the first kept card cannot be played on the board that comes, so it and the taps after
-    it are not made: the page says so, with the card's reason, beside it and in the status (read
-    out) until the next press, and never "All moves saved." (it was said, and the words of the
-    refusal gone with the board after it, a fifth of a second later)."""
+    """The player test's run (seed 250 after the first moves of its winning line): offline, a
+    draw (shown), a second draw (its card not in sight: not done, not kept: kept, it drew a card
+    unseen once the network was back), a pair (shown from the answers one move ahead), then three
+    cards tapped, kept. Back online, the draw and the pair are stored; the first kept card cannot
+    be played on the board that comes, so it and the taps after it are not made: the page says
+    so, with the card's reason, beside it and in the status (read out) until the next press, and
+    never "All moves saved." (it was said, and the words of the refusal gone with the board after
+    it, a fifth of a second later)."""
     from tests.web.play import WIN_LINE, WIN_SEED
 
     from .test_answers import play
@@ -170,7 +172,7 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     errors = uncaught(page)
     page.goto(f"{server}/play/pyramid/{WIN_SEED}")
     network(page, offline=False)
-    online = WIN_LINE[:7]
+    online = WIN_LINE[:2]
     play(page, online)
     network(page, offline=True)
     draw = taps("D")[0]
@@ -179,9 +181,14 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     page.click(draw)  # shown: the board knows the answers one move ahead
     page.wait_for_function("() => TrettenBoard.debug().known && TrettenBoard.debug().queue.length === 1")
     assert counts() == [stock - 1, waste + 1]  # the piles' counts with the card (the waste said 0 under it)
-    page.click(draw)  # shown from those answers, its card not known: the stock shows its back
+    page.click(draw)  # the stock's next card is not in sight: a blind draw, not done
+    toast = page.wait_for_selector("#board .toast")
+    assert toast.inner_text() == "No connection: not done. Try again when it is back."
+    assert page.evaluate("() => TrettenBoard.debug().queue.length + TrettenBoard.debug().later.length") == 1
+    for selector in taps("P22+P26"):  # shown from the answers one move ahead
+        page.click(selector)
     page.wait_for_function("() => TrettenBoard.debug().queue.length === 2 && !TrettenBoard.debug().known")
-    kept = ["P10", "P6", "P18"]  # the 4 of hearts, the queen of clubs and the ace of hearts
+    kept = ["P18", "P27", "P17"]  # the ace of hearts, the two of clubs and the nine of clubs
     for loc in kept:
         page.click(f'#board [data-loc="{loc}"][data-card]')
     assert page.evaluate("() => TrettenBoard.debug().later.length") == len(kept)
@@ -191,7 +198,7 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     network(page, offline=False)
     page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'")
     settled(page)
-    assert stored_moves(page, server, game_id_of(page)) == [*online, "D", "D"]
+    assert stored_moves(page, server, game_id_of(page)) == [*online, "D", "P22+P26"]
     assert ply(page) == len(online) + 2 and page.locator("#board .held").count() == 0
     not_done = ("Not done: your waiting taps could not be made when their turn came. "
                 "No free card makes 13 with this one right now.")
@@ -370,19 +377,20 @@ def test_words_said_while_a_move_is_on_its_way_stay_when_its_board_comes(server,
 
 
 def test_a_kept_tap_whose_card_was_covered_meanwhile_is_not_made_and_says_why(server, new_page):
-    """Draw, draw and draw again, then the waste's card: the third draw is kept (two moves ahead),
-    and so is the tap on the card the player saw on the waste. The kept draw covers that card
-    before the tap's turn, so the tap is not made, and the page says so instead of dropping it."""
+    """Draw, draw and draw again, then the waste's card: the second draw is kept (its card is not
+    in sight until the first one's board comes), so are the third and the tap on the card the
+    player saw on the waste, in order (the tap was answered at once, before the draws kept ahead
+    of it). The kept draws cover that card before the tap's turn, so the tap is not made, and the
+    page says so instead of dropping it."""
     page, errors = mid_game(new_page, server)
     let_go = hold_moves(page)
     draw = taps("D")[0]
     page.click(draw)  # shown: the board knows the answers one move ahead
     page.wait_for_function("() => TrettenBoard.debug().known && TrettenBoard.debug().posted")
-    page.click(draw)  # shown again, from those answers
-    page.wait_for_function("() => !TrettenBoard.debug().known")
-    page.click(draw)  # two moves ahead: kept
-    page.click('#board [data-loc="W"][data-card]')  # the card on the waste now: kept too
-    assert page.evaluate("() => TrettenBoard.debug().later.length") == 2
+    page.click(draw)  # the stock's next card is not in sight: kept
+    page.click(draw)  # kept
+    page.click('#board [data-loc="W"][data-card]')  # the card on the waste now: kept too, after them
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 3
     let_go()
     toast = page.wait_for_selector("#board .toast[data-near]")
     assert toast.inner_text() == "Not done: the cards had already moved when your tap's turn came."

@@ -147,8 +147,7 @@ def _pyramid_shown(move: Move) -> str:
 
 def _pyramid_counts(position) -> dict[str, str]:
     """The board's figures as it prints them, by their ``data-count`` / ``data-stat`` name: the
-    page shows a move's piles and figures before its board comes (a draw made offline left the
-    waste saying 0 under its card)."""
+    page shows a move's piles and figures before its board comes, as that board will print them."""
     passes = position.passes_left
     return {"stock": str(len(position.stock)), "waste": str(len(position.waste)),
             "cards-left": str(position.cards_left), "pass": str(position.pass_number),
@@ -157,7 +156,9 @@ def _pyramid_counts(position) -> dict[str, str]:
 
 def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    piles = ("S", "W") if position.table.has_stock else tuple(f"G{k}" for k in range(position.table.reserve_piles))
+    # the piles whose next card the page cannot show: the stock's and the waste's lie face down
+    # or under; a Giza reserve's cards all lie face up, the one under its top in sight
+    piles = ("S", "W") if position.table.has_stock else ()
     for move in legal:
         after = position.apply(move)
         shown = {"W": position.card_at("S"), "S": None} if isinstance(move, Draw) else \
@@ -172,9 +173,13 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
         if STOCK_PLACE in piles and STOCK_PLACE not in answers and STOCK_PLACE not in unseen \
                 and after.card_at(STOCK_PLACE) is not None and after.is_legal(DRAW):
             answers[STOCK_PLACE] = [[], DRAW_SHOWN, ""]  # the stock's card, unplayable: a tap draws
+        # a draw shows the stock's top card going onto the waste: not one the page cannot show
+        # yet (a draw pressed again before the first one's board is a blind one: kept until that
+        # board comes, or offline not done)
         answers.update({action: [[], shown_text, ""] for action, shown_text, kind in
                         (("draw", PyramidBoard.draw_move, Draw), ("recycle", PyramidBoard.recycle_move, Recycle))
-                        if any(isinstance(m, kind) for m in after.legal_moves())})
+                        if any(isinstance(m, kind) for m in after.legal_moves())
+                        and not (kind is Draw and STOCK_PLACE in unseen)})
         answers["covered"] = [location_text(i) for i in range(after.table.size)
                               if not after.is_removed(i) and not after.is_available(i)]
         answers["unplayable"] = "no_partner"
