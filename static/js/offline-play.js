@@ -40,6 +40,17 @@
     do { window.crypto.getRandomValues(w); } while (w[0] >= 4000000000);
     return String(w[0] % 1000000000);
   }
+  // a player dealt winnable deals only is dealt one of those the server shipped proven (the page
+  // has no solver to prove one: the board lists them), any but the deal on the table
+  function provenSeed(current) {
+    var seeds = (board().getAttribute("data-offline-seeds") || "").split(" ").filter(function (seed) {
+      return seed && seed !== String(current);
+    });
+    if (!seeds.length) return null;
+    var w = new Uint32Array(1);
+    window.crypto.getRandomValues(w);
+    return seeds[w[0] % seeds.length];
+  }
   function load() {
     try {
       var kept = JSON.parse(localStorage.getItem(KEY) || "null");
@@ -244,7 +255,7 @@
         toast(el, asked.note_words);
         return null;
       }
-      seed = newSeed();
+      seed = provenSeed(state.game.deal && state.game.deal.seed) || newSeed();
       game = { preset: preset, deal: { seed: seed }, moves: [], cursor: 0, sel: "" };
       // the new deal is the page's once the engine has drawn it (else the page plays on the deal shown)
       return e.board(Object.assign({}, game, { language: document.documentElement.lang }));

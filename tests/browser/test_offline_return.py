@@ -11,6 +11,7 @@ import time
 import pytest
 
 from app.engine import Fill, deal_for_seed, get_game
+from app.services.assist import first_deals
 from tests.web.play import WIN_LINE, WIN_SEED
 
 from .conftest import shot, watched
@@ -136,8 +137,9 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
         offline_move(page, move)
         second.append(move)
     seed = page.evaluate("() => TrettenOfflinePlay.state().game.deal.seed")
-    # as short as the server's own new deals (app/services/play/games.py: random_seed)
-    assert seed.isdigit() and int(seed) < 1_000_000_000, seed
+    # a newcomer is dealt winnable deals only: offline, one of those shipped proven (the page has
+    # no solver), the seed a string as the page's own (app/services/play/games.py: random_seed)
+    assert seed.isdigit() and int(seed) in first_deals.shipped("pyramid"), seed
     shot(page, "offline-return-new-deal-offline")
     waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
     assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"

@@ -218,6 +218,19 @@ def test_a_stale_hint_is_refused_and_not_counted(client):
 
 # ---------------------------------------------------------------- winnable-only deals
 
+def test_a_board_lists_the_deals_shipped_proven_for_a_new_deal_offline_when_winnable_only(client):
+    """The page has no solver offline: a player dealt winnable deals only is dealt one of those
+    (static/js/offline-play.js); a player dealt any deal, any seed."""
+    def listed() -> list[int]:
+        found = re.search(r'data-offline-seeds="([^"]*)"', client.get("/play/giza/7").text)
+        return [int(seed) for seed in found.group(1).split()] if found else []
+
+    assert listed() == list(first_deals.shipped("giza")) and listed()
+    lobby = client.get("/").text
+    client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "", "next": "/"})
+    assert listed() == []
+
+
 def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     # a fixed random start: the search from it is then the same on every machine
     monkeypatch.setattr(game_service, "random_seed", lambda: 4000)
