@@ -100,6 +100,12 @@ class PyramidBoard:
         """Passes through a stock to count: a stock, and more than one pass."""
         return self.has_stock and not self.single_pass
 
+    @property
+    def layout(self) -> str:
+        """The table's shape, for the style sheets (static/css): its pyramids, and a stock or
+        reserve piles beside them."""
+        return f"pyramids-{len(self.pyramids)} " + ("with-stock" if self.has_stock else "with-reserves")
+
 
 # (layout index, location) of each row of a first ("P") and second ("Q") pyramid
 _PYRAMID_ROWS = tuple(
@@ -285,6 +291,7 @@ class GapsBoard:
     stuck: bool = False  # no card can move and a redeal is left: the page says so at its button
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
+    layout: str = "grid"     # the table's shape, for the style sheets (as PyramidBoard's)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
 
 

@@ -139,7 +139,7 @@ def test_tuts_tomb_links_open_pyramid(client, app):
     """Tut's Tomb had Pyramid's rules under another name: its old links open Pyramid."""
     assert 'data-preset="tuts-tomb"' not in client.get("/").text
     opened = client.get("/play/tuts-tomb/4242")  # the deal ready to play, as Pyramid
-    assert opened.status_code == 200 and 'class="board family-pyramid game-pyramid"' in opened.text
+    assert opened.status_code == 200 and 'class="board family-pyramid pyramids-1 with-stock"' in opened.text
     assert 'action="/play/pyramid/4242"' in opened.text
     daily_game = client.get("/daily/tuts-tomb").headers["location"]
     assert client.get("/daily/pyramid").headers["location"] == daily_game
