@@ -122,20 +122,13 @@ def unfinished_games(session: Session, player: Player, limit: int = 20, *, prese
     return list(session.scalars(query.order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def elapsed_seconds(game: Game, now: datetime | None = None) -> int:
-    if game.started_at is None:
-        return 0
-    end = game.finished_at or now or utcnow()
-    return max(0, int((end - game.started_at).total_seconds()))
-
-
 def current_score(game: Game, record: GameRecord | None = None, scoring: str | None = None) -> int:
     """The game's score under its scoring system (or ``scoring``); a game the clock does not
     time (``lifecycle.clock_counts``: played offline) earns no time bonus, so a timed score
     counts its pairs only."""
     scoring = scoring or game.scoring
     timed_off = scoring == Scoring.TIMED and not lifecycle.clock_counts(game)
-    return score(record or record_of(game), Scoring.PAIRS if timed_off else scoring, elapsed_seconds(game))
+    return score(record or record_of(game), Scoring.PAIRS if timed_off else scoring, lifecycle.elapsed_seconds(game))
 
 
 def follow_scoring(session: Session, player: Player, scoring: str) -> None:
@@ -312,7 +305,7 @@ class OnTable:
     @property
     def elapsed(self) -> int:
         """Seconds from the first move to the end, or to now while it is played."""
-        return elapsed_seconds(self.game)
+        return lifecycle.elapsed_seconds(self.game)
 
     @property
     def timer_running(self) -> bool:

@@ -213,13 +213,19 @@ def clock_counts(game: Game) -> bool:
     return not game.played_offline
 
 
+def elapsed_seconds(game: Game) -> int:
+    """Seconds from the first move to the end, or to now while the game is not over (0 before it)."""
+    if game.started_at is None:
+        return 0
+    end = game.finished_at or utcnow()
+    return max(0, int((end - game.started_at).total_seconds()))
+
+
 def finish_time(game: Game) -> int | None:
     """Seconds from the first move to the end, for a finished game the clock times (``clock_counts``)."""
     if game.status == Status.PLAYING or game.started_at is None or game.finished_at is None or not clock_counts(game):
         return None
-    started, finished = game.started_at, game.finished_at
-    assert started is not None and finished is not None
-    return max(0, int((finished - started).total_seconds()))
+    return elapsed_seconds(game)
 
 
 def abandon_unfinished(session: Session, player_id: str, preset: str, *, keep: str | None = None,

@@ -136,17 +136,21 @@ def play_move(session: Session, game: Game, player: Player | None, move: Move | 
 def undo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
     """Take back the last move (not after a win: lifecycle), as the board's undo does."""
-    lifecycle.check(game, player, ply=ply, version=version)
-    record = record_of(game)
-    return _done(session, game, record, Action.UNDO, _step(record, Action.UNDO), "", False).record
+    return _along(session, game, player, Action.UNDO, ply, version)
 
 
 def redo(session: Session, game: Game, player: Player | None, *, ply: int | None = None,
          version: int | None = None) -> GameRecord:
     """Play again the move last taken back, as the board's redo does."""
+    return _along(session, game, player, Action.REDO, ply, version)
+
+
+def _along(session: Session, game: Game, player: Player | None, action: Action, ply: int | None,
+           version: int | None) -> GameRecord:
+    """The cursor moved back or on along the moves (``action``: undo or redo), as the board's button does."""
     lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
-    return _done(session, game, record, Action.REDO, _step(record, Action.REDO), "", False).record
+    return _done(session, game, record, action, _step(record, action), "", False).record
 
 
 def give_up(session: Session, game: Game, player: Player | None, *, ply: int | None = None) -> GameRecord:
