@@ -109,6 +109,16 @@
       drewFromStock = false;
     }
   });
+  // A board shorter than the one it replaces (the note under a deal not yet played goes with its
+  // first move) cut the page shorter than where it was scrolled to, and the table dropped under
+  // the player's thumb: their next quick taps hit the felt. The page keeps the height it had;
+  // what is left is room under the table (and no scroll anchoring: static/css/app.css).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var t = event.detail && event.detail.target, body = document.body;
+    if (!t || t.id !== "board" || !window.scrollY) return;
+    var height = document.documentElement.scrollHeight;
+    if (height > (parseFloat(body.style.minHeight) || 0)) body.style.minHeight = height + "px";
+  });
   document.addEventListener("htmx:afterSettle", function () {
     startClock();
     if (!lastFocus) {

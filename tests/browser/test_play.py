@@ -211,3 +211,23 @@ def test_a_quick_tap_is_made_on_the_card_the_page_showed(server, new_page):
     assert page.get_attribute('#board [data-loc="W"]', "data-card") == coming
     assert page.get_attribute('#board [data-loc="W"]', "aria-pressed") == "true"
     assert not page.js_errors
+
+
+def test_a_scrolled_table_stays_under_the_thumb_when_the_first_moves_board_comes(server, new_page):
+    """The note under a deal not yet played (a newcomer's: whether the solver proved it) goes with
+    its first move, and the page grew shorter than where it was scrolled to: the table dropped a
+    hundred pixels under the player's thumb, and the next quick taps hit the felt."""
+    page = new_page(width=390, height=844)
+    page.goto(f"{server}/play/double-pyramid/3")
+    page.wait_for_selector("#board .winnable-note")
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    draw = '#board [data-action="draw"]'
+    before = page.locator(draw).bounding_box()
+    assert page.evaluate("() => window.scrollY") > 40
+    page.click(draw)
+    wait_ply(page, 1)
+    page.wait_for_function("() => window.TrettenBoard && !window.TrettenBoard.waiting()")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#board .winnable-note").count() == 0
+    after = page.locator(draw).bounding_box()
+    assert abs(after["y"] - before["y"]) < 1, (before, after)
