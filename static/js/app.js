@@ -710,11 +710,11 @@
 
   // What waits, said: `data-pending` on the board, and the status beside it (its words drawn by
   // the server, templates/game.html) once something has waited SLOW_MS or the network failed
-  function heldMoves() {  // kept taps as moves: two card taps in a row are one pair
-    var n = 0, open = false;
+  function heldMoves() {  // kept taps as moves: two card taps in a row are one pair, where cards pair
+    var n = 0, open = false, pairs = !!board() && board().hasAttribute("data-taps-pair");
     later.forEach(function (t) {
       if (t.actions || !open) n += 1;
-      open = !t.actions && !open;
+      open = pairs && !t.actions && !open;
     });
     return n;
   }

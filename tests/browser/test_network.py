@@ -641,3 +641,32 @@ def test_a_reload_the_server_answers_before_the_move_on_its_way_shows_the_move(s
     equals_a_fresh_load(page)
     assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tretten.'))") == []
     assert not errors
+
+
+def test_gaps_taps_held_offline_are_counted_one_move_each(server, new_page):
+    """A Gaps card tapped moves by itself: five taps are five moves waiting (counted as Pyramid's
+    pairs, two taps a move, the line said four for five)."""
+    page = new_page(**PHONE)
+    errors = uncaught(page)
+    page.goto(f"{server}/play/gaps/41")
+    network(page, offline=False)
+    first = page.locator("#board [data-card][data-move]").first
+    first.click()  # the first move stores the game
+    wait_ply(page, 1)
+    settled(page)
+    network(page, offline=True)
+    for _ in range(2):  # shown at once: the board knows the answers one move ahead
+        page.locator("#board [data-card][data-move]").first.click()
+    page.wait_for_function("() => TrettenBoard.debug().queue.length === 2 && !TrettenBoard.debug().known")
+    cards = page.eval_on_selector_all("#board [data-pos][data-card]", "els => els.map(e => e.dataset.pos)")
+    for pos in cards[-3:]:  # held, each a move of its own
+        page.click(f'#board [data-pos="{pos}"][data-card]')
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 3
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    assert page.inner_text("#board [data-sync]") == "No connection: 5 moves waiting" and pending(page) == 5
+    network(page, offline=False)
+    page.wait_for_function("() => !TrettenBoard.waiting()")
+    settled(page)
+    assert ply(page) >= 3
+    equals_a_fresh_load(page)
+    assert not errors

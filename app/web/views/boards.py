@@ -79,6 +79,7 @@ class PyramidBoard:
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)
     draw_move: str = DRAW_SHOWN
     recycle_move: str = "W"  # a turnover: the waste's top card leaves it
+    taps_pair: bool = True  # two card taps make one move (a pair): how the page counts taps it holds
 
     @property
     def cleared(self) -> bool:
@@ -292,6 +293,7 @@ class GapsBoard:
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
     layout: str = "grid"     # the table's shape, for the style sheets (as PyramidBoard's)
+    taps_pair: bool = False  # a card tapped moves by itself (as PyramidBoard's)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
 
 
