@@ -119,18 +119,18 @@ def shipped_seed(session: Session, preset_slug: str, played: set[int]) -> int | 
     return seed
 
 
-def new_seed(session: Session, player: Player, preset_slug: str) -> int:
+def new_seed(session: Session, player: Player, preset_slug: str, *, search: bool = True) -> int:
     """The seed of a new deal: at random, or (the player's choice) one the solver proves winnable.
     When no candidate is proven in time (a Gaps deal, about one search in two; a busy or just
-    started server), a deal proven before is dealt (the verdicts kept: earlier new deals, the
-    daily deals, deal pages), and with none kept yet (a fresh database) one of the deals shipped
-    proven with the code. Of those, never one the player has a game of: "New deal" that deals
-    the game in play again would be no new deal.
+    started server), or the caller asks for no ``search``, a deal proven before is dealt (the
+    verdicts kept: earlier new deals, the daily deals, deal pages), and with none kept yet (a
+    fresh database) one of the deals shipped proven with the code. Of those, never one the
+    player has a game of: "New deal" that deals the game in play again would be no new deal.
     Nor a daily deal of today or later: tomorrow's is chosen, and its verdict kept, a day ahead,
     and a player dealt it today would find their game of it on the day a second game, never
     ranked on its table. Only with none of them left is the deal unproven."""
     if player.winnable_only:
-        found = winnable_seed(session, preset_slug, games.random_seed(), player.id)
+        found = winnable_seed(session, preset_slug, games.random_seed(), player.id) if search else None
         if found is None:
             played = select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
                                              Game.seed.is_not(None))

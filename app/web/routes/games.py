@@ -31,6 +31,7 @@ from app.web.http.deps import (
     in_solver_thread,
 )
 from app.web.http.errors import headers_of, status_of
+from app.web.http.identity import cookie_identity
 from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
@@ -198,7 +199,11 @@ def new_seed(request: Request, session, player, preset: str) -> int:
     a winnable-only deal's par is searched in the solver's spare time, so its hints follow the
     par line (app.services.assist.ahead). Not in the players' solver process: a Gaps par takes
     seconds, and the player's next "New deal" and hints waited behind it."""
-    seed = winnable.new_seed(session, player, preset)
+    # a browser that brings no cookie of ours (a first visit by a link, or a crawler that reads no
+    # robots.txt) is dealt a deal proven before: its GET starts no search, which would take a
+    # solver slot from the players' hints
+    returning = cookie_identity(request, request.app.state.settings) is not None
+    seed = winnable.new_seed(session, player, preset, search=returning)
     if player.winnable_only:
         spare_time.winnable_par(request.app.state.sessionmaker, preset, seed)
     return seed

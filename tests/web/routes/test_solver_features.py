@@ -231,6 +231,17 @@ def test_a_board_lists_the_deals_shipped_proven_for_a_new_deal_offline_when_winn
     assert listed() == []
 
 
+def test_a_new_deal_for_a_browser_without_our_cookie_is_one_proven_before_and_starts_no_search(client, monkeypatch):
+    """A first visit by a link to a new deal, or a crawler that reads no robots.txt: its GET would
+    take a solver slot from the players' hints. A returning browser's is searched (below)."""
+    monkeypatch.setattr(winnable, "winnable_seed", lambda *args, **kwargs: pytest.fail("a search"))
+    response = client.get("/play/giza")
+    assert response.status_code == 303
+    seed = int(response.headers["location"].rsplit("/", 1)[1])
+    with client.app.state.sessionmaker() as session:
+        assert winnable.proven(session, "giza", seed)
+
+
 def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
     # a fixed random start: the search from it is then the same on every machine
     monkeypatch.setattr(game_service, "random_seed", lambda: 4000)
