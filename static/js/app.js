@@ -109,15 +109,23 @@
       drewFromStock = false;
     }
   });
-  // A board shorter than the one it replaces (the note under a deal not yet played goes with its
-  // first move) cut the page shorter than where it was scrolled to, and the table dropped under
-  // the player's thumb: their next quick taps hit the felt. The page keeps the height it had;
-  // what is left is room under the table (and no scroll anchoring: static/css/app.css).
+  // The table stays under the player's thumb when a board comes: a board shorter than the one it
+  // replaces (the note under a deal not yet played goes with its first move) leaves the page at
+  // least as tall as it was scrolled, the rest room under the table (and nothing anchors the
+  // scroll: static/css/app.css); once laid, the page keeps only the height its scroll needs.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var t = event.detail && event.detail.target, body = document.body;
     if (!t || t.id !== "board" || !window.scrollY) return;
     var height = document.documentElement.scrollHeight;
     if (height > (parseFloat(body.style.minHeight) || 0)) body.style.minHeight = height + "px";
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var t = event.detail && event.detail.target, body = document.body;
+    if (!t || t.id !== "board" || !body.style.minHeight) return;
+    var content = 0;  // where the page's own content ends
+    Array.prototype.forEach.call(body.children, function (el) { content = Math.max(content, el.getBoundingClientRect().bottom); });
+    var needed = window.scrollY + window.innerHeight;
+    body.style.minHeight = content + window.scrollY >= needed ? "" : needed + "px";
   });
   document.addEventListener("htmx:afterSettle", function () {
     startClock();
@@ -705,6 +713,9 @@
     save();
     render();
     send();
+    // taps held behind a request the reload cut off are made now, in order (offline, the engine in
+    // the page takes them, static/js/offline-play.js, or they wait for the network)
+    if (!queue.length && navigator.onLine !== false) drain();
   }
   document.addEventListener("DOMContentLoaded", restore);
 
@@ -851,6 +862,7 @@
     keptAt = 0;
     // a press kept before this one (a draw whose card is not in sight yet, an Undo) is made
     // first: this one is kept behind it, unless it is that press, made in its turn
+    if (!draining && later.length && !queue.length) drain();
     var now = !waiting() && (draining || !later.length) && (isTap || el.hasAttribute("data-move") || !queue.length);
     if (!now) {
       event.preventDefault();

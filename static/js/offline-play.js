@@ -41,9 +41,10 @@
     return String(w[0] % 1000000000);
   }
   // a player dealt winnable deals only is dealt one of those the server shipped proven (the page
-  // has no solver to prove one: the board lists them), any but the deal on the table
+  // has no solver to prove one: the page lists those the player has no game of), any but the
+  // deal on the table
   function provenSeed(current) {
-    var seeds = (board().getAttribute("data-offline-seeds") || "").split(" ").filter(function (seed) {
+    var seeds = words("data-offline-seeds").split(" ").filter(function (seed) {
       return seed && seed !== String(current);
     });
     if (!seeds.length) return null;

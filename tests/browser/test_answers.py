@@ -526,7 +526,8 @@ def test_a_giza_reserves_next_card_is_tapped_as_soon_as_it_shows(server, new_pag
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
     under = page.evaluate("() => { const r = [...document.querySelectorAll('#board .reserve')[3]"
-                          ".querySelectorAll('.card.under')].pop().getBoundingClientRect(); return [r.x, r.y, r.width]; }")
+                          ".querySelectorAll('.card.under')].pop().getBoundingClientRect();"
+                          " return [r.x, r.y, r.width]; }")
     taps_at = [centre('#board [data-loc="P19"][data-card]'), centre('#board [data-loc="G3"][data-card]'),
                centre('#board [data-loc="P17"][data-card]'), (under[0] + under[2] / 2, under[1] + 6)]  # the A♥'s strip
     for x, y in taps_at:  # as fast as a thumb: no answer comes in between

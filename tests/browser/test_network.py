@@ -157,9 +157,9 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
 
 def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server, new_page):
     """The player test's run (seed 250 after the first moves of its winning line): offline, a
-    draw (shown), a second draw (its card not in sight: not done, not kept: kept, it drew a card
-    unseen once the network was back), a pair (shown from the answers one move ahead), then three
-    cards tapped, kept. Back online, the draw and the pair are stored; the first kept card cannot
+    draw (shown), a second draw (its card not in sight: said not done, where it was kept and drew
+    a card unseen once the network was back), a pair (shown from the answers one move ahead),
+    then three cards tapped, kept. Back online, the draw and the pair are stored; the first kept card cannot
     be played on the board that comes, so it and the taps after it are not made: the page says
     so, with the card's reason, beside it and in the status (read out) until the next press, and
     never "All moves saved." (it was said, and the words of the refusal gone with the board after
@@ -668,5 +668,30 @@ def test_gaps_taps_held_offline_are_counted_one_move_each(server, new_page):
     page.wait_for_function("() => !TrettenBoard.waiting()")
     settled(page)
     assert ply(page) >= 3
+    equals_a_fresh_load(page)
+    assert not errors
+
+
+def test_a_tap_held_behind_a_request_a_reload_cut_off_is_made_after_the_reload(server, new_page):
+    """An Undo on its way, a king tapped behind it (held: it waits for the undo's board), then a
+    reload: the held tap comes back with the page and is made on the board the server has, and
+    the next press too (the page held every press behind it for good)."""
+    page, errors = mid_game(new_page, server)
+    cut_off = []  # held, never answered
+    page.route("**/act", lambda route: cut_off.append(route))
+    page.click('#board [data-action="undo"]')
+    page.wait_for_function("() => TrettenBoard.debug().others === 1")
+    page.click('#board button[name="target"][value="P23"]')  # the deal's king: held behind the undo
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 1
+    page.reload()  # the undo never reaches the server
+    page.unroute("**/act")
+    page.wait_for_selector('#board [data-loc="P23"][data-removed]', state="attached")  # the king is made
+    settled(page)
+    made = ply(page)
+    assert made == 2  # the draw and the king
+    page.click('#board [data-action="draw"]')
+    wait_ply(page, made + 1)
+    settled(page)
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 0 and pending(page) == 0
     equals_a_fresh_load(page)
     assert not errors

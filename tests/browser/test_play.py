@@ -231,3 +231,10 @@ def test_a_scrolled_table_stays_under_the_thumb_when_the_first_moves_board_comes
     assert page.locator("#board .winnable-note").count() == 0
     after = page.locator(draw).bounding_box()
     assert abs(after["y"] - before["y"]) < 1, (before, after)
+    # the room kept under the table is what the scroll needs, and goes once it needs none
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.click(draw)
+    wait_ply(page, 2)
+    page.wait_for_function("() => window.TrettenBoard && !window.TrettenBoard.waiting()")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => document.body.style.minHeight") == ""

@@ -146,6 +146,16 @@ def new_seed(session: Session, player: Player, preset_slug: str, *, search: bool
     return games.random_seed()
 
 
+def offline_seeds(session: Session, player: Player, preset_slug: str) -> tuple[int, ...]:
+    """For a new deal offline (the page has no solver), for a player dealt winnable deals only: the
+    preset's deals shipped proven that the player has no game of (none for the others)."""
+    if not player.winnable_only:
+        return ()
+    played = set(session.scalars(select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
+                                                         Game.seed.is_not(None))))
+    return tuple(seed for seed in first_deals.shipped(preset_slug) if seed not in played)
+
+
 def proven(session: Session, preset_slug: str, seed: int | None) -> bool:
     """Whether the solver has proven this seeded deal winnable (a deal page's verdict, the search
     of a winnable-only new deal, a deal shipped proven, or a winning line kept for its start: its

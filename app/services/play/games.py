@@ -136,8 +136,9 @@ def follow_scoring(session: Session, player: Player, scoring: str) -> None:
     finished ones, and those counted as lost, keep theirs. Nothing else of a game changes: a
     write would make an idle game look played, and raise the version another tab's next move
     is checked against, so each is one UPDATE that keeps both."""
+    # locked, as a move locks its game: a move another tab makes meanwhile waits for this one
     changing = session.scalars(select(Game).where(Game.player_id == player.id, lifecycle.in_play_expression(),
-                                                  Game.scoring != scoring))
+                                                  Game.scoring != scoring).with_for_update())
     for game in changing.all():
         session.execute(update(Game).where(Game.id == game.id)
                         .values(scoring=scoring, score=current_score(game, scoring=scoring), updated_at=Game.updated_at)

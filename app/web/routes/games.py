@@ -97,7 +97,7 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
-        extra |= _daily(request, session, player, game.daily_on)
+        extra |= _daily(request, session, player, game.daily_on) | _offline(session, player, game.preset)
     found = hint_of(said)
     if found is not None:
         return render_hinted(request, game, player, found, extra=extra)
@@ -110,6 +110,12 @@ def _daily(request: Request, session, player, day) -> dict:
         return {}
     return {"daily_name": sharing.deal_name(None, day, request.state.language),
             "daily_streak": stats.daily_figures(session, player.id, daily.utc_today()).current_streak}
+
+
+def _offline(session, player, preset: str) -> dict:
+    """A game's page (not a board after a move) lists the deals a new deal offline may be, for a
+    player dealt winnable deals only (static/js/offline-play.js)."""
+    return {"offline_seeds": winnable.offline_seeds(session, player, preset)}
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
@@ -239,7 +245,8 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     day = daily.day_of_daily(session, draft.preset, seed)
     meta = game_meta(request, session, draft, share_path(draft), daily_on=day)
     return render_game(request, draft, player, result, replacing=replacing,
-                       extra={"link_meta": meta} | _daily(request, session, player, day) | proven)
+                       extra={"link_meta": meta} | _daily(request, session, player, day) | proven
+                       | _offline(session, player, preset))
 
 
 def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:

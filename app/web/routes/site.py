@@ -10,6 +10,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from app import i18n
 from app.engine import PRESETS
+from app.engine.presets import ALIASES
 from app.web.views.assets import STATIC_DIR, asset_url
 
 ICONS = STATIC_DIR / "icons"
@@ -59,7 +60,7 @@ def manifest(request: Request) -> Response:
 # deals stay open to link previews and search engines. "$" ends a path (Google's and Bing's
 # reading of the file; others skip those lines).
 _CRAWLERS_KEEP_OUT = ("/games/", "/link/", "/profile", "/prefs", "/stats", "/api/", "/offline/",
-                      "/play$", "/play?", *(f"/play/{slug}$" for slug in PRESETS))
+                      "/play$", "/play?", *(f"/play/{slug}$" for slug in (*PRESETS, *ALIASES)))
 
 
 @router.get("/robots.txt")

@@ -293,7 +293,7 @@ class GapsBoard:
     family: str = "gaps"
     has_stock: bool = False  # every card is dealt to the grid
     layout: str = "grid"     # the table's shape, for the style sheets (as PyramidBoard's)
-    taps_pair: bool = False  # a card tapped moves by itself (as PyramidBoard's)
+    taps_pair: bool = False  # a tap is most often a move of its own: a card into its one gap (as PyramidBoard's)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
 
 

@@ -12,7 +12,7 @@ from starlette.responses import Response
 from app.db.models import Game, Player
 from app.engine import PRESETS, IllegalMoveError, InvalidMoveError, Status, get_game
 from app.engine.announcements import Announcement, describe
-from app.services.assist import assist, first_deals
+from app.services.assist import assist
 from app.services.play import daily, lifecycle
 from app.services.play.games import OnTable, record_of
 from app.services.play.moves import ActionResult
@@ -94,9 +94,6 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         # the page asks for "still winnable?" after the move (the lifecycle says when); the search decides
         "status_placeholder": table.stored and lifecycle.asks_still_winnable(game, table.record, player),
         "winnable_indicator": bool(is_owner and player is not None and player.winnable_indicator),
-        # a new deal offline, for a player dealt winnable deals only: one of the deals shipped proven
-        "offline_seeds": first_deals.shipped(game.preset) if is_owner and player is not None and player.winnable_only
-        else (),
         "analysis_placeholder": table.phase.over,
         "hint": None,
         "solver_status": None,

@@ -20,7 +20,8 @@ def _allowed(rules: list[str], path: str) -> bool:
 @pytest.mark.parametrize(("path", "allowed"), [
     ("/", True), ("/rules/gaps", True), ("/daily/pyramid", True), ("/daily/pyramid/table", True),
     ("/play/pyramid/123", True), ("/play/double-pyramid/9", True), ("/deal/giza/5", True), ("/g/abc/replay", True),
-    ("/play/pyramid", False), ("/play/gaps-danish", False), ("/play?preset=giza&seed=4", False),
+    ("/play/pyramid", False), ("/play/gaps-danish", False), ("/play/tuts-tomb", False),  # a former name too
+    ("/play?preset=giza&seed=4", False),
     ("/games/abc", False), ("/games/abc/analysis", False), ("/link/abc.0123", False), ("/profile", False),
     ("/stats", False), ("/api/games", False),
 ])

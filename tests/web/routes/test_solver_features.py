@@ -218,17 +218,25 @@ def test_a_stale_hint_is_refused_and_not_counted(client):
 
 # ---------------------------------------------------------------- winnable-only deals
 
-def test_a_board_lists_the_deals_shipped_proven_for_a_new_deal_offline_when_winnable_only(client):
+def test_a_games_page_lists_the_deals_a_new_deal_offline_may_be_when_winnable_only(client):
     """The page has no solver offline: a player dealt winnable deals only is dealt one of those
-    (static/js/offline-play.js); a player dealt any deal, any seed."""
-    def listed() -> list[int]:
-        found = re.search(r'data-offline-seeds="([^"]*)"', client.get("/play/giza/7").text)
+    shipped proven that they have no game of (static/js/offline-play.js); a player dealt any
+    deal, any seed. A board after a move does not list them again: the page keeps its own."""
+    def listed(path: str = "/play/giza/7") -> list[int]:
+        found = re.search(r'data-offline-seeds="([^"]*)"', client.get(path).text)
         return [int(seed) for seed in found.group(1).split()] if found else []
 
-    assert listed() == list(first_deals.shipped("giza")) and listed()
+    shipped = list(first_deals.shipped("giza"))
+    assert listed() == shipped and shipped
+    page = client.get(f"/play/giza/{shipped[0]}").text
+    king = {"csrf_token": csrf_of(page), "target": "P21"}
+    moved = client.post(f"/play/giza/{shipped[0]}", data=king, headers=HX)
+    assert moved.status_code == 200 and "data-offline-seeds" not in moved.text  # a board, not a page
+    game_page = moved.headers["HX-Push-Url"]
+    assert listed(game_page) == shipped[1:]  # not the deal they have a game of
     lobby = client.get("/").text
     client.post("/prefs/winnable-only", data={"csrf_token": csrf_of(lobby), "winnable_only": "", "next": "/"})
-    assert listed() == []
+    assert listed() == [] and listed(game_page) == []
 
 
 def test_a_new_deal_for_a_browser_without_our_cookie_is_one_proven_before_and_starts_no_search(client, monkeypatch):
@@ -287,7 +295,9 @@ def test_winnable_only_deals_are_proven_winnable(client, monkeypatch):
 
 
 def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, monkeypatch):
-    monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
+    client.get("/")  # a returning browser (its cookie): its new deals are searched
+    searched = []
+    monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: searched.append(args) or (None, None, 1))
     monkeypatch.setattr(spare_time, "winnable_par", lambda *args: None)
     with client.app.state.sessionmaker() as session:  # nothing proven yet (other tests prove deals)
         session.execute(delete(DealVerdict).where(DealVerdict.preset == "gaps"))
@@ -295,7 +305,7 @@ def test_a_winnable_only_deal_none_proven_in_time_is_one_proven_before(client, m
     # one of the deals shipped proven with the code (a fresh server's first Gaps deal), and the
     # deal's page says it can be won
     dealt = client.get("/play/gaps")
-    assert dealt.status_code == 303
+    assert dealt.status_code == 303 and searched  # searched, none proven in time
     assert int(dealt.headers["location"].removeprefix("/play/gaps/")) in first_deals.shipped("gaps")
     assert 'data-deal-proven="yes"' in client.get(dealt.headers["location"]).text
     with client.app.state.sessionmaker() as session:  # a deal an earlier search proved
@@ -316,6 +326,7 @@ def test_a_winnable_only_deal_is_never_a_daily_deal_to_come(client, monkeypatch)
     from app.db.models import DailyDeal
     from app.services.play import daily
 
+    client.get("/")  # a returning browser (its cookie): its new deals are searched
     monkeypatch.setattr(winnable, "first_winnable", lambda *args, **kwargs: (None, None, 1))  # never in time
     monkeypatch.setattr(spare_time, "winnable_par", lambda *args: None)
     today = daily.utc_today()
