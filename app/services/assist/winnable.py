@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import DailyDeal, DealVerdict, Game, Player, PositionVerdict, ShortestLine, utcnow
@@ -132,8 +132,7 @@ def new_seed(session: Session, player: Player, preset_slug: str, *, search: bool
     if player.winnable_only:
         found = winnable_seed(session, preset_slug, games.random_seed(), player.id) if search else None
         if found is None:
-            played = select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
-                                             Game.seed.is_not(None))
+            played = _played(player, preset_slug)
             coming = select(DailyDeal.seed).where(DailyDeal.preset == preset_slug, DailyDeal.day >= daily.utc_today())
             found = session.scalar(select(DealVerdict.seed)
                                    .where(DealVerdict.preset == preset_slug, DealVerdict.winnable.is_(True),
@@ -151,9 +150,13 @@ def offline_seeds(session: Session, player: Player, preset_slug: str) -> tuple[i
     preset's deals shipped proven that the player has no game of (none for the others)."""
     if not player.winnable_only:
         return ()
-    played = set(session.scalars(select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug,
-                                                         Game.seed.is_not(None))))
+    played = set(session.scalars(_played(player, preset_slug)))
     return tuple(seed for seed in first_deals.shipped(preset_slug) if seed not in played)
+
+
+def _played(player: Player, preset_slug: str) -> Select[int | None]:
+    """The seeds of the player's games of the preset: deals a new deal is not."""
+    return select(Game.seed).where(Game.player_id == player.id, Game.preset == preset_slug, Game.seed.is_not(None))
 
 
 def proven(session: Session, preset_slug: str, seed: int | None) -> bool:

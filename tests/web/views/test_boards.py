@@ -143,27 +143,26 @@ def test_the_answers_one_move_ahead_are_the_next_boards(preset, seed, build):
         for move in position.legal_moves():
             if str(move) == "N":  # a redeal: its cards are the server's to show
                 continue
-            after = answers_now(build(position.apply(move), None))
+            after_position = position.apply(move)
+            nxt = build(after_position, None)  # the board that comes after the move
+            after = answers_now(nxt)
             ahead = next(v for k, v in board.ahead.items() if k == shown_as(position, move))
             # what the page will show is answered as the next board does; a card it cannot
             # show yet (the stock's next) is left out, and so is any answer naming it
             if "covered" in ahead:  # the pyramid's cards a card below lies on: so their refusal says
-                refused = {s.loc for s in slots(build(position.apply(move), None)) if s.under}
+                refused = {s.loc for s in slots(nxt) if s.under}
                 assert set(ahead["covered"]) == refused and all(p.startswith(("P", "Q")) for p in refused)
             # the figures the next board prints (templates/boards), shown with the move
-            nxt = build(position.apply(move), None)
             assert ahead["counts"] == ({"in-place": f"{nxt.in_place}/{nxt.places}"} if hasattr(nxt, "rows") else
                                        {"stock": str(nxt.stock_count), "waste": str(nxt.waste_count),
                                         "cards-left": str(nxt.cards_left), "pass": str(nxt.pass_number),
                                         "passes-left": "∞" if nxt.passes_left is None else str(nxt.passes_left)})
-            after_position = position.apply(move)
             if any(isinstance(m, Draw) for m in after_position.legal_moves()):
                 # a draw is answered only where the page shows the card it draws: not one under
                 # the stock card that went (a second draw offline drew a card unseen)
                 shown_top = None if isinstance(move, Draw) or "S" in places(move) else position.card_at("S")
                 assert ("draw" in ahead) is (after_position.card_at("S") == shown_top)
             if "unplayable" in ahead:  # a free card left out is refused as the next board refuses it
-                nxt = build(position.apply(move), None)
                 refusals = {s.answers.get("data-refusal") for s in slots(nxt) if not s.under} - {None}
                 assert refusals <= {ahead["unplayable"]}
             if hasattr(nxt, "rows"):  # the Gaps places drawn as a dead gap, or as a card in place
