@@ -1296,7 +1296,10 @@
   if (!sw) return;
   window.TrettenHadWorker = !!sw.controller;
   addEventListener("load", function () {
-    sw.register("/sw.js").catch(function () {});
+    // offline.js asks this registration, not getRegistration(): on a busy phone the script may
+    // run before the browser has made the registration, and would find none
+    window.TrettenRegistered = sw.register("/sw.js");
+    window.TrettenRegistered.catch(function () {});
     var script = document.createElement("script");
     script.src = "/static/js/offline.js";
     script.setAttribute("data-added", "");  // not in the page's copy for offline (offline.js)

@@ -78,7 +78,8 @@
       nav.appendChild(button);
     }).catch(function () { /* no words, no button: the next page is the new version */ });
   }
-  sw.getRegistration().then(function (reg) {
+  // the registration app.js asked for (an app.js older than this script, kept offline, asked none)
+  (window.TrettenRegistered || sw.getRegistration()).then(function (reg) {
     if (!reg) return;
     waiting = function () { return reg.waiting; };
     function watch(worker) {
