@@ -64,9 +64,6 @@ class Variant:
     def parse_rules(self, options: Mapping[str, object] | None = None) -> Rules:
         return self.rules_class.from_options(options or {}, self.name)
 
-    def default_rules(self) -> Rules:
-        return self.parse_rules({})
-
     def parse_deal(self, text: str) -> tuple[Card, ...]:
         return parse_deal(text, self.decks)
 

@@ -891,10 +891,11 @@
     if (isTap) tap(el); else play(el.getAttribute("data-move"), { action: el.value });
   }, true);
 
-  // a blind press (a move the page cannot show yet) with the device offline: not kept, said not done
+  // a blind press (a move the page cannot show yet) with the device offline: not kept, said not
+  // done, and why (the cards it brings are the server's), with the way to play on regardless
   function notDoneOffline(el) {
     var region = document.getElementById("sync-said");
-    refuse(el, region ? region.getAttribute("data-unanswered") : "");
+    refuse(el, region ? region.getAttribute("data-unseen-offline") : "");
   }
   // A button kept: its name, and where the button posts by itself (its own address, as
   // Auto-finish's: it sends only the board's form, no value of its own) on which game

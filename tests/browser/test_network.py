@@ -25,6 +25,9 @@ PHONE = {"width": 390, "height": 844}
 OFFLINE_S = 20
 # from the issue's deal after one draw: a king, two pairs and two draws
 OFFLINE_MOVES = ["P23", "P22+P25", "P16+P24", "D", "D"]
+# what a press the page cannot show (a draw, a turnover, a redeal) says offline, offline play off
+BLIND_OFFLINE = ("No connection: only the server knows the next cards. Try again when it is back, "
+                 "or turn on “Play offline on this device” in the settings.")
 # the page shows a move at once while it knows the answers one move ahead: the king and the
 # first pair; the taps after them are held, marked, for the boards that come
 SHOWN = 2
@@ -107,12 +110,12 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     for _ in draws:
         page.click('#board [data-action="draw"]')
         toast = page.wait_for_selector("#board .toast.near")
-        assert toast.inner_text() == "No connection: not done. Try again when it is back."
+        assert toast.inner_text() == BLIND_OFFLINE
     # so is its key (kept, three presses of d drew three cards unseen once the network was back)
     page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
     page.keyboard.press("d")
     toast = page.wait_for_selector("#board .toast.near")
-    assert toast.inner_text() == "No connection: not done. Try again when it is back."
+    assert toast.inner_text() == BLIND_OFFLINE
     assert pending(page) == len(cards)
     # the held cards tapped again, as nothing seemed to happen: held once, no second move
     for selector in taps(cards[-1]):
@@ -183,7 +186,7 @@ def test_kept_taps_refused_when_their_turn_comes_back_online_say_not_done(server
     assert counts() == [stock - 1, waste + 1]  # the piles' counts with the card (the waste said 0 under it)
     page.click(draw)  # the stock's next card is not in sight: a blind draw, not done
     toast = page.wait_for_selector("#board .toast")
-    assert toast.inner_text() == "No connection: not done. Try again when it is back."
+    assert toast.inner_text() == BLIND_OFFLINE
     assert page.evaluate("() => TrettenBoard.debug().queue.length + TrettenBoard.debug().later.length") == 1
     for selector in taps("P22+P26"):  # shown from the answers one move ahead
         page.click(selector)

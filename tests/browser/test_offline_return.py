@@ -381,7 +381,7 @@ def gaps_filled_once_then_offline(page, server) -> tuple[Fill, str]:
     the engine playing on: the fill and the game's id."""
     offline_play_on(page, server, "/play/gaps/21")
     variant = get_game("gaps")
-    position = variant.new_position(deal_for_seed("gaps", 21), variant.default_rules())
+    position = variant.new_position(deal_for_seed("gaps", 21), variant.parse_rules())
     fill = next(m for m in position.legal_moves() if isinstance(m, Fill))
     place = next(f"{i // 13}.{i % 13}" for i, c in enumerate(position.grid) if c == fill.card)
     page.click(f'#board [data-pos="{place}"]')

@@ -148,7 +148,7 @@ def test_cards_left_counts_every_card_the_goal_needs_gone(game, options, left):
 def test_giza_reserve_tops_are_the_last_of_each_three():
     giza = get_game("giza")
     deal = deal_for_seed("giza", 8)
-    position = giza.new_position(deal, giza.default_rules())
+    position = giza.new_position(deal, giza.parse_rules())
     for k in range(8):
         assert position.card_at(f"G{k}") == deal[30 + 3 * k]
     with pytest.raises(InvalidMoveError):
@@ -162,7 +162,7 @@ def test_double_pyramid_uses_q_locations_in_canonical_order():
     assert str(double.parse_move("q3+p27")) == "P27+Q3"
     with pytest.raises(InvalidMoveError):
         PYRAMID.parse_move("Q3")
-    position = double.new_position(deal_for_seed("double-pyramid", 2), double.default_rules())
+    position = double.new_position(deal_for_seed("double-pyramid", 2), double.parse_rules())
     assert len(position.stock) == 48
     assert all(str(m) for m in position.legal_moves())
 
@@ -251,13 +251,13 @@ def test_rounds_run_out():
 
 def test_a_won_gaps_layout_is_won_and_takes_no_moves():
     rows = [" ".join(f"{r}{s}" for r in "23456789TJQK") + f" A{s}" for s in "CDHS"]
-    position = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
+    position = GapsPosition.from_deal(GAPS.parse_rules(), parse_deal(" ".join(rows)))
     assert position.status == "won" and position.legal_moves() == ()
     assert position.simple_score == 48
 
 
 def test_a_fill_moves_its_card_whether_or_not_it_is_the_shared_card_object():
-    position = GAPS.new_position(deal_for_seed("gaps", 12), GAPS.default_rules())
+    position = GAPS.new_position(deal_for_seed("gaps", 12), GAPS.parse_rules())
     shared = next(m for m in position.legal_moves() if isinstance(m, Fill))
     equal = Fill(Card(shared.card.rank, shared.card.suit), shared.row, shared.col)
     assert equal.card is not shared.card and position.apply(equal) == position.apply(shared)
@@ -267,7 +267,7 @@ def test_a_fill_moves_its_card_whether_or_not_it_is_the_shared_card_object():
 def test_a_layout_with_every_gap_in_the_last_column_is_won_only_in_suit_order():
     rows = [" ".join(f"{r}{s}" for r in "23456789TJQK") + f" A{s}" for s in "CDHS"]
     swapped = " ".join(rows).replace("5C", "xx").replace("6C", "5C").replace("xx", "6C")
-    position = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(swapped))
+    position = GapsPosition.from_deal(GAPS.parse_rules(), parse_deal(swapped))
     assert not position.is_won() and position.correct_prefix_lengths() == (3, 12, 12, 12)
 
 
@@ -279,7 +279,7 @@ def test_a_stuck_last_round_is_lost():
     rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
     stuck = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     assert stuck.status == "lost" and stuck.legal_moves() == ()
-    three = GapsPosition.from_deal(GAPS.default_rules(), parse_deal(" ".join(rows)))
+    three = GapsPosition.from_deal(GAPS.parse_rules(), parse_deal(" ".join(rows)))
     assert three.status == "playing" and legal(three) == ["N"]
 
 
@@ -292,13 +292,13 @@ def test_end_reasons_name_why_the_game_ended():
     record = GameRecord.from_text("pyramid", PYRAMID.parse_rules(lost["options"]), lost["deal"], lost["moves"])
     assert record.position.end_reason == "lost_stock"
     giza = next(c for c in load("replay.jsonl") if c["game"] == "giza")
-    record = GameRecord.from_text("giza", get_game("giza").default_rules(), giza["deal"], giza["moves"])
+    record = GameRecord.from_text("giza", get_game("giza").parse_rules(), giza["deal"], giza["moves"])
     assert record.position.end_reason == "lost_giza"
     rows = [f"K{s} A{s} " + " ".join(f"{r}{s}" for r in "QJT98765432") for s in "CDHS"]
     stuck = GapsPosition.from_deal(GAPS.parse_rules({"rounds": "1"}), parse_deal(" ".join(rows)))
     assert stuck.end_reason == "lost_gaps"
     double = get_game("double-pyramid")
-    start = double.new_position(deal_for_seed("double-pyramid", 1), double.default_rules())
+    start = double.new_position(deal_for_seed("double-pyramid", 1), double.parse_rules())
     cleared = PyramidPosition(start.table, start.rules, start.layout, (1 << len(start.layout)) - 1, start.stock)
     assert cleared.status == "won" and cleared.end_reason == "won_pyramids"  # both, not "the pyramid"
 

@@ -20,7 +20,7 @@ from .strategies import CONFIGS, new_record, seeds
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_each_variant_taps_as_its_family(name):
     variant = GAMES[name]
-    position = GameRecord.new(name, variant.default_rules(), deal_for_seed(name, 7)).position
+    position = GameRecord.new(name, variant.parse_rules(), deal_for_seed(name, 7)).position
     family_tap = gaps_tap if variant.family == "gaps" else pyramid_tap
     target = "0.1" if variant.family == "gaps" else "S" if variant.name != "giza" else "G0"
     assert isinstance(variant.tap(position, None, target), Tap)
@@ -32,7 +32,7 @@ def test_each_variant_taps_as_its_family(name):
 def _stock_cards(name: str, seed: int):
     """The positions met drawing through a deal's stock, each with what its stock's card can do."""
     variant = GAMES[name]
-    position = GameRecord.new(name, variant.default_rules(), deal_for_seed(name, seed)).position
+    position = GameRecord.new(name, variant.parse_rules(), deal_for_seed(name, seed)).position
     while position.stock:
         yield position, [m for m in position.legal_moves() if "S" in places(m)]
         position = position.apply(DRAW)

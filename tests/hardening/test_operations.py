@@ -147,7 +147,7 @@ def test_a_request_whose_client_went_away_is_not_logged_as_a_server_error(app, c
     assert [line["status"] for line in lines] == [499]
 
 def _aged(session, days: float, *, token: str | None = None, games: list[tuple[str, float]] = (),
-          started: bool = False) -> str:
+          started: bool = False, hints: int = 0) -> str:
     now = utcnow()
     player = Player(token_hash=token, created_at=now - timedelta(days=days))
     session.add(player)
@@ -155,7 +155,7 @@ def _aged(session, days: float, *, token: str | None = None, games: list[tuple[s
     for status, age in games:
         session.add(Game(player_id=player.id, preset="pyramid", game="pyramid", rules={}, deal="x", deal_key="x", status=status,
                          created_at=now - timedelta(days=age), updated_at=now - timedelta(days=age),
-                         started_at=now - timedelta(days=age) if started else None))
+                         started_at=now - timedelta(days=age) if started else None, hint_count=hints))
     session.commit()
     return player.id
 
@@ -170,6 +170,9 @@ def test_prune_removes_stale_unfinished_games_and_anonymous_players_without_game
             "old_finished": _aged(session, 40, games=[("won", 35), ("playing", 35)]),
             "old_active": _aged(session, 40, games=[("playing", 1)]),
             "old_abandoned": _aged(session, 40, games=[("playing", 35)], started=True),
+            # a hint stored it before its first move: the player saw these cards' line, and a
+            # later game of them is not their first (games.first_of_deal): it stays
+            "old_hinted": _aged(session, 40, games=[("playing", 35)], hints=1),
         }
         game_count = {pid: len(session.get(Player, pid).games) for pid in ids.values()}
         dry = prune(session, 30, dry_run=True)
@@ -179,7 +182,7 @@ def test_prune_removes_stale_unfinished_games_and_anonymous_players_without_game
         session.expire_all()
         alive = {name: session.get(Player, pid) is not None for name, pid in ids.items()}
         assert alive == {"old_empty": False, "new_empty": True, "old_api": True, "old_stale_game": False,
-                         "old_finished": True, "old_active": True, "old_abandoned": True}
+                         "old_finished": True, "old_active": True, "old_abandoned": True, "old_hinted": True}
         # an abandoned game with moves counts as a loss in the statistics: it stays
         assert len(session.get(Player, ids["old_abandoned"]).games) == 1
         finished = session.get(Player, ids["old_finished"])

@@ -9,7 +9,7 @@ from app.solver import hint_shortest, proves_shortest, quick_shortest
 
 def _start(game: str):
     variant = get_game(game)
-    return variant.new_position(deal_for_seed(game, 1), variant.default_rules())
+    return variant.new_position(deal_for_seed(game, 1), variant.parse_rules())
 
 
 def test_every_game_has_a_par_search_and_its_variant_says_what_else_it_is_worth():

@@ -224,7 +224,7 @@ def test_lost_won_and_other_positions():
         here = here.apply(move)
     assert shortest_win(here) == ShortestWin(True, (), True, 0, 0)
     gaps = get_game("gaps")
-    gaps_start = gaps.new_position(deal_for_seed("gaps", 1), gaps.default_rules())
+    gaps_start = gaps.new_position(deal_for_seed("gaps", 1), gaps.parse_rules())
     with pytest.raises(TypeError):  # the Pyramid family's search (app.solver.par chooses Gaps' own)
         shortest_win(gaps_start)
 

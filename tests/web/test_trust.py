@@ -287,3 +287,34 @@ def test_a_game_in_play_that_follows_a_new_scoring_is_scored_by_it(client, app, 
     after = _game(app, game_id)
     assert (after.scoring, after.score) == (scoring, {"simple": 2, "pairs": 5, "timed": 5}[scoring])
     assert (after.version, after.updated_at) == (before.version, before.updated_at)
+
+
+def test_a_move_that_races_a_new_scoring_is_scored_by_the_scoring_the_game_is_stored_with(app):
+    """The move's request read the game before the player's new scoring was stored (the settings
+    and the winning move sent together): its write lands after, and scores by the row's scoring
+    as it is then, not by the one it read (a Pairs record of a Timed game's score)."""
+    from app.services.accounts import players
+    from app.services.play import games, moves
+    from tests.web.play import WIN_LINE
+
+    sessions = app.state.sessionmaker
+    with sessions() as session:
+        player = Player(scoring="timed")
+        session.add(player)
+        session.flush()
+        game = games.start_game(session, player, "pyramid", seed=WIN_SEED)
+        moves.play_moves(session, game, player, WIN_LINE[:-1])
+        session.commit()
+        game_id, player_id = game.id, player.id
+    with sessions() as move_request:
+        game, player = move_request.get(Game, game_id), move_request.get(Player, player_id)
+        assert game.scoring == "timed"  # read by the move's request
+        with sessions() as settings_request:
+            players.update_preferences(settings_request, settings_request.get(Player, player_id), scoring="pairs")
+            settings_request.commit()
+        moves.play_move(move_request, game, player, WIN_LINE[-1], ply=game.cursor, version=game.version)
+        move_request.commit()
+        assert (game.scoring, game.score) == ("pairs", games.current_score(game, scoring="pairs"))
+    stored = _game(app, game_id)
+    assert stored.status == "won" and stored.scoring == "pairs"
+    assert stored.score == games.current_score(stored, scoring="pairs") != games.current_score(stored, scoring="timed")

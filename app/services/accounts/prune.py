@@ -1,9 +1,11 @@
 """`tretten prune --older-than DAYS`: forget what nobody will come back to.
 
-Removes games never started (no move played) and not touched for DAYS days, then
-anonymous players (no API token) created more than DAYS days ago who have no games left.
+Removes games never started (no move played, no hint asked) and not touched for DAYS days,
+then anonymous players (no API token) created more than DAYS days ago who have no games left.
 Finished games, and unfinished games with moves, stay: the statistics count an abandoned
-game as a loss, and pruning must not erase losses. Each part is one DELETE; the caller's unit of
+game as a loss, and pruning must not erase losses. A game a hint stored before its first move
+stays too: it says the player has seen help on these cards, so that a later game of them is
+no first, clean game (app.services.play.games.first_of_deal). Each part is one DELETE; the caller's unit of
 work commits them together (app.cli).
 """
 
@@ -36,7 +38,8 @@ def prune(
     if older_than_days < 0:
         raise ValueError("--older-than must be 0 or more days")
     cutoff = (now or utcnow()) - timedelta(days=older_than_days)
-    stale_games = (Game.status == Status.PLAYING) & Game.started_at.is_(None) & (Game.updated_at < cutoff)
+    stale_games = ((Game.status == Status.PLAYING) & Game.started_at.is_(None) & (Game.hint_count == 0)
+                   & (Game.updated_at < cutoff))
     lonely_players = (
         Player.token_hash.is_(None)
         & (Player.created_at < cutoff)

@@ -147,8 +147,12 @@ def retry_from(session: Session, game: Game, player: Player, ply: int, *,
     """"Try again from here": a new game of the same deal with the game's first ``ply`` moves.
     It goes on where the game was: its hints, undos and auto-finish, where its moves came from,
     and its clock (from the game's first move) are the new game's too, so a retry never makes
-    a game look played with less help, or faster, than it was."""
+    a game look played with less help, or faster, than it was. Only a game that is over has
+    one (``analysable``): a game in play, or one with no moves left that may still be undone,
+    would be counted lost by the new game, unasked."""
     lifecycle.check_owner(game, player)
+    if not analysable(game):
+        raise InputError("only a game that is over is tried again from a point", "retry_in_play")
     record = record_of(game)
     if not 0 <= ply < record.cursor:
         raise InputError("there is no such point in this game", "no_retry")
@@ -156,7 +160,7 @@ def retry_from(session: Session, game: Game, player: Player, ply: int, *,
                            deal_text=None if game.seed is not None else game.deal, limits=limits,
                            via=game.played_via)
     new.hint_count, new.undo_count, new.auto_finished = game.hint_count, game.undo_count, game.auto_finished
-    new.winnable_shown = game.winnable_shown
+    new.winnable_shown, new.played_offline = game.winnable_shown, game.played_offline
     if ply:
         moves.store(session, new, moves.played(record_of(new), list(record.moves[:ply]), limits), "retry")
         new.started_at = game.started_at or new.started_at  # after the store: its first move replaced the game

@@ -202,16 +202,21 @@ def hint_on_deal(session: Session, player: Player, draft: Game, *,
     player's game of this deal in play (another tab's, the day's deal opened again) is the
     answer instead, as to a first move (``moves.first_move``): a hint here would go on a second
     game of the same cards, not counted on the one played."""
-    if games.game_of_deal(session, player, draft) is not None:
-        raise moves.RacedError("this deal is already in play in another tab", "raced")
+    _not_in_play(session, player, draft)
     record = record_of(draft)
     if games.waiting_game(session, player, draft) is None:
         games.check_rate(session, player, limits)
     found, line_ply = _found(session, record, None, player.id)
+    _not_in_play(session, player, draft)  # the search let the transaction go: a first move may have come
     game = games.game_to_start(session, player, draft.preset, seed=draft.seed,
                                deal_text=draft.deal if draft.seed is None else None, limits=limits)
     _counted(session, game, record.cursor, line_ply if found.winning else None)
     return game, found
+
+
+def _not_in_play(session: Session, player: Player, draft: Game) -> None:
+    if games.game_of_deal(session, player, draft) is not None:
+        raise moves.RacedError("this deal is already in play in another tab", "raced")
 
 
 def near_end(record: GameRecord) -> bool:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Player
 from app.engine import Status
 
-from .lifecycle import result_expression, result_of
+from .lifecycle import Phase, phase_of, result_expression
 
 
 @dataclass(frozen=True)
@@ -34,21 +34,22 @@ class PlayedResult:
     offline: bool = False   # played offline: its time is not known
 
 
-def _played(game: Game, name: str | None, result: Status) -> PlayedResult:
-    return PlayedResult(game.id, name, result == Status.WON, result == Status.LOST and game.status == Status.PLAYING,
+def _played(game: Game, name: str | None) -> PlayedResult:
+    phase = phase_of(game)
+    return PlayedResult(game.id, name, phase is Phase.WON, phase is Phase.ABANDONED,
                         game.cursor, game.seconds, game.undo_count, game.hint_count, game.auto_finished,
                         game.played_offline)
 
 
 def origin_result(session: Session, preset: str, seed: int, game_id: str, viewer_id: str | None) -> PlayedResult | None:
-    """The result of the game a shared link names, if it is another player's finished game of the deal."""
+    """The result of the game a shared link names, if it is another player's finished game of
+    the deal (one with no moves left is shared from its end screen as it is)."""
     game = session.get(Game, game_id)
     if game is None or game.preset != preset or game.seed != seed or game.player_id == viewer_id:
         return None
-    result = result_of(game)
-    if result not in (Status.WON, Status.LOST):
+    if not phase_of(game).finished:
         return None
-    return _played(game, session.scalar(select(Player.display_name).where(Player.id == game.player_id)), result)
+    return _played(game, session.scalar(select(Player.display_name).where(Player.id == game.player_id)))
 
 
 def viewer_result(session: Session, preset: str, seed: int, viewer_id: str | None) -> PlayedResult | None:
@@ -64,8 +65,8 @@ def viewer_result(session: Session, preset: str, seed: int, viewer_id: str | Non
     wins = [game for game, r in rows if r == Status.WON]
     if wins:
         best = min(wins, key=lambda g: (g.cursor, g.seconds if g.seconds is not None else float("inf")))
-        return _played(best, None, Status.WON)
+        return _played(best, None)
     losses = [game for game, r in rows if r == Status.LOST]
     if losses:
-        return _played(max(losses, key=lambda g: (g.updated_at, g.id)), None, Status.LOST)
+        return _played(max(losses, key=lambda g: (g.updated_at, g.id)), None)
     return None

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, exists, func, select, update
+from sqlalchemy import ColumnElement, case, exists, func, inspect, select, update
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -131,12 +131,24 @@ def current_score(game: Game, record: GameRecord | None = None, scoring: str | N
     return score(record or record_of(game), Scoring.PAIRS if timed_off else scoring, lifecycle.elapsed_seconds(game))
 
 
+def score_as_stored(game: Game, record: GameRecord) -> int | ColumnElement[int]:
+    """The score a change writes: by the scoring the game's row holds when the write lands, in
+    the UPDATE itself. The request read the game before; a new scoring of the player's
+    (``follow_scoring``), stored meanwhile, rescored it and keeps its version, so the write is
+    not refused and must not score by the system it read. A game not stored yet has no row."""
+    if not inspect(game).persistent:
+        return current_score(game, record)
+    return case({system.value: current_score(game, record, scoring=system) for system in Scoring},
+                value=Game.scoring)
+
+
 def follow_scoring(session: Session, player: Player, scoring: str) -> None:
     """The player's games in play take their new scoring system, each scored again by it;
     finished ones, and those counted as lost, keep theirs. Nothing else of a game changes: a
     write would make an idle game look played, and raise the version another tab's next move
     is checked against, so each is one UPDATE that keeps both."""
-    # locked, as a move locks its game: a move another tab makes meanwhile waits for this one
+    # locked: two changes of scoring at once rescore each game once, by the later one. A move
+    # read before this and written after scores by the scoring it finds (score_as_stored)
     changing = session.scalars(select(Game).where(Game.player_id == player.id, lifecycle.in_play_expression(),
                                                   Game.scoring != scoring).with_for_update())
     for game in changing.all():

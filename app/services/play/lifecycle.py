@@ -199,13 +199,6 @@ def result_expression(now: datetime | None = None, *, cutoff=None):
     )
 
 
-def result_of(game: Game, now: datetime | None = None) -> Status | None:
-    """The same rule in Python for one game; None when it was never played."""
-    if game.started_at is None:
-        return None
-    return phase_of(game, now).result
-
-
 def clock_counts(game: Game) -> bool:
     """Whether the server's clock times the game: not for a game played offline, whose moves the
     server saw only when they arrived together (the page's clock is not trusted). Such a game has

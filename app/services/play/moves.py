@@ -36,7 +36,7 @@ from app.engine.announcements import Announcement, describe
 
 from ..errors import ConflictError, InputError
 from . import games, lifecycle
-from .games import Limits, current_score, record_of
+from .games import Limits, record_of
 
 move_log = logging.getLogger("tretten.move")
 
@@ -72,7 +72,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     game.status = record.position.status
     game.finished_at = now if game.status != Status.PLAYING else None
     game.seconds = lifecycle.finish_time(game)
-    game.score = current_score(game, record)
+    game.score = games.score_as_stored(game, record)
     game.hinted_ply = None
     game.last_mid = mid or None
     game_id = game.id  # read before the flush: after a failed one the row can't be read
@@ -84,6 +84,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     except IntegrityError:
         _log(game_id, action, record, "raced", started)
         raise RacedError("a game of this preset was started in another tab", "raced") from None
+    session.expire(game, ["scoring"])  # read again with the score: as the write found it
     _log(game.id, action, record, "stored", started)
     return record
 

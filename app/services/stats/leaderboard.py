@@ -30,7 +30,7 @@ from app.engine import PRESETS, Status
 from ..assist import daily_choice, par
 from ..errors import ForbiddenError
 from ..play import daily, games
-from ..play.lifecycle import over_expression, result_of
+from ..play.lifecycle import over_expression, phase_of
 from .clean import Unranked, alone_games, first_games, help_used, unranked
 
 HISTORY_DAYS = 30
@@ -141,7 +141,7 @@ def check_may_watch(session: Session, game: Game, viewer_id: str | None) -> None
     it ends), or of a daily deal's cards the viewer may not see yet (``may_see_lines``)."""
     if game.player_id == viewer_id:
         return
-    if result_of(game) in (None, Status.PLAYING):
+    if not phase_of(game).finished:
         raise ForbiddenError("another player's game is shown once it is finished", "in_play_elsewhere")
     if not may_see_lines(session, game.game, game.deal_key, viewer_id):
         raise ForbiddenError("a game of today's daily deal is shown once you have finished the deal",

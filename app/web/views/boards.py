@@ -340,7 +340,7 @@ def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
             answers["stuck"] = True
         answers["counts"] = {"in-place": _in_place_text(prefixes)}
         # how the next board draws its places: the gaps that are dead, the cards in place
-        answers["dead"] = [f"{r}.{c}" for r in range(ROWS) for c in range(COLUMNS)
+        answers["dead"] = [f"{r}.{c}" for r, c in after.gap_positions()
                            if after.status is not Status.WON and after.is_dead_gap(r, c)]
         answers["placed"] = [f"{r}.{c}" for r in range(ROWS) for c in range(prefixes[r])]
         out[fill_shown(_card_pos(position, move), pos_text(move))] = answers

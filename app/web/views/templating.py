@@ -110,6 +110,7 @@ TEXTS = {
     "no_hint": N_("There is no move to hint at."),
     "no_auto_finish": N_("Auto-finish is only possible when the solver has proven that the rest wins."),
     "no_retry": N_("There is no earlier point to try again from."),
+    "retry_in_play": N_("This game is still being played: you can try again from a point in it once it is over."),
     "daily_spoiler": N_("This is a game of today's daily deal: you can watch it once you have finished the deal "
                         "yourself, or after midnight UTC."),
     "in_play_elsewhere": N_("This game is still being played. You can watch it once it is finished."),

@@ -5,8 +5,9 @@ position of the game comes twice."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
 
-from app.db.models import Player
+from app.db.models import Game, Player
 from app.engine import PRESETS
 from app.services.assist import analysis, assist, par, searches, solver_cache, winnable
 from app.services.play import games, moves
@@ -267,3 +268,33 @@ def test_following_the_hints_on_a_gaps_deal_wins_in_its_best_known_line(sessions
     it, so the win takes exactly its moves, not those of the first line the solver met."""
     with sessions() as session:
         follows_the_kept_line(session, preset, winnable_seeds(preset, 1)[0], proven=False)
+
+
+def test_a_first_move_in_another_tab_during_a_deals_first_hint_makes_the_hint_refused(sessions, monkeypatch):
+    """The hint on a deal ready to play searches with the transaction let go: another tab's first
+    move of the same deal, stored meanwhile, is the game of these cards. The hint is refused as a
+    first move would be (raced), not counted on a second game of the cards that nobody plays."""
+    with sessions() as session:
+        player = Player()
+        session.add(player)
+        session.commit()
+        player_id = player.id
+    search = assist._found
+
+    def found_while_another_tab_moves(*args, **kwargs):
+        answer = search(*args, **kwargs)
+        with sessions() as other_tab:
+            moves.first_move(other_tab, other_tab.get(Player, player_id), "pyramid", seed=WIN_SEED,
+                             deal_text=None, action="draw")
+            other_tab.commit()
+        return answer
+
+    monkeypatch.setattr(assist, "_found", found_while_another_tab_moves)
+    with sessions() as session:
+        player = session.get(Player, player_id)
+        with pytest.raises(moves.RacedError):
+            assist.hint_on_deal(session, player, games.pending(player, "pyramid", seed=WIN_SEED))
+        session.rollback()
+    with sessions() as session:
+        stored = session.scalars(select(Game).where(Game.player_id == player_id)).all()
+        assert [(game.started_at is not None, game.hint_count) for game in stored] == [(True, 0)]

@@ -183,6 +183,22 @@ def test_retry_from_a_point_the_game_never_had_changes_nothing(client, app):
                                      data={"csrf_token": csrf_of(page.text), "retry_ply": 7}), 422)
 
 
+def test_retry_of_a_game_still_in_play_changes_nothing(client, app):
+    """"Try again from here" is the analysis's, of a game that is over: on a game in play it
+    would count that game lost without asking (a new game of the preset replaces it)."""
+    auth = api_player(client)
+    game = new_game(client, auth, "pyramid", WIN_SEED)
+    for token in WIN_LINE[:2]:
+        game = move(client, auth, game, token)
+    from ..play import browse_as
+
+    browse_as(client, client, auth)
+    page = client.get(f"/games/{game['id']}")
+    answer = refused(app, lambda: client.post(f"/games/{game['id']}/retry",
+                                              data={"csrf_token": csrf_of(page.text), "retry_ply": 1}), 422)
+    assert "Try again from here" not in page.text and "over" in answer.text
+
+
 def test_the_apis_refusals_change_nothing(client, app):
     auth = api_player(client)
     game = move(client, auth, new_game(client, auth, "pyramid", PYRAMID_SEED), "D")

@@ -22,7 +22,7 @@ from app.services.play.games import record_of
 from app.solver import SolveResult, solve
 
 from ..helpers import HX, board_state, csrf_of, stored_game
-from ..play import WIN_LINE, WIN_SEED
+from ..play import WIN_LINE, WIN_SEED, set_columns
 
 VECTORS = Path(__file__).resolve().parents[2] / "vectors" / "solve.jsonl"
 
@@ -580,11 +580,14 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     # the replay page shows the same analysis through its hook
     replay = client.get(f"/g/{game_id}/replay?ply={ply}")
     assert 'data-analysis="yes"' in replay.text and "No longer winnable from here." in replay.text
-    # try again from here: a new game of the deal with the moves before the losing one
+    # try again from here: a new game of the deal with the moves before the losing one, and
+    # where they came from (a game played offline: its clock never counts, nor the retry's)
+    set_columns(client.app, game_id, played_offline=True)
     response = client.post(f"/games/{game_id}/retry", data={"csrf_token": csrf_of(html), "retry_ply": ply - 1})
     assert response.status_code == 303
     new = _game(client, response.headers["location"].rsplit("/", 1)[1])
     assert new.id != game_id and new.seed == WIN_SEED and new.cursor == ply - 1 and new.status == "playing"
+    assert new.played_offline
     assert new.moves.split() == record.played_text.split()[: ply - 1]
 
 
