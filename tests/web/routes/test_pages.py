@@ -155,6 +155,8 @@ def test_rules_pages_exist_in_three_languages(client):
             assert response.status_code == 200
             assert f'<html lang="{language}" ' in response.text
     assert client.get("/rules/chess").status_code == 404
+    guessed = client.get("/rules", follow_redirects=False)  # the address a player guesses
+    assert guessed.status_code == 303 and guessed.headers["location"] == "/rules/pyramid"
     pyramid = client.get("/rules/pyramid").text
     listed = ['data-preset="pyramid"', 'data-preset="pyramid-classic"', 'data-preset="pyramid-3"',
               'data-preset="relaxed"']
