@@ -242,9 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=None, help="default: the PORT setting (8000)")
     p.set_defaults(run=serve)
 
-    p = commands.add_parser("prune", help="delete stale unfinished games and anonymous players without games")
+    p = commands.add_parser("prune", help="delete games never played and anonymous players without games")
     p.add_argument("--older-than", type=float, required=True, metavar="DAYS",
-                   help="unfinished games untouched this many days; players created before then with no games")
+                   help="games never played (no move, no hint) untouched this many days; "
+                        "players created before then with no games")
     p.add_argument("--dry-run", action="store_true", help="count, delete nothing")
     p.set_defaults(run=prune)
     return parser

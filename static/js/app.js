@@ -892,10 +892,12 @@
   }, true);
 
   // a blind press (a move the page cannot show yet) with the device offline: not kept, said not
-  // done, and why (the cards it brings are the server's), with the way to play on regardless
+  // done; a draw, a turnover or a redeal says why (the cards it brings are the server's)
+  var BRINGS_CARDS = ["draw", "recycle", "redeal"];
   function notDoneOffline(el) {
     var region = document.getElementById("sync-said");
-    refuse(el, region ? region.getAttribute("data-unseen-offline") : "");
+    var brings = BRINGS_CARDS.indexOf(el.getAttribute("data-action")) >= 0;
+    refuse(el, region ? region.getAttribute(brings ? "data-unseen-offline" : "data-unanswered") : "");
   }
   // A button kept: its name, and where the button posts by itself (its own address, as
   // Auto-finish's: it sends only the board's form, no value of its own) on which game

@@ -26,8 +26,7 @@ OFFLINE_S = 20
 # from the deal after one draw: a king, two pairs and two draws
 OFFLINE_MOVES = ["P23", "P22+P25", "P16+P24", "D", "D"]
 # what a press the page cannot show (a draw, a turnover, a redeal) says offline, offline play off
-BLIND_OFFLINE = ("No connection: only the server knows the next cards. Try again when it is back, "
-                 "or turn on “Play offline on this device” in the settings.")
+BLIND_OFFLINE = "No connection: only the server knows the next cards. Try again when it is back."
 # the page shows a move at once while it knows the answers one move ahead: the king and the
 # first pair; the taps after them are held, marked, for the boards that come
 SHOWN = 2
@@ -116,6 +115,11 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     page.keyboard.press("d")
     toast = page.wait_for_selector("#board .toast.near")
     assert toast.inner_text() == BLIND_OFFLINE
+    # a hint asked behind the waiting moves brings no card: not done, said so plainly
+    page.evaluate("() => document.querySelectorAll('.toast').forEach(t => t.remove())")
+    page.click('#board [data-action="hint"]')
+    toast = page.wait_for_selector("#board .toast.near")
+    assert toast.inner_text() == "No connection: not done. Try again when it is back."
     assert pending(page) == len(cards)
     # the held cards tapped again, as nothing seemed to happen: held once, no second move
     for selector in taps(cards[-1]):

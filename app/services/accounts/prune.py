@@ -5,8 +5,8 @@ then anonymous players (no API token) created more than DAYS days ago who have n
 Finished games, and unfinished games with moves, stay: the statistics count an abandoned
 game as a loss, and pruning must not erase losses. A game a hint stored before its first move
 stays too: it says the player has seen help on these cards, so that a later game of them is
-no first, clean game (app.services.play.games.first_of_deal). Each part is one DELETE; the caller's unit of
-work commits them together (app.cli).
+no first, clean game (app.services.play.games.first_of_deal). Each part is one DELETE; the
+caller's unit of work commits them together (app.cli).
 """
 
 from __future__ import annotations

@@ -207,7 +207,9 @@ def hint_on_deal(session: Session, player: Player, draft: Game, *,
     if games.waiting_game(session, player, draft) is None:
         games.check_rate(session, player, limits)
     found, line_ply = _found(session, record, None, player.id)
-    _not_in_play(session, player, draft)  # the search let the transaction go: a first move may have come
+    # the search let the transaction go: a first move may have come meanwhile. (What is left, the
+    # few writes after this, is not locked: no index holds a game a hint stored, not yet played)
+    _not_in_play(session, player, draft)
     game = games.game_to_start(session, player, draft.preset, seed=draft.seed,
                                deal_text=draft.deal if draft.seed is None else None, limits=limits)
     _counted(session, game, record.cursor, line_ply if found.winning else None)

@@ -139,7 +139,7 @@ def score_as_stored(game: Game, record: GameRecord) -> int | ColumnElement[int]:
     if not inspect(game).persistent:
         return current_score(game, record)
     return case({system.value: current_score(game, record, scoring=system) for system in Scoring},
-                value=Game.scoring)
+                value=Game.scoring, else_=current_score(game, record))
 
 
 def follow_scoring(session: Session, player: Player, scoring: str) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
@@ -84,7 +85,8 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     except IntegrityError:
         _log(game_id, action, record, "raced", started)
         raise RacedError("a game of this preset was started in another tab", "raced") from None
-    session.expire(game, ["scoring"])  # read again with the score: as the write found it
+    if "score" in inspect(game).expired_attributes:  # scored in the UPDATE: read back as it found the row
+        session.refresh(game, ["score", "scoring"])
     _log(game.id, action, record, "stored", started)
     return record
 

@@ -196,7 +196,7 @@ def test_retry_of_a_game_still_in_play_changes_nothing(client, app):
     page = client.get(f"/games/{game['id']}")
     answer = refused(app, lambda: client.post(f"/games/{game['id']}/retry",
                                               data={"csrf_token": csrf_of(page.text), "retry_ply": 1}), 422)
-    assert "Try again from here" not in page.text and "over" in answer.text
+    assert "This game is still being played: you can try again from a point in it once it is over." in answer.text
 
 
 def test_the_apis_refusals_change_nothing(client, app):
