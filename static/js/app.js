@@ -98,13 +98,16 @@
     var card = document.querySelector('#board [data-loc="S"][data-card]');
     drewFromStock = !!el && !!card && document.activeElement === card;
   }, true);
+  // the focus of a request for a new board only: the board's own requests as it is laid (its
+  // verdict, its analysis) come when the pressed button is gone already, and focus nothing
+  function forBoard(event) { var t = event.detail && event.detail.target; return !!t && t.id === "board"; }
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!forBoard(event)) return;
     var el = document.activeElement;
     lastFocus = el && el.closest && el.closest("#board") ? {
       loc: el.getAttribute("data-loc"), pos: el.getAttribute("data-pos"), action: el.getAttribute("data-action")
     } : null;
-    var t = event.detail && event.detail.target;
-    if (drewFromStock && t && t.id === "board") {
+    if (drewFromStock) {
       lastFocus = { loc: "S", action: "draw" };
       drewFromStock = false;
     }
@@ -127,9 +130,11 @@
     var needed = window.scrollY + window.innerHeight;
     body.style.minHeight = content + window.scrollY >= needed ? "" : needed + "px";
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     startClock();
-    if (!lastFocus) {
+    var kept = forBoard(event) ? lastFocus : null;  // once: a later swap of a part of it moves no focus
+    if (forBoard(event)) lastFocus = null;
+    if (!kept) {
       if (boardHadFocus && focusLost() && document.getElementById("board")) {
         var back = boardFocus();
         if (back) back.focus();
@@ -137,10 +142,10 @@
       return;
     }
     var target = null;
-    if (/^(confirm-)?(new|restart)$/.test(lastFocus.action || "")) lastFocus = {};  // a new deal: its cards
-    if (lastFocus.loc) target = document.querySelector('#board [data-loc="' + lastFocus.loc + '"]:not([data-removed])');
-    if (!target && lastFocus.pos) target = document.querySelector('#board [data-pos="' + lastFocus.pos + '"]');
-    if (!target && lastFocus.action) target = document.querySelector('#board [data-action="' + lastFocus.action + '"]:not([disabled])');
+    if (/^(confirm-)?(new|restart)$/.test(kept.action || "")) kept = {};  // a new deal: its cards
+    if (kept.loc) target = document.querySelector('#board [data-loc="' + kept.loc + '"]:not([data-removed])');
+    if (!target && kept.pos) target = document.querySelector('#board [data-pos="' + kept.pos + '"]');
+    if (!target && kept.action) target = document.querySelector('#board [data-action="' + kept.action + '"]:not([disabled])');
     if (!target) target = boardFocus();
     if (target) target.focus();
   });

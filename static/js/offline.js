@@ -16,8 +16,18 @@
     var root = document.documentElement.cloneNode(true);
     root.querySelectorAll("script[data-added]").forEach(function (s) { s.remove(); });
     // nor an offer of the version waiting now: the copy is read when this version is the one
-    // running, where its button would do nothing
-    root.querySelectorAll("[data-update]").forEach(function (el) { el.remove(); });
+    // running, where its button would do nothing. Nor what the scripts lay over the page for a
+    // moment (cards in flight, a toast) or draw when asked (the offline setting: its box's tick
+    // is not an attribute, and a slot found filled would not be drawn again)
+    root.querySelectorAll("[data-update], .motion-ghosts, .motion-cascade, .motion-burst, .toast")
+      .forEach(function (el) { el.remove(); });
+    root.classList.remove("motion-won", "motion-swapped");
+    root.querySelectorAll("[data-offline-setting]").forEach(function (el) {
+      el.replaceChildren();
+      el.removeAttribute("class");
+      el.removeAttribute("style");
+      el.hidden = true;
+    });
     var html = "<!doctype html>\n" + root.outerHTML;
     caches.open("tretten-pages").then(function (cache) {
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
@@ -173,4 +183,6 @@
     else panel.addEventListener("toggle", function () { if (panel.open) draw(slot); });
   }
   if (on()) load();
+  // turned on in another tab of the app: this one gets ready too
+  addEventListener("storage", function (event) { if (event.key === KEY && event.newValue === "on") load(); });
 })();

@@ -171,6 +171,8 @@ def test_an_update_is_let_in_when_the_page_is_left(new_page, server):
     # a move meanwhile: the page kept for a reload offline is the page as drawn, without the
     # offer (read back when the new version runs, its button would do nothing)
     page.evaluate("() => caches.delete('tretten-pages')")
+    page.click("details.settings > summary")  # the offline setting is drawn when the settings open
+    page.wait_for_selector("[data-offline-toggle]")
     page.click('[data-action="draw"]')
     wait_ply(page, 1)
     settled(page)
@@ -178,6 +180,8 @@ def test_an_update_is_let_in_when_the_page_is_left(new_page, server):
     page.wait_for_function(f"() => ({kept})().then(text => text.includes('data-ply=\"1\"'))")
     copy = page.evaluate(kept)
     assert "data-update" not in copy and "data-ply=\"1\"" in copy
+    # nor the setting as drawn (a reload offline would show its box unticked, and not draw it)
+    assert "data-offline-toggle" not in copy and "<div data-offline-setting=\"\" hidden=\"\"></div>" in copy
     page.click("header.site nav a[href='/stats']")  # the player goes on to another page
     page.wait_for_function("() => location.pathname === '/stats' && !!navigator.serviceWorker.controller")
     # the worker that waited is the page's now (without the page left, it would wait on)

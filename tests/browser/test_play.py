@@ -10,6 +10,8 @@ import pytest
 
 from app.engine import GameRecord, deal_for_seed, get_preset
 
+from tests.web.helpers import csrf_of
+
 from .conftest import shot
 
 SOLVE_VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "solve.jsonl"
@@ -93,6 +95,29 @@ def test_undo_and_redo_by_keyboard(server, new_page):
     page.keyboard.press("ArrowUp")  # arrows put focus on the board's cards
     focused = page.evaluate("document.activeElement.getAttribute('data-loc')")
     assert focused is not None
+    assert not page.js_errors
+
+
+def test_a_button_pressed_by_keyboard_keeps_the_focus_while_the_new_board_asks_the_solver(server, new_page):
+    """Enter on Undo with "still winnable?" on: the new board's own request for its verdict
+    (sent as the board is laid) is not the keyboard's; focus stays on Undo, so the next Enter
+    undoes again instead of playing a card it jumped to."""
+    page = new_page()
+    page.goto(f"{server}/play/pyramid/250")
+    page.context.request.post(f"{server}/prefs", form={"csrf_token": csrf_of(page.content()),
+                                                      "winnable_indicator": "true"})
+    page.reload()
+    for n in (1, 2, 3):
+        page.keyboard.press("d")
+        wait_ply(page, n)
+    page.wait_for_selector('#board #solver-status:not([data-solver-status="pending"])')
+    page.focus('#board [data-action="undo"]')
+    for n in (2, 1):
+        page.keyboard.press("Enter")
+        wait_ply(page, n)
+        page.wait_for_selector('#board #solver-status:not([data-solver-status="pending"])')
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("() => document.activeElement.dataset.action") == "undo", n
     assert not page.js_errors
 
 

@@ -580,6 +580,8 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     # the replay page shows the same analysis through its hook
     replay = client.get(f"/g/{game_id}/replay?ply={ply}")
     assert 'data-analysis="yes"' in replay.text and "No longer winnable from here." in replay.text
+    # two sentences, not run together ("…from here.This move…")
+    assert "No longer winnable from here. This move lost the game." in " ".join(replay.text.split())
     # try again from here: a new game of the deal with the moves before the losing one, and
     # where they came from (a game played offline: its clock never counts, nor the retry's)
     set_columns(client.app, game_id, played_offline=True)
