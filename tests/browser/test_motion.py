@@ -85,9 +85,7 @@ def test_a_gaps_card_slides_into_its_gap_and_a_redeal_gathers_them(server, new_p
     fill = gaps_fill()
     page = new_page()
     page.goto(f"{server}/play/gaps/21")
-    # the glide starts at the tap, before the server's answer: slow enough (11 s) to be running
-    # still when a busy machine's answer comes
-    slow_animations(page, 0.02)
+    slow_animations(page)
     page.click(f'#board [data-card="{fill.card.code}"]')
     wait_ply(page, 1)
     seen = page.evaluate(ANIMATING)
