@@ -102,10 +102,16 @@ def new_page(browser, request):
         context.close()
 
 
+# how long a test waits for what it waits on: a bound, not a pace (a wait ends when the page is
+# ready). Three workers on two cores with Chromium's software rendering stalled a page past 10 s
+# now and then in CI (a first move's board, a copy to the clipboard), with nothing wrong.
+READY_MS = 20_000
+
+
 def watched(page):
     """The page with the suite's default timeout, its uncaught errors and console errors kept
     in ``page.js_errors``."""
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(READY_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

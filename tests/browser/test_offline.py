@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import CHROMIUM_ARGS, shot
+from .conftest import CHROMIUM_ARGS, READY_MS, shot
 from .test_answers import ISSUE_DEAL, settled
 from .test_network import OFFLINE_MOVES, game_id_of, pending, tap_all, uncaught
 from .test_play import ply, wait_ply
@@ -72,7 +72,7 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         viewport=PHONE, locale="en-GB")
     try:
         page = context.pages[0] if context.pages else context.new_page()
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(READY_MS)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         console: list[str] = []  # the page's and the service worker's

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.web.play import WIN_LINE, WIN_SEED
 
-from .conftest import shot
+from .conftest import shot, watched
 from .test_play import click_move, wait_ply
 
 # navigator.share as a phone has it, recording what it was given (the test's stand-in for the sheet)
@@ -21,13 +21,7 @@ def _context(browser, server, width: int, *, phone: bool, locale: str):
                                   has_touch=phone, is_mobile=phone)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     context.add_init_script(STUB_SHARE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.js_errors = errors
-    return context, page
+    return context, watched(context.new_page())
 
 
 def _win(page, server) -> str:
