@@ -98,8 +98,9 @@
     var card = document.querySelector('#board [data-loc="S"][data-card]');
     drewFromStock = !!el && !!card && document.activeElement === card;
   }, true);
-  // the focus of a request for a new board only: the board's own requests as it is laid (its
-  // verdict, its analysis) come when the pressed button is gone already, and focus nothing
+  // a request (or swap) of a new board: not of a part of it. The focus is kept for these only: the
+  // board's own requests as it is laid (its verdict, its analysis) come when the pressed button is
+  // gone already, and focus nothing
   function forBoard(event) { var t = event.detail && event.detail.target; return !!t && t.id === "board"; }
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!forBoard(event)) return;
@@ -117,14 +118,14 @@
   // least as tall as it was scrolled, the rest room under the table (and nothing anchors the
   // scroll: static/css/app.css); once laid, the page keeps only the height its scroll needs.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var t = event.detail && event.detail.target, body = document.body;
-    if (!t || t.id !== "board" || !window.scrollY) return;
+    var body = document.body;
+    if (!forBoard(event) || !window.scrollY) return;
     var height = document.documentElement.scrollHeight;
     if (height > (parseFloat(body.style.minHeight) || 0)) body.style.minHeight = height + "px";
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    var t = event.detail && event.detail.target, body = document.body;
-    if (!t || t.id !== "board" || !body.style.minHeight) return;
+    var body = document.body;
+    if (!forBoard(event) || !body.style.minHeight) return;
     var content = 0;  // where the page's own content ends
     Array.prototype.forEach.call(body.children, function (el) { content = Math.max(content, el.getBoundingClientRect().bottom); });
     var needed = window.scrollY + window.innerHeight;
@@ -132,8 +133,8 @@
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     startClock();
-    var kept = forBoard(event) ? lastFocus : null;  // once: a later swap of a part of it moves no focus
-    if (forBoard(event)) lastFocus = null;
+    var kept = null;  // once: a later swap of a part of the board moves no focus
+    if (forBoard(event)) { kept = lastFocus; lastFocus = null; }
     if (!kept) {
       if (boardHadFocus && focusLost() && document.getElementById("board")) {
         var back = boardFocus();
