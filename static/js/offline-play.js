@@ -15,7 +15,14 @@
 (function () {
   "use strict";
 
-  var KEY = "tretten.offline.play", FORM = 1;
+  // Each tab keeps its own queue, under its own key (KEY + ":" + the tab's id, the id in the tab's
+  // sessionStorage, so a reload finds it). Two tabs playing offline at once then never write over
+  // each other's, and a tab closed (or dropped by a phone's browser) with changes waiting leaves
+  // them to the next page: a tab holds a Web Lock named by its key while it lives, so a key whose
+  // lock is free is a closed tab's, and a page with nothing of its own waiting takes it over
+  // (`adopt`). A browser without Web Locks keeps each tab's own, but takes over none.
+  var KEY = "tretten.offline.play", FORM = 1, TAB = "tretten.offline.tab";
+  var mine = null;      // this tab's key, once its lock is held (`claim`)
   var RETRY_MS = [1000, 2000, 4000];
   var BATCH = 200;  // changes per request at most (app.services.play.returned.MAX_CHANGES)
   var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
@@ -52,18 +59,95 @@
     window.crypto.getRandomValues(w);
     return seeds[w[0] % seeds.length];
   }
-  function load() {
+  function load(key) {
     try {
-      var kept = JSON.parse(localStorage.getItem(KEY) || "null");
+      var kept = JSON.parse(localStorage.getItem(key || mine) || "null");
       return kept && kept.v === FORM ? kept : null;
     } catch (e) { return null; }
   }
   function save() {
+    if (!mine) return;  // the tab's key is not yet its own: saved once it is (claim)
     try {
-      if (state && (state.queue.length || active)) localStorage.setItem(KEY, JSON.stringify(state));
-      else localStorage.removeItem(KEY);
+      if (state && (state.queue.length || active)) localStorage.setItem(mine, JSON.stringify(state));
+      else localStorage.removeItem(mine);
     } catch (e) { /* storage refused: the queue lives as long as the page */ }
   }
+
+  // the lock named by a tab's key, held until the page is gone; `wait` ms for it at most (a
+  // reload's page may ask before the page it replaces has let its lock go), 0: only if free
+  function hold(key, wait) {
+    return new Promise(function (resolve) {
+      var options = {}, stop = null;
+      if (wait) {
+        stop = new AbortController();
+        options.signal = stop.signal;
+        setTimeout(function () { stop.abort(); }, wait);
+      } else {
+        options.ifAvailable = true;
+      }
+      navigator.locks.request(key, options, function (lock) {
+        resolve(!!lock);
+        return lock ? new Promise(function () {}) : null;
+      }).catch(function () { resolve(false); });
+    });
+  }
+  // this tab's key: the id it had (a reload), unless another tab holds it (a duplicated tab
+  // copies its sessionStorage), else a new one
+  function claim() {
+    var id = null;
+    try { id = sessionStorage.getItem(TAB); } catch (e) { /* storage refused */ }
+    var own = function (fresh) {
+      try { sessionStorage.setItem(TAB, fresh); } catch (e) { /* storage refused */ }
+      mine = KEY + ":" + fresh;
+      return mine;
+    };
+    if (!navigator.locks) return Promise.resolve(own(id || newMid()));
+    var fresh = function () { var other = newMid(); return hold(KEY + ":" + other, 0).then(function () { return own(other); }); };
+    if (!id) return fresh();
+    return hold(KEY + ":" + id, 2000).then(function (held) { return held ? own(id) : fresh(); });
+  }
+  // the changes a closed tab left waiting (or the one queue all tabs shared before), taken over
+  // as the page begins with none of its own: one queue, sent (or offline, played on) as this
+  // tab's, as a reload's page does with its own
+  var adopting = null;
+  function adopt() {
+    if (!adopting) adopting = adoptOne().then(function (got) { adopting = null; return got; });
+    return adopting;
+  }
+  function busy() { return active || (state && state.queue.length); }
+  function adoptOne() {
+    if (!mine || busy()) return Promise.resolve(false);
+    var keys = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var key = localStorage.key(i);
+        if (key !== mine && (key === KEY || (key.indexOf(KEY + ":") === 0 && navigator.locks))) keys.push(key);
+      }
+    } catch (e) { return Promise.resolve(false); }
+    var next = function () {
+      if (!keys.length || busy()) return Promise.resolve(false);
+      var key = keys.shift();
+      var take = function () {
+        if (busy()) return false;
+        var left = load(key);
+        if (!left || !left.queue.length) { try { localStorage.removeItem(key); } catch (e) { /* storage refused */ } return false; }
+        state = left;
+        save();
+        try { localStorage.removeItem(key); } catch (e) { /* storage refused */ }
+        return true;
+      };
+      if (key === KEY) return Promise.resolve(take()).then(function (got) { return got || next(); });
+      return new Promise(function (resolve) {
+        navigator.locks.request(key, { ifAvailable: true }, function (lock) {
+          resolve(lock ? take() : false);  // the lock free: its tab is gone
+        }).catch(function () { resolve(false); });
+      }).then(function (got) { return got || next(); });
+    };
+    return next();
+  }
+  var claimed = claim();
+  // once the tab's key is its own: what was made before is saved under it
+  claimed.then(function () { if (state) save(); });
 
   // the deal a board is of: a stored game by its id, a deal ready to play by its link (its first
   // move goes there, and its answer names the game the rest goes to)
@@ -460,22 +544,36 @@
   // the engine came (offline.js loads it once offline play is on): a page already offline plays on
   document.addEventListener("tretten:engine", function () {
     var e = engine();
-    if (e && (navigator.onLine === false || (state && state.queue.length))) e.ready().then(resume, function () {});
+    if (e && (navigator.onLine === false || (state && state.queue.length))) {
+      Promise.all([e.ready(), claimed]).then(resume, function () {});
+    }
   });
   function resume() {
     state = state || load();
-    if (navigator.onLine === false) { start(); return; }
-    if (state && state.queue.length) sync();
+    var go = function () {
+      if (navigator.onLine === false) { start(); return; }
+      if (state && state.queue.length) sync();
+    };
+    // nothing of this tab's: a closed tab's changes (an installed app the phone closed offline
+    // opens in a new tab) are played on, not left behind the server's older board
+    if (state) go(); else adopt().then(go);
   }
   // loaded by offline.js once the page is shown and offline play is on (the document is parsed)
   function begin() {
-    state = load();
-    if (navigator.onLine !== false) { noteBoard(); if (state) sync(); return; }  // the moves made offline go first
+    state = state || load();
+    if (navigator.onLine !== false) {  // the moves made offline go first: this tab's, else a closed tab's
+      noteBoard();
+      if (state) sync(); else adopt().then(function (got) { if (got) sync(); });
+      return;
+    }
     // the engine may be here already (a page kept as last drawn carries its script)
     if (engine()) engine().ready().then(resume, function () {});
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
-  else begin();
+  var parsed = new Promise(function (resolve) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve);
+    else resolve();
+  });
+  Promise.all([parsed, claimed]).then(begin);
 
   window.TrettenOfflinePlay = {
     active: function () { return active; },

@@ -33,7 +33,7 @@
     replay.asked = Date.now();
     // sent from the frame, as its links are (hx-sync); the address follows if it is shown
     htmx.ajax("GET", href, { source: "#replay", target: "#replay", swap: "outerHTML", replace: href })
-      .catch(function () { replayPlay(false); });
+      .catch(function () { /* paused by htmx:afterRequest */ });
   }
   function replayLater() {  // the speed counts from when the step before was asked: its round trip is in it
     clearTimeout(replay.timer);
@@ -65,6 +65,12 @@
   document.addEventListener("htmx:beforeSwap", function (event) {  // a timed step come after a pause
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!replay.playing && from && from.id === "replay") event.detail.shouldSwap = false;
+  });
+  // a timed step that failed (the network gone, an error answered: no frame is laid in, so no
+  // step follows): the replay pauses, its button says Play, and a press plays on from there
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (replay.playing && !event.detail.successful && from && from.id === "replay") replayPlay(false);
   });
   document.addEventListener("change", function (event) {
     if (!event.target.hasAttribute || !event.target.hasAttribute("data-replay-speed")) return;

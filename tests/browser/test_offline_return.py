@@ -208,6 +208,68 @@ def test_the_network_gone_while_a_move_is_on_its_way_the_page_plays_on(phone, se
     assert stored_moves(page, server, game_id) == WIN_LINE[:2]
 
 
+@pytest.mark.slow
+def test_two_tabs_offline_keep_their_own_changes_and_a_closed_tabs_go_with_the_next_page(phone, server):
+    """Two tabs of one phone play two games offline at once (of two presets: a new game of a
+    preset replaces the one in play). Each keeps its own changes (they
+    shared one place in the browser's storage: the tab that wrote last had the other's queue on
+    its reload, and the other's were lost), and a tab closed with changes waiting leaves them to
+    the next page, which sends them once the network is back."""
+    first = phone
+    offline_play_on(first, server)
+    first_id = played_online(first, ONLINE_FIRST)
+    second = watched(first.context.new_page())
+    try:
+        offline_play_on(second, server, f"/play/pyramid-3/{WIN_SEED}")
+        second.click(taps("D")[0])
+        second.wait_for_function("() => document.getElementById('board').dataset.ply === '1' && !TrettenBoard.waiting()")
+        second_id = second.get_attribute("#board", "data-game-id")
+        for page in (first, second):  # each page kept for a reload offline
+            page.wait_for_function("url => caches.match(url).then(hit => !!hit)", arg=page.url)
+        first.context.set_offline(True)
+        playing_offline(first)
+        playing_offline(second)
+        offline_move(second, "D")
+        offline_move(second, "D")
+        for move in WIN_LINE[ONLINE_FIRST:ONLINE_FIRST + 3]:  # the first tab writes last
+            offline_move(first, move)
+        assert first.evaluate("() => TrettenOfflinePlay.pending()") == 3
+        # three changes waiting in a tab the phone's browser drops. Its page sends nothing more
+        # (a page Chromium closes under DevTools' offline emulation may still post as it goes)
+        first.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
+        first.close()
+
+        tab = second.evaluate("() => sessionStorage.getItem('tretten.offline.tab')")
+        second.reload()  # from the cache, offline: its own game and changes, not the first tab's
+        playing_offline(second)
+        assert second.evaluate("() => sessionStorage.getItem('tretten.offline.tab')") == tab  # its key again
+        assert second.get_attribute("#board", "data-game-id") == second_id
+        assert (cursor(second), second.evaluate("() => TrettenOfflinePlay.pending()")) == (3, 2)
+        offline_move(second, "D")
+
+        second.context.set_offline(False)
+        second.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                                 "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === '4'")
+        assert stored_moves(second, server, second_id) == ["D"] * 4
+        assert stored_moves(second, server, first_id) == WIN_LINE[:ONLINE_FIRST]  # still waiting
+
+        # the next page (here a new tab) sends what the closed tab left, and shows that game
+        third = watched(second.context.new_page())
+        third.goto(f"{server}/play/giza/{WIN_SEED}")
+        third.wait_for_function(f"() => location.pathname === '/games/{first_id}' && !TrettenOfflinePlay.active() && "
+                                "TrettenOfflinePlay.pending() === 0 && "
+                                f"document.getElementById('board').dataset.ply === '{ONLINE_FIRST + 3}'")
+        assert stored_moves(third, server, first_id) == WIN_LINE[:ONLINE_FIRST + 3]
+        assert third.locator("#board [data-error]").count() == 0
+        assert third.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('tretten.offline.play:'))"
+                              ".filter(k => JSON.parse(localStorage.getItem(k)).queue.length)") == []
+        third.close()
+        # the posts that failed offline (Chromium's words for them), nothing else
+        assert [e for e in second.js_errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+    finally:
+        second.close()
+
+
 def _offline_after(page, server, online: int) -> str:
     """A phone with offline play on makes ``online`` moves, then the network goes: the page
     plays on by itself. Returns the game's id."""

@@ -221,6 +221,35 @@ def test_a_replay_played_and_paused_by_keyboard_keeps_its_focus(server, new_page
     assert not page.js_errors
 
 
+@pytest.mark.parametrize("failure", ["error", "network"])
+def test_a_timed_step_that_fails_pauses_the_replay_and_play_goes_on_from_there(server, new_page, failure):
+    """A step the server answers with an error, or that the network drops, lays nothing in: the
+    replay stopped there with its button still saying Pause (a press then paused what was not
+    playing). It pauses, and Play goes on from the step it reached."""
+    page = _replay_playing(server, new_page)
+    failed = []
+
+    def fail_once(route):
+        if route.request.headers.get("hx-trigger") == "replay" and not failed:
+            failed.append(route.request.url)
+            if failure == "error":
+                route.fulfill(status=500, body="")
+            else:
+                route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route("**/replay?ply=*", fail_once)
+    page.wait_for_function("() => document.querySelector('[data-replay-play]').getAttribute('aria-pressed') === 'false'")
+    assert failed
+    at = int(page.get_attribute("#replay", "data-ply"))
+    assert page.inner_text("[data-replay-play]") == page.get_attribute("[data-replay-play]", "data-play-label")
+    page.click("[data-replay-play]")
+    page.wait_for_function(f"() => +document.querySelector('#replay').dataset.ply > {at}")
+    assert page.get_attribute("[data-replay-play]", "aria-pressed") == "true"
+    page.click("[data-replay-play]")
+
+
 @pytest.mark.parametrize("how", ["key", "slider"])
 def test_a_step_taken_by_hand_pauses_the_replay_and_the_step_on_its_way_never_lands(server, new_page, how):
     """A timed step can be on its way when the player takes a step (Home) or presses the slider
