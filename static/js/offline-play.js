@@ -18,9 +18,10 @@
   // Each tab keeps its own queue, under its own key (KEY + ":" + the tab's id, the id in the tab's
   // sessionStorage, so a reload finds it). Two tabs playing offline at once then never write over
   // each other's, and a tab closed (or dropped by a phone's browser) with changes waiting leaves
-  // them to the next page: a tab holds a Web Lock named by its key while it lives, so a key whose
-  // lock is free is a closed tab's, and a page with nothing of its own waiting takes it over
-  // (`adopt`). A browser without Web Locks keeps each tab's own, but takes over none.
+  // them to the next page: a tab holds a Web Lock named by its key while it has changes waiting,
+  // so a waiting key whose lock is free is a closed tab's, and a page that begins with nothing of
+  // its own waiting takes it over (`adopt`). A browser without Web Locks keeps each tab's own,
+  // but takes over none.
   var KEY = "tretten.offline.play", FORM = 1, TAB = "tretten.offline.tab";
   var mine = null;      // this tab's key, once its lock is held (`claim`)
   var RETRY_MS = [1000, 2000, 4000];
@@ -67,44 +68,56 @@
   }
   function save() {
     if (!mine) return;  // the tab's key is not yet its own: saved once it is (claim)
+    var keeping = state && (state.queue.length || active);
     try {
-      if (state && (state.queue.length || active)) localStorage.setItem(mine, JSON.stringify(state));
+      if (keeping) localStorage.setItem(mine, JSON.stringify(state));
       else localStorage.removeItem(mine);
     } catch (e) { /* storage refused: the queue lives as long as the page */ }
+    if (keeping) holdOwn(); else letGo();
   }
 
-  // the lock named by a tab's key, held until the page is gone; `wait` ms for it at most (a
-  // reload's page may ask before the page it replaces has let its lock go), 0: only if free
-  function hold(key, wait) {
-    return new Promise(function (resolve) {
-      var options = {}, stop = null;
-      if (wait) {
-        stop = new AbortController();
-        options.signal = stop.signal;
-        setTimeout(function () { stop.abort(); }, wait);
-      } else {
-        options.ifAvailable = true;
-      }
-      navigator.locks.request(key, options, function (lock) {
-        resolve(!!lock);
-        return lock ? new Promise(function () {}) : null;
-      }).catch(function () { resolve(false); });
-    });
+  // The tab's lock, held while it has changes waiting (only then: a page holding a lock is never
+  // kept in the browser's back-forward cache). `held`: {wanted, go}, go lets the lock go once given
+  var held = null;
+  function holdOwn() {
+    if (!mine || !navigator.locks) return;
+    if (held) { held.wanted = true; return; }
+    var h = held = { wanted: true, go: null };
+    navigator.locks.request(mine, function () {
+      return new Promise(function (go) {
+        h.go = go;
+        if (!h.wanted) go();  // let go before it was given
+      });
+    }).catch(function () { if (held === h) held = null; });
   }
-  // this tab's key: the id it had (a reload), unless another tab holds it (a duplicated tab
-  // copies its sessionStorage), else a new one
+  function letGo() {
+    if (!held) return;
+    var h = held;
+    held = null;
+    h.wanted = false;
+    if (h.go) h.go();
+  }
+  // this tab's key: the id it had (a reload), unless a live tab holds its lock (a duplicated tab
+  // copied this one's sessionStorage; for a moment, the page a reload replaces), else a new one
   function claim() {
     var id = null;
     try { id = sessionStorage.getItem(TAB); } catch (e) { /* storage refused */ }
     var own = function (fresh) {
       try { sessionStorage.setItem(TAB, fresh); } catch (e) { /* storage refused */ }
       mine = KEY + ":" + fresh;
-      return mine;
     };
-    if (!navigator.locks) return Promise.resolve(own(id || newMid()));
-    var fresh = function () { var other = newMid(); return hold(KEY + ":" + other, 0).then(function () { return own(other); }); };
-    if (!id) return fresh();
-    return hold(KEY + ":" + id, 2000).then(function (held) { return held ? own(id) : fresh(); });
+    if (!navigator.locks || !id) { own(id || newMid()); return Promise.resolve(); }
+    return new Promise(function (resolve) {
+      var stop = new AbortController();
+      setTimeout(function () { stop.abort(); }, 2000);
+      navigator.locks.request(KEY + ":" + id, { signal: stop.signal }, function () {
+        own(id);
+        resolve();
+        var kept = load();
+        if (!kept || !kept.queue.length) return null;  // nothing waiting: let go
+        return new Promise(function (go) { held = { wanted: true, go: go }; });
+      }).catch(function () { own(newMid()); resolve(); });
+    });
   }
   // the changes a closed tab left waiting (or the one queue all tabs shared before), taken over
   // as the page begins with none of its own: one queue, sent (or offline, played on) as this

@@ -246,11 +246,23 @@ def test_two_tabs_offline_keep_their_own_changes_and_a_closed_tabs_go_with_the_n
         assert second.get_attribute("#board", "data-game-id") == second_id
         assert (cursor(second), second.evaluate("() => TrettenOfflinePlay.pending()")) == (3, 2)
         offline_move(second, "D")
+        # a page opened meanwhile takes the closed tab's changes, never those of a tab that lives
+        # (it holds its lock while it has changes waiting), and when it is closed in turn, leaves them
+        other = watched(second.context.new_page())
+        other.goto(second.url)  # from the cache, offline
+        playing_offline(other)
+        assert other.evaluate("() => Object.values(TrettenOfflinePlay.state().ids)") == [first_id]
+        assert other.evaluate("() => TrettenOfflinePlay.pending()") == 3
+        other.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
+        other.close()
+        assert second.evaluate("() => TrettenOfflinePlay.pending()") == 3
 
         second.context.set_offline(False)
         second.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
                                  "!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === '4'")
         assert stored_moves(second, server, second_id) == ["D"] * 4
+        # nothing waiting, no lock held: a page holding one is never kept for the Back button
+        assert second.evaluate("() => navigator.locks.query().then(q => q.held.length)") == 0
         assert stored_moves(second, server, first_id) == WIN_LINE[:ONLINE_FIRST]  # still waiting
 
         # the next page (here a new tab) sends what the closed tab left, and shows that game
