@@ -116,20 +116,22 @@ typedef struct {
     Memo reached;               /* key | deep -> shortest win that reaches deep */
     Memo held, buried;          /* key | need | frozen (| deep) -> ``group_held``, ``group_burying`` */
     int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
+    uint8_t lbefore[MAX_SEQ + 1];  /* per sequence index, the group's sequence cards before it */
 } Group;
 
-/* What one position's burial has asked of each game (``bound``): its cases ask the same of most
- * games again and again (each waste card's cases differ from the plain bound in one game, or in
- * the games of the cards over it), and the memos' tables are far larger than the caches. */
+/* What one position's burial has asked of each game (``bound``): its cuts ask the same of most
+ * games again and again (a game's conditions change only where the cut passes one of its cards:
+ * its ``k`` waste cards give it ``k`` + 1 of them), and the memos' tables are far larger than the
+ * caches. */
 typedef struct {
     int32_t plain[MAX_GAMES][MAX_SEQ + 2];      /* group_reaching at deep + 1 ... */
     uint32_t plain_at[MAX_GAMES][MAX_SEQ + 2];  /* ... when this is ``at`` (else not asked) */
     uint32_t at;                                /* counts the positions asked about */
     int32_t reach[MAX_GAMES];                   /* the plain reach */
-    struct {                                    /* the last cards to clear asked (none held) */
-        uint32_t need;                          /* (0: none asked; the plain case never is) */
-        int32_t held_reach, deep, len;
-    } last[MAX_GAMES];
+    struct {                                    /* per game and count of its waste cards to clear */
+        uint32_t at;                            /* asked at position ``at`` (else not asked) */
+        int32_t held_reach, deep, len;          /* the reach; the length at the last depth asked */
+    } cond[MAX_GAMES][MAX_GROUP + 1];
 } Asked;
 
 typedef struct {
@@ -381,46 +383,6 @@ static uint32_t local_seq(const Group *g, uint64_t mask) {
     return out;
 }
 
-/* ``group_held``'s reach and ``group_burying`` of game ``j`` through ``*q``: a card held is asked once
- * a position, and the cards to clear of the cards over the waste cards, each card's game's fewer
- * than the last card's (``bound`` goes up the waste), are asked again while they stay the same. */
-static int32_t asked_reach(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need,
-                           int frozen) {
-    int32_t r;
-    held_now(lam, &need, &frozen);
-    if (!need && frozen < 0) return q->reach[j];
-    if (frozen >= 0) {
-        group_held(c, &c->groups[j], lrm, lam, lp, pas, need, frozen, &r);
-        return r;
-    }
-    if (q->last[j].need != need) {
-        q->last[j].need = need;
-        group_held(c, &c->groups[j], lrm, lam, lp, pas, need, -1, &q->last[j].held_reach);
-        q->last[j].deep = -2;
-    }
-    return q->last[j].held_reach;
-}
-
-static int32_t asked_burying(Core *c, Asked *q, int j, uint32_t lrm, uint32_t lam, int lp, int pas, int deep,
-                             uint32_t need, int frozen) {
-    Group *g = &c->groups[j];
-    held_now(lam, &need, &frozen);
-    if (!need && frozen < 0) {
-        if (q->plain_at[j][deep + 1] != q->at) {
-            q->plain_at[j][deep + 1] = q->at;
-            q->plain[j][deep + 1] = group_burying(c, g, lrm, lam, lp, pas, deep, 0, -1);
-        }
-        return q->plain[j][deep + 1];
-    }
-    if (frozen >= 0) return group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
-    if (q->last[j].need != need) return group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
-    if (q->last[j].deep != deep) {  /* (``asked_reach`` asked for ``need`` first) */
-        q->last[j].deep = deep;
-        q->last[j].len = group_burying(c, g, lrm, lam, lp, pas, deep, need, -1);
-    }
-    return q->last[j].len;
-}
-
 /* ``ShortestSearch._uncounted``: the layout's ``kings`` left, the stock kings up to ``deep``
  * and the recycle when ``deep`` is ``n``. */
 static inline int uncounted(const Core *c, int kings, uint64_t am, int p, int deep) {
@@ -431,17 +393,44 @@ static inline int uncounted(const Core *c, int kings, uint64_t am, int p, int de
     return kings + (deep == c->n);
 }
 
-/* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``). */
-static int burial_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, const uint32_t *lrm,
-                       const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen) {
+/* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``), each
+ * game's answers kept in ``*q`` by the count of its cards to clear (``ci``: a cut's need is the top
+ * of the game's waste cards, its frozen card the next under them). */
+static int cut_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, const uint32_t *lrm,
+                    const uint32_t *lam, const int *lp, const uint32_t *need, const int *frozen, const int *ci) {
     int deep = -1, total = 0;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t r = asked_reach(c, q, j, lrm[j], lam[j], lp[j], pas, need[j], frozen[j]);
+        int32_t r;
+        if (!need[j] && frozen[j] < 0) r = q->reach[j];
+        else {
+            __typeof__(q->cond[0][0]) *k = &q->cond[j][ci[j]];
+            if (k->at != q->at) {
+                k->at = q->at;
+                group_held(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &k->held_reach);
+                k->deep = -2;
+            }
+            r = k->held_reach;
+        }
         if (r > deep) deep = r;
     }
     if (deep >= INF || c->aborted) return INF;
     for (int j = 0; j < c->ngroups; j++) {
-        int32_t d = asked_burying(c, q, j, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
+        Group *g = &c->groups[j];
+        int32_t d;
+        if (!need[j] && frozen[j] < 0) {
+            if (q->plain_at[j][deep + 1] != q->at) {
+                q->plain_at[j][deep + 1] = q->at;
+                q->plain[j][deep + 1] = group_burying(c, g, lrm[j], lam[j], lp[j], pas, deep, 0, -1);
+            }
+            d = q->plain[j][deep + 1];
+        } else {
+            __typeof__(q->cond[0][0]) *k = &q->cond[j][ci[j]];
+            if (k->deep != deep) {
+                k->deep = deep;
+                k->len = group_burying(c, g, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
+            }
+            d = k->len;
+        }
         if (d >= INF) return INF;
         total += d;
     }
@@ -487,36 +476,43 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
     int layout_kings = __builtin_popcountll(~pm & c->full & c->layout_kings);
     int best = uncounted(c, layout_kings, am, p, deep) + total;
     if (!burial || !c->burial) return best;
-    /* each waste card is taken from the waste in this pass, every card over it gone first, or
-     * it is not (``ShortestSearch._burial``) */
-    uint64_t waste = p >= 64 ? am : am & ((1ULL << p) - 1);
-    uint32_t over[MAX_GAMES], none[MAX_GAMES];
-    int frozen[MAX_GAMES], free_[MAX_GAMES];
+    /* the waste cards a win takes away in this pass are those over some card (the cut): each game
+     * takes its own of those before a recycle and leaves its top card under the cut there; the
+     * bound holds for the least over the cuts (``ShortestSearch._burial``) */
+    uint64_t waste = p >= 64 ? am : am & ((1ULL << p) - 1), nonk = waste & ~c->seq_kings;
+    if (!nonk) return best;
+    uint32_t gw[MAX_GAMES], need[MAX_GAMES];
+    int frozen[MAX_GAMES], ci[MAX_GAMES], cuts[MAX_SEQ + 1], nc = 0;
     Asked *q = &c->asked;
-    q->at++;  /* from 1: ``calloc`` left every ``plain_at`` 0 */
+    q->at++;  /* from 1: ``calloc`` left every ``at`` 0 */
     for (int j = 0; j < c->ngroups; j++) {
         q->plain_at[j][deep + 1] = q->at;
         q->plain[j][deep + 1] = len[j];
         q->reach[j] = reach[j];
-        q->last[j].need = 0;
-        over[j] = local_seq(&c->groups[j], waste);  /* the waste cards over the card at hand */
-        none[j] = 0;
-        free_[j] = -1;
+        gw[j] = local_seq(&c->groups[j], waste);  /* the game's waste cards, local bits */
     }
-    for (uint64_t left = waste & ~c->seq_kings; left; left &= left - 1) {  /* up the waste */
-        int i = __builtin_ctzll(left), own = c->seq_game[i];
-        over[own] &= ~(1u << c->seq_local[i]);
-        if (!(left & (left - 1))) break;  /* nothing but kings over it */
-        for (int j = 0; j < c->ngroups; j++) frozen[j] = -1;
-        frozen[own] = c->seq_local[i];
-        int kept = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, none, frozen);
-        if (kept <= best) continue;  /* the cheaper case first: one game held */
-        int taken = burial_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, over, free_);
-        int least = taken < kept ? taken : kept;
-        if (least > best) best = least;
+    for (uint64_t left = nonk; left; left &= left - 1) cuts[nc++] = __builtin_ctzll(left);
+    cuts[nc++] = p;  /* none taken */
+    int least = INF;
+    for (int o = 0; o < nc; o++) {  /* none taken first, then down from the top */
+        int t = cuts[nc - 1 - o];
+        for (int j = 0; j < c->ngroups; j++) {
+            int lt = c->groups[j].lbefore[t];
+            uint32_t under = lt >= 32 ? gw[j] : gw[j] & ((1u << lt) - 1);
+            need[j] = gw[j] & ~under;
+            frozen[j] = under ? 31 - __builtin_clz(under) : -1;
+            ci[j] = __builtin_popcount(need[j]);
+        }
+        int v = cut_case(c, q, layout_kings, am, p, pas, lrm, lam, lp, need, frozen, ci);
+        if (v < INF) v += __builtin_popcountll((waste >> t << t) & c->seq_kings);  /* kings over the cut */
+        if (v <= best) {
+            least = best;
+            break;
+        }
+        if (v < least) least = v;
     }
     if (c->aborted) return INF;
-    return best;
+    return least > best ? least : best;
 }
 
 /* --- the real game ---------------------------------------------------------------------------- */
@@ -1040,6 +1036,10 @@ static int game_of(Core *c, const uint64_t *under, int values, int *made_values)
     c->ngroups++;  /* counted before the memos, so that ``free_core`` frees what was made */
     /* the burial's keys: the position, the cards to clear, the frozen card and the depth in 64 bits */
     if (g->shift_pas + 8 + g->ns + 12 <= 64) g->shift_need = g->shift_pas + 8;
+    for (int t = 0, k = 0; t <= MAX_SEQ; t++) {
+        while (k < g->ns && g->sidx[k] < t) k++;
+        g->lbefore[t] = (uint8_t)k;
+    }
     if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12) || memo_init(&g->buried, 1 << 12)
         || memo_init(&g->held, 1 << 12))
         return -2;

@@ -944,34 +944,41 @@ class ShortestSearch:
         return best
 
     def _burial(self, pm: int, p: int, am: int, keys: list[int], best: int) -> int:
-        """The bound with the waste's burial: a waste card is taken from the waste in this pass,
-        or it is not. If it is, every card over it has gone first (cards leave the waste only
-        taken away or by a recycle): each group's relaxed line takes its own of them away before
-        a recycle. If not, its group's relaxed line never takes it from the waste before a
-        recycle. Either way each group's line is a relaxed win with those conditions
-        (``_GroupGame.held`` and ``burying``), so the real win goes as deep as the deepest of their least
-        reaches (``held`` too), and the bound is ``_reach_bound``'s with those wins and
-        that depth; the lesser of the two cases is a bound, and so is the largest over the waste
-        cards and ``best`` (the bound without them). A group's relaxed game takes its own waste
-        cards as though nothing lay over them: a card it needs under another group's cards costs
-        the clearing of those, or a pass."""
+        """The bound with the waste's burial. Cards leave the waste only taken away (from its top)
+        or by a recycle, so the waste cards a win takes away in this pass, before any recycle, are
+        those over some card (the cut; none, or all): each group's relaxed line takes its own of
+        those away before a recycle and never takes its top waste card under the cut from the
+        waste before one (its cards under that one stay too), and each king over the cut costs a
+        move no relaxed game counts. So, for the cut a real win makes, each group's line is a
+        relaxed win with those conditions (``_GroupGame.held`` and ``burying``), the real win goes
+        as deep as the deepest of their least reaches (``held`` too), and the bound is
+        ``_reach_bound``'s with those wins and that depth; the least over the cuts is a bound, and
+        so is ``best`` (the bound without them). A group's relaxed game takes its own waste cards
+        as though nothing lay over them: a card it needs under other groups' cards costs the
+        clearing of those, or a pass. (Each cut's conditions imply those of one of the two cases
+        of every single waste card, taken this pass with the cards over it or left there, the
+        burial before: this one is never lower.)"""
         games, kings = self.games, self.seq_kings
         waste = am & ((1 << p) - 1)
-        left = waste & ~kings
-        while left:
-            low = left & -left
-            left ^= low
-            i = low.bit_length() - 1
-            above = waste & ~((2 << i) - 1)
-            if not above & ~kings:
-                continue
-            own = self.game_of[_group(self.problem.sequence[i])]
-            kept = self._burial_case(pm, p, am, keys, [(0, i if game is own else -1) for game in games])
-            if kept <= best:  # the cheaper case first: one group's game held
-                continue
-            taken = self._burial_case(pm, p, am, keys, [(above & game.sm, -1) for game in games])
-            best = max(best, min(taken, kept))
-        return best
+        cuts = _bits(waste & ~kings)
+        if not cuts:
+            return best
+        cuts = [p, *reversed(cuts)]  # none taken first (the likeliest to be no higher), then down from the top
+        least = INF
+        for t in cuts:
+            top = waste >> t << t
+            under = waste & ((1 << t) - 1) & ~kings
+            conditions = []
+            for game in games:
+                mine = under & game.sm
+                conditions.append((top & game.sm, mine.bit_length() - 1 if mine else -1))
+            case = self._burial_case(pm, p, am, keys, conditions)
+            if case < INF:
+                case += (top & kings).bit_count()
+            if case <= best:
+                return best
+            least = min(least, case)
+        return max(best, least)
 
     def _burial_case(self, pm: int, p: int, am: int, keys: list[int], conditions: list[tuple[int, int]]) -> int:
         """``_reach_bound`` with each group's relaxed wins held to its (need, frozen) of
