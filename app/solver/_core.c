@@ -124,14 +124,16 @@ typedef struct {
  * its ``k`` waste cards give it ``k`` + 1 of them), and the memos' tables are far larger than the
  * caches. */
 typedef struct {
+    uint32_t at;                                /* asked at position ``at`` (else not asked) */
+    int32_t held_reach, deep, len;              /* the reach; the length at the last depth asked */
+} Cond;
+
+typedef struct {
     int32_t plain[MAX_GAMES][MAX_SEQ + 2];      /* group_reaching at deep + 1 ... */
     uint32_t plain_at[MAX_GAMES][MAX_SEQ + 2];  /* ... when this is ``at`` (else not asked) */
     uint32_t at;                                /* counts the positions asked about */
     int32_t reach[MAX_GAMES];                   /* the plain reach */
-    struct {                                    /* per game and count of its waste cards to clear */
-        uint32_t at;                            /* asked at position ``at`` (else not asked) */
-        int32_t held_reach, deep, len;          /* the reach; the length at the last depth asked */
-    } cond[MAX_GAMES][MAX_GROUP + 1];
+    Cond cond[MAX_GAMES][MAX_GROUP + 1];        /* per game and count of its waste cards to clear */
 } Asked;
 
 typedef struct {
@@ -403,7 +405,7 @@ static int cut_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, c
         int32_t r;
         if (!need[j] && frozen[j] < 0) r = q->reach[j];
         else {
-            __typeof__(q->cond[0][0]) *k = &q->cond[j][ci[j]];
+            Cond *k = &q->cond[j][ci[j]];
             if (k->at != q->at) {
                 k->at = q->at;
                 group_held(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &k->held_reach);
@@ -424,7 +426,7 @@ static int cut_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, c
             }
             d = q->plain[j][deep + 1];
         } else {
-            __typeof__(q->cond[0][0]) *k = &q->cond[j][ci[j]];
+            Cond *k = &q->cond[j][ci[j]];
             if (k->deep != deep) {
                 k->deep = deep;
                 k->len = group_burying(c, g, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
