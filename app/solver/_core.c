@@ -4,10 +4,10 @@
  * (``ShortestSearch``) is its specification: the same moves (an open king first, the forced pair
  * of a card with one partner left, every removal, draw and recycle), the same admissible bound
  * (kings + stock kings up to the deepest reach + a recycle + each value group's relaxed shortest
- * win that reaches that deep; with one partition, the largest over the waste cards of the lesser
- * of that bound over relaxed wins that clear the cards over the card before a recycle and over
- * those that leave it on the waste: ``_burial``, which A* takes for a position it is about to
- * expand and the beams not at all), the same pruning below ``upper``. Only the order of positions of
+ * win that reaches that deep; with one partition, the least over the cuts of the waste (the
+ * cards over a card, or none) of that bound over relaxed wins that clear their cards over the cut
+ * before a recycle and leave their top card under it on the waste, plus the kings over the cut:
+ * ``_burial``, which A* takes for a position it is about to expand and the beams not at all), the same pruning below ``upper``. Only the order of positions of
  * equal f and g may differ, so a line it answers may be another line of the same length. The
  * line is replayed by the engine on the Python side before anyone sees it.
  *

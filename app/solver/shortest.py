@@ -67,12 +67,12 @@ cuts positions, but each costs far more.
 
 With the reach bound and one partition the bound also counts the waste's burial
 (``ShortestSearch._burial``): a relaxed game takes its own waste cards as though nothing lay over
-them. A real win either takes a given waste card from the waste in this pass, every card over it
-gone first (so each group's relaxed line takes its own of those away before a recycle), or it does
-not (its group's relaxed line leaves it there until a recycle). Either way each group's line is a
-relaxed win with that condition, the real win goes as deep as the deepest of their least reaches,
-and the reach bound over those wins holds; so does the lesser of the two cases, and the largest
-over the waste cards. A card buried under other groups' cards thus costs their clearing, or a pass
+them. Cards leave the waste only from its top or by a recycle, so the waste cards a real win takes
+away in this pass are those over some card (the cut): each group's relaxed line takes its own of
+those away before a recycle and leaves its top waste card under the cut there until one, and each
+king over the cut costs a move. For that cut each group's line is a relaxed win with those
+conditions, the real win goes as deep as the deepest of their least reaches, and the reach bound
+over those wins holds; so does the least over the cuts. A card buried under other groups' cards thus costs their clearing, or a pass
 and the whole stock drawn. It is dear to take (games with conditions to explore), so A* takes it
 for a position only when about to expand it, and puts the position back when it is higher (a
 child gets the bound without it); the beams rank by the bound without it.
