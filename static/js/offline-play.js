@@ -66,14 +66,17 @@
       return kept && kept.v === FORM ? kept : null;
     } catch (e) { return null; }
   }
+  // true once written (false: the queue lives as long as the page)
   function save() {
-    if (!mine) return;  // the tab's key is not yet its own: saved once it is (claim)
+    if (!mine) return false;  // the tab's key is not yet its own: saved once it is (claim)
     var keeping = state && (state.queue.length || active);
+    if (keeping) holdOwn();  // asked before the key shows, so no page takes it as a closed tab's
     try {
       if (keeping) localStorage.setItem(mine, JSON.stringify(state));
       else localStorage.removeItem(mine);
-    } catch (e) { /* storage refused: the queue lives as long as the page */ }
-    if (keeping) holdOwn(); else letGo();
+    } catch (e) { return false; }
+    if (!keeping) letGo();
+    return true;
   }
 
   // The tab's lock, held while it has changes waiting (only then: a page holding a lock is never
@@ -97,8 +100,9 @@
     h.wanted = false;
     if (h.go) h.go();
   }
-  // this tab's key: the id it had (a reload), unless a live tab holds its lock (a duplicated tab
-  // copied this one's sessionStorage; for a moment, the page a reload replaces), else a new one
+  // this tab's key: the id it had, when changes of it wait (a reload), unless a live tab holds
+  // its lock (a duplicated tab copied this one's sessionStorage; for a moment, the page a reload
+  // replaces); else a new one (a duplicated tab's changes never go under the other's key)
   function claim() {
     var id = null;
     try { id = sessionStorage.getItem(TAB); } catch (e) { /* storage refused */ }
@@ -106,15 +110,20 @@
       try { sessionStorage.setItem(TAB, fresh); } catch (e) { /* storage refused */ }
       mine = KEY + ":" + fresh;
     };
-    if (!navigator.locks || !id) { own(id || newMid()); return Promise.resolve(); }
+    var waits = function () { var kept = load(); return !!(kept && kept.queue.length); };
+    if (!id) { own(newMid()); return Promise.resolve(); }
+    if (!navigator.locks) {
+      own(id);
+      if (!waits()) own(newMid());
+      return Promise.resolve();
+    }
     return new Promise(function (resolve) {
       var stop = new AbortController();
       setTimeout(function () { stop.abort(); }, 2000);
       navigator.locks.request(KEY + ":" + id, { signal: stop.signal }, function () {
         own(id);
+        if (!waits()) { own(newMid()); resolve(); return null; }  // nothing waiting: let go
         resolve();
-        var kept = load();
-        if (!kept || !kept.queue.length) return null;  // nothing waiting: let go
         return new Promise(function (go) { held = { wanted: true, go: go }; });
       }).catch(function () { own(newMid()); resolve(); });
     });
@@ -128,28 +137,34 @@
     return adopting;
   }
   function busy() { return active || (state && state.queue.length); }
+  // moves app.js keeps for the board shown (made before the engine was ready) are that game's:
+  // nothing is taken over while they wait. Without Web Locks a closed tab's key cannot be told
+  // from a living one's: taken online only, where the living tab sends its own too and the
+  // server answers a change sent twice from what it stored
+  function appWaits() { return !!(window.TrettenBoard && TrettenBoard.waiting && TrettenBoard.waiting()); }
   function adoptOne() {
-    if (!mine || busy()) return Promise.resolve(false);
+    if (!mine || busy() || appWaits()) return Promise.resolve(false);
+    var any = !!navigator.locks || navigator.onLine !== false;
     var keys = [];
     try {
       for (var i = 0; i < localStorage.length; i++) {
         var key = localStorage.key(i);
-        if (key !== mine && (key === KEY || (key.indexOf(KEY + ":") === 0 && navigator.locks))) keys.push(key);
+        if (key !== mine && (key === KEY || (key.indexOf(KEY + ":") === 0 && any))) keys.push(key);
       }
     } catch (e) { return Promise.resolve(false); }
     var next = function () {
       if (!keys.length || busy()) return Promise.resolve(false);
       var key = keys.shift();
       var take = function () {
-        if (busy()) return false;
+        if (busy() || appWaits()) return false;
         var left = load(key);
         if (!left || !left.queue.length) { try { localStorage.removeItem(key); } catch (e) { /* storage refused */ } return false; }
         state = left;
-        save();
+        if (!save()) { state = null; return false; }  // not copied: left where it is
         try { localStorage.removeItem(key); } catch (e) { /* storage refused */ }
         return true;
       };
-      if (key === KEY) return Promise.resolve(take()).then(function (got) { return got || next(); });
+      if (key === KEY || !navigator.locks) return Promise.resolve(take()).then(function (got) { return got || next(); });
       return new Promise(function (resolve) {
         navigator.locks.request(key, { ifAvailable: true }, function (lock) {
           resolve(lock ? take() : false);  // the lock free: its tab is gone
@@ -404,8 +419,14 @@
     var handed = window.TrettenBoard && window.TrettenBoard.handOver ? window.TrettenBoard.handOver() : { moves: [], later: [] };
     if (!handed) return;  // a post is on its way: asked again when it fails
     var fresh = fromBoard(b);
-    if (!fresh) return;
+    if (!fresh) { if (handed.moves.length || (handed.later || []).length) window.TrettenBoard.takeBack(handed); return; }
     if (!state || !state.queue.length) state = fresh;
+    else if (state.deal !== fresh.deal && (handed.moves.length || (handed.later || []).length)) {
+      // the queue is of another game (a closed tab's, taken over): the moves shown on this board
+      // are this board's, and wait in app.js for the network as without offline play
+      window.TrettenBoard.takeBack(handed);
+      handed = { moves: [], later: [] };
+    }
     // the board app.js's waiting moves were made on (none waiting: the board noted last is newer)
     if (handed.base && handed.moves.length && state.at[state.deal]) state.at[state.deal] = handed.base;
     // a card selected on the page (app.js selects with no request) stays selected
@@ -582,6 +603,15 @@
     // the engine may be here already (a page kept as last drawn carries its script)
     if (engine()) engine().ready().then(resume, function () {});
   }
+  // a page the Back button brings back from the back-forward cache began long ago: the page
+  // that was shown after it in this tab (gone now) may have left changes waiting
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted || busy()) return;
+    claimed.then(adopt).then(function (got) {
+      if (!got) return;
+      if (navigator.onLine === false) start(); else sync();
+    });
+  });
   var parsed = new Promise(function (resolve) {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve);
     else resolve();

@@ -282,6 +282,43 @@ def test_two_tabs_offline_keep_their_own_changes_and_a_closed_tabs_go_with_the_n
         second.close()
 
 
+@pytest.mark.slow
+def test_a_duplicated_tab_keeps_its_changes_apart_from_the_tab_it_was_copied_from(phone, server):
+    """A tab duplicated by the browser starts with a copy of the other's session storage, its tab
+    id among it. Played offline, each keeps its own changes under its own key: the copy had taken
+    the other's key while that tab had nothing waiting, and the two wrote over each other's."""
+    first = phone
+    offline_play_on(first, server)
+    first_id = played_online(first, ONLINE_FIRST)
+    tab = first.evaluate("() => sessionStorage.getItem('tretten.offline.tab')")
+    assert tab
+    second = watched(first.context.new_page())
+    try:
+        second.add_init_script(f"sessionStorage.setItem('tretten.offline.tab', {tab!r})")  # as a duplicate
+        offline_play_on(second, server, f"/play/pyramid-3/{WIN_SEED}")
+        second.click(taps("D")[0])
+        second.wait_for_function("() => document.getElementById('board').dataset.ply === '1' && !TrettenBoard.waiting()")
+        second_id = second.get_attribute("#board", "data-game-id")
+        first.context.set_offline(True)
+        playing_offline(first)
+        playing_offline(second)
+        offline_move(first, WIN_LINE[ONLINE_FIRST])
+        offline_move(second, "D")
+        offline_move(first, WIN_LINE[ONLINE_FIRST + 1])
+        offline_move(second, "D")
+        kept = first.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('tretten.offline.play:'))
+            .map(k => Object.values(JSON.parse(localStorage.getItem(k)).ids).concat([JSON.parse(localStorage.getItem(k)).queue.length]))""")
+        assert sorted(kept) == sorted([[first_id, 2], [second_id, 2]])
+        first.context.set_offline(False)
+        for page, ply in ((first, ONLINE_FIRST + 2), (second, 3)):
+            page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
+                                   f"!TrettenBoard.waiting() && document.getElementById('board').dataset.ply === '{ply}'")
+        assert stored_moves(first, server, first_id) == WIN_LINE[:ONLINE_FIRST + 2]
+        assert stored_moves(first, server, second_id) == ["D"] * 3
+    finally:
+        second.close()
+
+
 def _offline_after(page, server, online: int) -> str:
     """A phone with offline play on makes ``online`` moves, then the network goes: the page
     plays on by itself. Returns the game's id."""
