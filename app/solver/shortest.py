@@ -72,10 +72,11 @@ away in this pass are those over some card (the cut): each group's relaxed line 
 those away before a recycle and leaves its top waste card under the cut there until one, and each
 king over the cut costs a move. For that cut each group's line is a relaxed win with those
 conditions, the real win goes as deep as the deepest of their least reaches, and the reach bound
-over those wins holds; so does the least over the cuts. A card buried under other groups' cards thus costs their clearing, or a pass
-and the whole stock drawn. It is dear to take (games with conditions to explore), so A* takes it
-for a position only when about to expand it, and puts the position back when it is higher (a
-child gets the bound without it); the beams rank by the bound without it.
+over those wins holds; so does the least over the cuts. A card buried under other groups' cards
+thus costs their clearing, or a pass and the whole stock drawn. It is dear to take (games with
+conditions to explore), so A* takes it for a position only when about to expand it, and puts the
+position back when it is higher (a child gets the bound without it); the beams rank by the bound
+without it.
 
 A search with the reach bound (``ShortestSearch.compiled``) runs its A* and beams in the
 compiled core, ``_core.c``: the same moves, bound and pruning, this module being its
