@@ -70,7 +70,10 @@
   // step follows): the replay pauses, its button says Play, and a press plays on from there
   document.addEventListener("htmx:afterRequest", function (event) {
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (replay.playing && !event.detail.successful && from && from.id === "replay") replayPlay(false);
+    if (!replay.playing || event.detail.successful || !from || from.id !== "replay") return;
+    replayPlay(false);
+    var said = document.querySelector("#replay [data-replay-stopped]");  // a frame laid in drops it
+    if (said) said.hidden = false;
   });
   document.addEventListener("change", function (event) {
     if (!event.target.hasAttribute || !event.target.hasAttribute("data-replay-speed")) return;

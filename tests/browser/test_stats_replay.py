@@ -244,8 +244,10 @@ def test_a_timed_step_that_fails_pauses_the_replay_and_play_goes_on_from_there(s
     assert failed
     at = int(page.get_attribute("#replay", "data-ply"))
     assert page.inner_text("[data-replay-play]") == page.get_attribute("[data-replay-play]", "data-play-label")
+    assert page.locator("[data-replay-stopped]").is_visible()  # said why
     page.click("[data-replay-play]")
     page.wait_for_function(f"() => +document.querySelector('#replay').dataset.ply > {at}")
+    assert not page.locator("[data-replay-stopped]").is_visible()
     assert page.get_attribute("[data-replay-play]", "aria-pressed") == "true"
     page.click("[data-replay-play]")
 
