@@ -20,10 +20,10 @@
   // each other's, and a tab closed (or dropped by a phone's browser) with changes waiting leaves
   // them to the next page: a tab holds a Web Lock named by its key while it has changes waiting,
   // so a waiting key whose lock is free is a closed tab's, and a page that begins with nothing of
-  // its own waiting takes it over (`adopt`). A browser without Web Locks keeps each tab's own,
-  // but takes over none.
+  // its own waiting takes it over (`adopt`). A browser without Web Locks takes one over online
+  // only (the tab may live: the server answers a change sent twice from what it stored).
   var KEY = "tretten.offline.play", FORM = 1, TAB = "tretten.offline.tab";
-  var mine = null;      // this tab's key, once its lock is held (`claim`)
+  var mine = null;      // this tab's key, once it is known (`claim`)
   var RETRY_MS = [1000, 2000, 4000];
   var BATCH = 200;  // changes per request at most (app.services.play.returned.MAX_CHANGES)
   var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
