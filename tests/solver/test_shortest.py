@@ -10,11 +10,11 @@ import pytest
 
 from app.engine import deal_for_seed, get_game, get_preset
 from app.solver import clean_line, shortest, solve
-from app.solver.pyramid_problem import PyramidProblem, problem_of
+from app.solver.pyramid_problem import problem_of
 from app.solver.shortest import ShortestSearch, ShortestWin, shortest_win
 
 from . import reduced, reference
-from .test_solver import _reduced_cases
+from .test_solver import _problem_at, _reduced_cases
 
 
 def _check_against_breadth_first(small, problem, first=None) -> bool | None:
@@ -52,12 +52,7 @@ def test_shortest_lengths_equal_breadth_first_from_mid_game():
         pos = reduced.walk(small, rng, rng.randint(1, 6))
         if reference.won(small, pos):
             continue
-        removed, stock, waste, pas, _ = pos
-        problem = PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
-                                 sequence=waste[::-1] + stock, pointer=len(waste), pass_number=pas,
-                                 passes=small.passes, goal=small.goal, overlap=small.overlap,
-                                 rows=small.rows, pyramids=small.pyramids)
-        _check_against_breadth_first(small, problem, pos)
+        _check_against_breadth_first(small, _problem_at(small, pos), pos)
         checked += 1
     assert checked > 80
 
@@ -293,13 +288,10 @@ def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monke
         if small.reserves or small.goal != "pyramid" or small.passes is None or small.overlap:
             continue
         pos = reduced.walk(small, rng, rng.randint(2, moves))
-        removed, stock, waste, pas, _ = pos
+        waste = pos[2]
         if reference.won(small, pos) or len(waste) < 2:
             continue
-        problem = PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
-                                 sequence=waste[::-1] + stock, pointer=len(waste), pass_number=pas,
-                                 passes=small.passes, goal=small.goal, overlap=small.overlap,
-                                 rows=small.rows, pyramids=small.pyramids)
+        problem = _problem_at(small, pos)
         expected = reference.shortest(small, pos)
         search = ShortestSearch(problem, reach_always=True)
         assert search.reach_bound
@@ -359,13 +351,10 @@ def test_the_waste_burial_by_cuts_is_never_under_the_burial_by_card_nor_over_bre
             if not options:
                 break
             pos = reference.play(small, pos, "D" if "D" in options and rng.random() < 0.6 else rng.choice(options))
-        removed, stock, waste, pas, _ = pos
+        waste = pos[2]
         if reference.won(small, pos) or len(waste) < 3:
             continue
-        problem = PyramidProblem(values=small.layout, removed=sum(1 << i for i in removed),
-                                 sequence=waste[::-1] + stock, pointer=len(waste), pass_number=pas,
-                                 passes=small.passes, goal=small.goal, overlap=small.overlap,
-                                 rows=small.rows, pyramids=small.pyramids)
+        problem = _problem_at(small, pos)
         search = ShortestSearch(problem, reach_always=True)
         start = search.start()
         plain = search.bound(start, burial=False)
