@@ -7,9 +7,10 @@
  * win that reaches that deep; with one partition, the least over the cuts of the waste (the
  * cards over a card, or none) of that bound over relaxed wins that clear their cards over the cut
  * before a recycle and leave their top card under it on the waste, plus the kings over the cut:
- * ``_burial``, which A* takes for a position it is about to expand and the beams not at all), the same pruning below ``upper``. Only the order of positions of
- * equal f and g may differ, so a line it answers may be another line of the same length. The
- * line is replayed by the engine on the Python side before anyone sees it.
+ * ``_burial``, which A* takes for a position it is about to expand and the beams not at all),
+ * the same pruning below ``upper``. Only the order of positions of equal f and g may differ, so
+ * a line it answers may be another line of the same length. The line is replayed by the engine
+ * on the Python side before anyone sees it.
  *
  * A position is the removed layout mask (up to 64 cards), and one word with the mask of the
  * sequence cards left (up to 50), the stock pointer (6 bits) and the pass (8 bits). */
@@ -129,7 +130,6 @@ typedef struct {
     Memo reached;               /* key | deep -> shortest win that reaches deep */
     Memo held, buried;          /* key | need | frozen (| deep) -> ``group_held``, ``group_burying`` */
     int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
-    uint8_t lbefore[MAX_SEQ + 1];  /* per sequence index, the group's sequence cards before it */
 } Group;
 
 /* What one position's burial has asked of each game (``bound``): its cuts ask the same of most
@@ -1053,10 +1053,6 @@ static int game_of(Core *c, const uint64_t *under, int values, int *made_values)
     c->ngroups++;  /* counted before the memos, so that ``free_core`` frees what was made */
     /* the burial's keys: the position, the cards to clear, the frozen card and the depth in 64 bits */
     if (g->shift_pas + 8 + g->ns + 12 <= 64) g->shift_need = g->shift_pas + 8;
-    for (int t = 0, k = 0; t <= MAX_SEQ; t++) {
-        while (k < g->ns && g->sidx[k] < t) k++;
-        g->lbefore[t] = (uint8_t)k;
-    }
     if (memo_init(&g->dist, 1 << 12) || memo_init(&g->reached, 1 << 12) || memo_init(&g->buried, 1 << 12)
         || memo_init(&g->held, 1 << 12))
         return -2;
