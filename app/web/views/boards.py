@@ -20,7 +20,7 @@ from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove, location_text
-from app.engine.taps import STOCK_PLACE, places, pos_text
+from app.engine.taps import STOCK_PLACE, places, pos_text, pyramid_tap
 from app.engine.taps import stuck as gaps_stuck
 
 # ---------------------------------------------------------------- what the board shows
@@ -161,6 +161,11 @@ def _pyramid_counts(position) -> dict[str, str]:
             "passes-left": "∞" if passes is None else str(passes)}
 
 
+def _tap_draws(position) -> bool:
+    """A tap on the stock's card draws (``pyramid_tap``: the rule is the engine's, asked here)."""
+    return isinstance(pyramid_tap(position, None, STOCK_PLACE).move, Draw)
+
+
 def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     # the piles whose next card the page cannot show: the stock's and the waste's lie face down
@@ -178,7 +183,7 @@ def _pyramid_ahead(position, legal) -> dict[str, dict[str, Any]]:
             for loc in (pairs.keys() | alone) - unseen
         }
         if STOCK_PLACE in piles and STOCK_PLACE not in answers and STOCK_PLACE not in unseen \
-                and after.card_at(STOCK_PLACE) is not None and after.is_legal(DRAW):
+                and after.card_at(STOCK_PLACE) is not None and _tap_draws(after):
             answers[STOCK_PLACE] = [[], DRAW_SHOWN, ""]  # the stock's card, unplayable: a tap draws
         # a draw shows the stock's top card going onto the waste: not one the page cannot show
         # yet (a draw pressed again before the first one's board is a blind one: kept until that
@@ -204,10 +209,11 @@ def pyramid_board(position, selected: str | None) -> PyramidBoard:
     partners = pairs.get(selected, set()) if selected else set()
 
     can_draw = position.is_legal(DRAW)
+    stock_draws = position.table.has_stock and position.card_at(STOCK_PLACE) is not None and _tap_draws(position)
 
     def slot(loc: str, card: Card | None, covered: bool = False, under: bool = False) -> Slot:
         if loc not in playable:
-            return Slot(loc, card, covered=covered, under=under, draws=loc == STOCK_PLACE and can_draw)
+            return Slot(loc, card, covered=covered, under=under, draws=loc == STOCK_PLACE and stock_draws)
         mine = pairs.get(loc, set())
         strangers = () if loc in alone else tuple(
             (other, position.card_at(other)) for other in sorted(pairs) if other != loc and other not in mine)
