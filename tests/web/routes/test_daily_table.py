@@ -99,6 +99,7 @@ def test_clean_wins_rank_by_moves_then_time_ties_share_and_the_others_follow(cli
         assert leaderboard.history(session, ada_id, today=DAY) == []  # a table still open is not history
     page = client.get(f"/daily/pyramid/table?day={DAY.isoformat()}").text
     assert page.count("data-entry=") == 6 and "Anonymous" in page and "Hidden" not in page
+    assert 'href="/rules/pyramid#par">What is par?</a>' in page  # a newcomer meets the word here
     assert re.search(r'data-rank="" data-clean="false"', page) and "not clean" in page
     assert page.count("/replay") == 6
     assert client.get("/daily/pyramid/table?day=2021-02-30").status_code == 422
