@@ -18,6 +18,7 @@ from functools import lru_cache
 from gettext import NullTranslations
 
 from app import i18n
+from app.engine import PRESETS
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Words:
     names: dict[str, str]
     summaries: dict[str, str]
     expectations: dict[str, str]
+    how_to: dict[str, str]
 
 
 @lru_cache(maxsize=8)
@@ -43,6 +45,22 @@ def _words(translations: NullTranslations) -> Words:
     more_passes = t.pgettext("preset expectation: pyramid-3, relaxed", "Clearly more than one-pass Pyramid.")
     no_estimate = t.pgettext("preset expectation: double-pyramid, gaps, gaps-danish",
                              "No reliable common estimate is known.")
+    invitations = {
+        "pyramid": t.pgettext("game invitation: pyramid",
+                              "Remove two cards that add up to 13, kings alone, until the pyramid is gone."),
+        "giza": t.pgettext("game invitation: giza",
+                           "Remove two cards that add up to 13, kings alone, until every card is gone."),
+        "double-pyramid": t.pgettext("game invitation: double-pyramid",
+                                     "Remove two cards that add up to 13, kings alone, until both pyramids "
+                                     "are gone."),
+        "gaps": t.pgettext("game invitation: gaps",
+                           "Put each row in order from 2 to king, one suit to a row, by moving cards into "
+                           "the gaps."),
+    }
+    # a preset whose goal is not its game's: Classic Pyramid is won only when the stock is gone too
+    own_goal = {"pyramid-classic": t.pgettext("deal's first line: pyramid-classic",
+                                              "Remove two cards that add up to 13, kings alone, until every "
+                                              "card is gone, the stock too.")}
     return Words(
         game_names={
             "pyramid": t.pgettext("game name: pyramid", "Pyramid"),
@@ -50,18 +68,7 @@ def _words(translations: NullTranslations) -> Words:
             "double-pyramid": t.pgettext("game name: double-pyramid", "Double Pyramid"),
             "gaps": t.pgettext("game name: gaps", "Gaps"),
         },
-        invitations={
-            "pyramid": t.pgettext("game invitation: pyramid",
-                                  "Remove two cards that add up to 13, kings alone, until the pyramid is gone."),
-            "giza": t.pgettext("game invitation: giza",
-                               "Remove two cards that add up to 13, kings alone, until every card is gone."),
-            "double-pyramid": t.pgettext("game invitation: double-pyramid",
-                                         "Remove two cards that add up to 13, kings alone, until both pyramids "
-                                         "are gone."),
-            "gaps": t.pgettext("game invitation: gaps",
-                               "Put each row in order from 2 to king, one suit to a row, by moving cards into "
-                               "the gaps."),
-        },
+        invitations=invitations,
         names={
             "pyramid": t.pgettext("preset name: pyramid", "Pyramid"),
             "pyramid-classic": t.pgettext("preset name: pyramid-classic", "Classic Pyramid"),
@@ -103,6 +110,7 @@ def _words(translations: NullTranslations) -> Words:
             "gaps": no_estimate,
             "gaps-danish": no_estimate,
         },
+        how_to={slug: own_goal.get(slug, invitations[preset.game]) for slug, preset in PRESETS.items()},
     )
 
 
@@ -117,9 +125,14 @@ def game_name(game: str, language: str | None = None) -> str:
 
 
 def game_invitation(game: str, language: str | None = None) -> str:
-    """What a game asks, in one sentence: the lobby's invitation to the games it leads with, and a
-    deal's line before its first move (every game of a preset: ``Game.game``)."""
+    """What a game asks, in one sentence: the lobby's invitation to the games it leads with."""
     return words(language).invitations[game]
+
+
+def preset_how_to(slug: str, language: str | None = None) -> str:
+    """What a deal of the preset asks, in one sentence: the line over its board before the first
+    move. Its game's invitation, unless the preset's goal differs (Classic Pyramid)."""
+    return words(language).how_to[slug]
 
 
 def preset_name(slug: str, language: str | None = None) -> str:

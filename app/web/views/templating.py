@@ -192,6 +192,7 @@ environment.globals.update(
     # a game's and a preset's words, in the page's language
     game_name=preset_words.game_name,
     game_invitation=preset_words.game_invitation,
+    preset_how_to=preset_words.preset_how_to,
     preset_name=preset_words.preset_name,
     preset_summary=preset_words.preset_summary,
     preset_expectation=preset_words.preset_expectation,
