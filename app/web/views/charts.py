@@ -56,6 +56,12 @@ def _y(value: float, top: float) -> float:
     return TOP + (H - TOP - BOTTOM) * (1 - value / top) if top else H - BOTTOM
 
 
+def _top(largest: int) -> int:
+    """The axis's top for counts up to ``largest``: even above 1, so that the middle grid line
+    names the middle (0, 2, 4; never 0, 1, 3)."""
+    return largest + largest % 2 if largest > 1 else 1
+
+
 def _grid(top: int) -> list[tuple[float, str]]:
     steps = sorted({0, top // 2, top}) if top else [0]
     return [(round(_y(v, top), 1), str(v)) for v in steps]
@@ -75,7 +81,7 @@ def rolling_line(values: list[float]) -> Line | None:
 def histogram_bars(hist: Histogram) -> Bars | None:
     if not hist.counts:
         return None
-    top = max(hist.counts) or 1
+    top = _top(max(hist.counts))
     n = len(hist.counts)
     slot = (W - LEFT - RIGHT) / n
     bars, labels = [], []
@@ -101,7 +107,7 @@ def histogram_bars(hist: Histogram) -> Bars | None:
 def day_bars(days: list[DayResults], format_day) -> Bars | None:
     if not any(d.won or d.lost for d in days):
         return None
-    top = max(d.won + d.lost for d in days) or 1
+    top = _top(max(d.won + d.lost for d in days))
     n = len(days)
     slot = (W - LEFT - RIGHT) / n
     bars, labels = [], []
