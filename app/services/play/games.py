@@ -233,8 +233,9 @@ def pending(player: Player, preset_slug: str, *, seed: int | None = None, deal_t
     variant = get_game(preset.game)
     deal = parse_deal_text(preset, deal_text) if deal_text is not None else variant.deal(seed or 0)
     game = _row(player, preset, deal, None if deal_text is not None else seed)
-    game.version = game.score = game.undo_count = game.hint_count = 0
+    game.version = game.undo_count = game.hint_count = 0
     game.abandoned = game.auto_finished = game.winnable_shown = False
+    game.score = current_score(game)  # a Gaps deal may have cards in place before any move
     return game
 
 

@@ -20,6 +20,14 @@ def test_a_deal_ready_to_play_is_a_new_game_on_the_table_and_never_stored():
     assert table.game.scoring == "pairs" and table.game.score == 0 and table.elapsed == 0
 
 
+def test_a_gaps_deal_ready_to_play_scores_the_cards_it_deals_in_place():
+    """Before the first move the page said "in place 1/48 · score 0", and the move after "2"."""
+    for scoring, per_card in (("simple", 1), ("pairs", 5)):
+        game = games.pending(Player(id="p4", scoring=scoring), "gaps", seed=692715718)
+        in_place = OnTable.of(game).record.position.simple_score
+        assert in_place > 0 and game.score == per_card * in_place
+
+
 def test_a_game_counted_as_lost_stays_lost_whatever_its_row_says_after():
     player = Player(id="p2")
     game = games.pending(player, "pyramid", seed=5)
