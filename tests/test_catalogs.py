@@ -196,9 +196,11 @@ def test_a_win_with_help_is_said_so_on_the_table_and_an_open_question_is_not_kno
 
 
 def test_the_swedish_move_list_says_what_happened_to_which_card():
-    # the template begins the sentence with a capital: "Ruter kung togs bort.", "Spader 7 vändes upp."
+    # the template begins the sentence with a capital: "Ruter kung togs bort.", "Spader 7 lades på
+    # kasthögen; hjärter 8 vändes upp." (the stock's top card lies face up: a draw puts it onto the
+    # waste and turns up the one under it)
     assert text("sv", "{cards} removed.") == "{cards} togs bort."
-    assert text("sv", "Drew {card}.") == "{card} vändes upp."
+    assert text("sv", "{card} onto the waste; {next} turned up.") == "{card} lades på kasthögen; {next} vändes upp."
 
 
 @pytest.mark.parametrize(("language", "msgid"), [

@@ -34,13 +34,17 @@ class Announcement:
     # remove, where a card lies twice (two decks): where each card came from, one key a card
     # ("pyramid-1", "pyramid-2", "stock", "waste"), so that a list of moves says which of the two
     places: tuple[str, ...] = ()
+    # draw: the card it turned up. The stock's top card lies face up (Tretten's rule), so a draw
+    # puts it onto the waste (``cards``) and the news is the card under it (None: none left)
+    turned: Card | None = None
 
 
 def describe(move: Move, before: Position, after: Position) -> Announcement:
     """The announcement of ``move``, played from ``before`` to ``after``."""
     # a move is of its position's game: each cast only names that position's type for the checker
     if isinstance(move, Draw):
-        return Announcement("draw", cards=(cast(PyramidPosition, after).waste[0],))
+        drawn = cast(PyramidPosition, after)
+        return Announcement("draw", cards=(drawn.waste[0],), turned=drawn.stock[0] if drawn.stock else None)
     if isinstance(move, Recycle):
         return Announcement("recycle")
     if isinstance(move, Redeal):

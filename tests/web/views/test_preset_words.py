@@ -38,13 +38,14 @@ def test_every_game_and_preset_has_a_name_and_every_preset_a_summary_and_an_expe
 
 def test_each_word_has_a_context_naming_its_slugs():
     messages = _messages()
-    # the expectations: four shared, Giza's own; each game's invitation (the lobby's, a deal's
-    # line before its first move)
-    assert len(messages) == 2 * len(GAMES) + 2 * len(PRESETS) + 5
+    # the expectations: four shared, Giza's own; each game's invitation (the lobby's, and a deal's
+    # line before its first move), and a deal's own line where its preset's goal is not its game's
+    assert len(messages) == 2 * len(GAMES) + 2 * len(PRESETS) + 5 + 1
     slugs = set(GAMES) | set(PRESETS)
     for context, _msgid in messages:
         kind, _, named = context.partition(": ")
-        assert kind in ("game name", "game invitation", "preset name", "preset summary", "preset expectation"), context
+        assert kind in ("game name", "game invitation", "preset name", "preset summary", "preset expectation",
+                        "deal's first line"), context
         assert set(named.split(", ")) <= slugs, context
 
 
