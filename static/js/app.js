@@ -160,8 +160,9 @@
     var seconds = parseInt(el.getAttribute("data-timer"), 10) || 0;
     clockTimer = setInterval(function () {
       seconds += 1;
-      var s = seconds % 60;
-      el.textContent = Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
+      // as the server writes it (formatting.duration): 2:41, and 1:02:41 from an hour
+      var h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+      el.textContent = (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
     }, 1000);
   }
 

@@ -30,6 +30,7 @@ from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
 from app.services.play.lifecycle import Phase, phase_of
+from app.web.views.formatting import duration
 from app.web.views.par_words import over_par, par_name
 from app.web.views.preset_words import preset_name, preset_summary
 
@@ -106,7 +107,7 @@ def _result(game: Game, translations) -> str:
         outcome = ngettext("Lost after %(num)d move", "Lost after %(num)d moves", moves)
     outcome %= {"num": moves}
     if game.seconds is not None:
-        outcome += ", " + clock(game.seconds)
+        outcome += ", " + duration(game.seconds)
     elif game.played_offline:
         outcome += ", " + _("played offline (time not counted)")
     undos = (ngettext("%(num)d undo", "%(num)d undos", game.undo_count) % {"num": game.undo_count}
@@ -115,13 +116,6 @@ def _result(game: Game, translations) -> str:
              if game.hint_count else _("no hints"))
     assists = [undos, hints] + ([_("auto-finished")] if game.auto_finished else [])
     return outcome + " · " + ", ".join(assists)
-
-
-def clock(seconds: int) -> str:
-    """2:41, or 1:02:41 from an hour."""
-    hours, rest = divmod(max(0, int(seconds)), 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
 def day_text(day: date, language: str) -> str:

@@ -6,6 +6,7 @@ the score and the page's time both read it."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -118,6 +119,9 @@ def test_a_timed_game_shows_its_running_clock(client, app):
     game = _row(app, game_id)
     table = OnTable.of(game)
     assert table.timed and table.clock_counts and game.scoring == Scoring.TIMED
+    # past an hour as the share text and /stats say it (formatting.duration), not "62:05"
+    set_columns(app, game_id, started_at=datetime.now(UTC) - timedelta(seconds=3725))
+    assert re.search(r'<span data-timer="37\d\d" data-running>1:02:\d\d</span>', client.get(f"/games/{game_id}").text)
 
 
 def test_a_timed_game_played_offline_is_not_timed_and_scores_its_pairs(client, app):

@@ -12,6 +12,7 @@ from app.engine import GameRecord, GapsPosition, card, deal_for_seed, get_game, 
 from app.i18n import translations_for
 from app.services.errors import InputError, NotFoundError
 from app.web.views import sharing
+from app.web.views.formatting import duration
 from app.web.views.preset_words import preset_summary
 
 G, W, H = "🟩", "⬜", "\u2002"  # cleared, left, half a square of indent
@@ -157,7 +158,8 @@ def test_an_unknown_language_is_refused():
 
 
 def test_the_clock():
-    assert [sharing.clock(s) for s in (0, 9, 61, 600, 3599, 3600, 36061)] == \
+    # one format for a game's time: the share text, /stats, the tables and the board's clock
+    assert [duration(s) for s in (0, 9, 61, 600, 3599, 3600, 36061)] == \
         ["0:00", "0:09", "1:01", "10:00", "59:59", "1:00:00", "10:01:01"]
 
 
