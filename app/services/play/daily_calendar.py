@@ -1,5 +1,5 @@
 """The statistics page's month of daily deals: each day played, won, or not played, and the
-days of the current daily streak (app.services.stats.stats.daily_figures counts it).
+days of the current daily streak (app.services.stats.stats.daily_figures counts them).
 
 Weeks start on Monday, as Danish, Swedish and British calendars do. Days are UTC days, as the
 daily deal's are (app.services.play.daily).
@@ -7,6 +7,7 @@ daily deal's are (app.services.play.daily).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -16,8 +17,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.engine import PRESETS, Status
 
-from .daily import results_of_day
-from .lifecycle import Phase, result_expression
+from .lifecycle import result_expression
 
 RANK = {Status.WON: 0, Status.LOST: 1, Status.PLAYING: 2}  # a day's result is its best preset's
 FIRST_YEAR = 2000  # no daily deal before; keeps "the month before" a real date
@@ -56,7 +56,8 @@ def parse_month(text: str, today: date) -> date:
     return this_month if first.year < FIRST_YEAR else min(first, this_month)
 
 
-def month_calendar(session: Session, player_id: str, first: date, today: date, current_streak: int) -> MonthCalendar:
+def month_calendar(session: Session, player_id: str, first: date, today: date,
+                   streak_days: Collection[date] = ()) -> MonthCalendar:
     first = first.replace(day=1)
     following = (first + timedelta(days=32)).replace(day=1)
     last = following - timedelta(days=1)
@@ -71,7 +72,7 @@ def month_calendar(session: Session, player_id: str, first: date, today: date, c
         seen = per_day.setdefault(day, {})
         if preset not in seen or RANK[result] < RANK[seen[preset]]:
             seen[preset] = result
-    streak = _streak_days(session, player_id, today, current_streak)
+    streak = set(streak_days)
     order = {slug: i for i, slug in enumerate(PRESETS)}
 
     def cell(day: date) -> CalendarDay:
@@ -95,14 +96,6 @@ def month_calendar(session: Session, player_id: str, first: date, today: date, c
         previous=previous if earliest is not None and _as_date(earliest) < first else None,
         next=following if following <= today else None,
     )
-
-
-def _streak_days(session: Session, player_id: str, today: date, current: int) -> set[date]:
-    """The current streak's days: it ends today if a daily deal is won today, else yesterday."""
-    if current <= 0:
-        return set()
-    end = today if Phase.WON in results_of_day(session, player_id, today).values() else today - timedelta(days=1)
-    return {end - timedelta(days=k) for k in range(current)}
 
 
 def _as_date(value) -> date:

@@ -198,6 +198,7 @@ class DailyFigures:
     current_streak: int   # consecutive UTC days, up to today (or yesterday), with a daily deal won
                           # that day by the player alone (app.services.stats.clean)
     best_streak: int
+    streak_days: tuple[date, ...] = ()  # the current streak's days, as counted (the calendar marks them)
 
 
 def _daily_statements():
@@ -224,7 +225,7 @@ def daily_figures(session: Session, player_id: str, today: date, now: datetime |
         best = max(best, run)
         previous = day
     current = run if previous is not None and today - previous <= timedelta(days=1) else 0
-    return DailyFigures(int(played or 0), int(won_any or 0), current, best)
+    return DailyFigures(int(played or 0), int(won_any or 0), current, best, tuple(days[len(days) - current:]))
 
 
 def _as_date(value) -> date:

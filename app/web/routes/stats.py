@@ -62,7 +62,7 @@ def stats_page(
     total, per_preset = stats.figures(session, player.id)
     daily_figures = stats.daily_figures(session, player.id, today)
     calendar = daily_calendar.month_calendar(session, player.id, daily_calendar.parse_month(month, today), today,
-                                             daily_figures.current_streak)
+                                             daily_figures.streak_days)
     context.update(total=total, per_preset=per_preset, daily=daily_figures, calendar=calendar,
                    par_figures=par.figures(session, player.id),
                    daily_history=leaderboard.history(session, player.id, today=today),

@@ -164,3 +164,26 @@ def test_the_legend_names_every_kind_of_day_the_month_shows(daily_player):
     assert keys == {"won", "played", "none", "streak", "today"}
     shown = {cls for c in _cells(page).values() for cls in c["class"].split()} - {"future"}
     assert shown <= keys and 'aria-current="date"' in page  # every class a day shows is explained
+
+
+def test_the_streak_marked_is_the_streak_counted_when_today_s_win_does_not_count(client, app):
+    """A win today that is no streak's (played through the API) once moved the marked streak onto
+    today and yesterday, while /stats counted the two days before today."""
+    auth = api_player(client)
+    now = datetime.now(UTC)
+    for days_ago, via in ((2, "page"), (1, "page"), (0, "api")):
+        game, seed = win(client, auth), 2 * 10**7 + days_ago  # each a deal of its own, as above
+        moment = now - timedelta(days=days_ago)
+        set_columns(app, game["id"], daily_on=moment.date(), seed=seed, played_via=via, seconds=60,
+                    deal=format_deal(deal_for_seed(game["game"], seed)),
+                    deal_key=get_game(game["game"]).deal_key(deal_for_seed(game["game"], seed)),
+                    started_at=moment - timedelta(seconds=60), finished_at=moment)
+    browse_as(client, client, auth)
+    today = daily.utc_today()
+    page = client.get(f"/stats?month={_month(today)}").text
+    cells = _cells(page)
+    marked = sorted(day for day, cell in cells.items() if cell["streak"])
+    assert 'data-stat="daily-streak">2<' in page
+    expected = [(today - timedelta(days=k)).isoformat() for k in (2, 1)]
+    assert marked == [d for d in expected if d in cells]  # the month shown may begin yesterday or today
+    assert cells[today.isoformat()]["result"] == "won" and not cells[today.isoformat()]["streak"]
