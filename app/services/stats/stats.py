@@ -200,6 +200,11 @@ class DailyFigures:
     best_streak: int
     streak_days: tuple[date, ...] = ()  # the current streak's days, as counted (the calendar marks them)
 
+    def to_json(self) -> dict:
+        """The figures the API answers (the days are the page's calendar's)."""
+        return {"played_days": self.played_days, "won_days": self.won_days,
+                "current_streak": self.current_streak, "best_streak": self.best_streak}
+
 
 def _daily_statements():
     r = _r(False)

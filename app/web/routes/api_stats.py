@@ -62,7 +62,7 @@ def my_stats(session: SessionDep, player: ApiPlayerDep) -> dict:
     total, per_preset = stats.figures(session, player.id)
     daily_figures = stats.daily_figures(session, player.id, daily.utc_today())
     return {"total": total.to_json(), "presets": [f.to_json() for f in per_preset],
-            "daily": daily_figures.__dict__}
+            "daily": daily_figures.to_json()}
 
 
 def _optional_player(session, authorization: str | None) -> Player | None:
