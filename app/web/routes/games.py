@@ -18,7 +18,7 @@ from app.services.errors import ServiceError
 from app.services.play import daily, games, moves, returned
 from app.services.play.games import record_of
 from app.services.play.moves import ActionResult, RacedError
-from app.services.stats import leaderboard, stats
+from app.services.stats import leaderboard
 from app.web.http.deps import (
     CsrfDep,
     GameIdDep,
@@ -35,7 +35,7 @@ from app.web.http.identity import cookie_identity
 from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
-from app.web.views.game_view import hint_of, render_game, render_hinted, share_path, streak_after
+from app.web.views.game_view import daily_streak, hint_of, render_game, render_hinted, share_path, streak_after
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx
 
@@ -97,19 +97,19 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
-        extra |= _daily(request, session, player, game.daily_on) | _offline(session, player, game.preset)
+        extra |= _daily(request, session, player, game.daily_on, game) | _offline(session, player, game.preset)
     found = hint_of(said)
     if found is not None:
         return render_hinted(request, game, player, found, extra=extra)
     return render_game(request, game, player, shown_after(record_of(game), said), extra=extra)
 
 
-def _daily(request: Request, session, player, day) -> dict:
+def _daily(request: Request, session, player, day, game=None) -> dict:
     """A daily deal's page says so: its name with the day, and the player's daily streak."""
     if day is None:
         return {}
     return {"daily_name": sharing.deal_name(None, day, request.state.language),
-            "daily_streak": stats.daily_figures(session, player.id, daily.utc_today()).current_streak}
+            **daily_streak(session, player.id, game if game is not None and game.player_id == player.id else None)}
 
 
 def _offline(session, player, preset: str) -> dict:

@@ -100,6 +100,7 @@ def render_game(request: Request, game: Game, player: Player | None, result: Act
         "analysis": None,
         "daily_name": None,   # a daily deal's full page: its name with the day, and the streak
         "daily_streak": None,
+        "streak_missed": False,  # a daily win that is no day of the streak (``daily_streak``)
         "motion_steps": None,  # auto-finish: which card each of its moves took (static/js/motion.js)
         **(extra or {}),
     }
@@ -115,7 +116,15 @@ def streak_after(session: Session, game: Game) -> dict:
     of band; a full page draws it anyway)."""
     if game.daily_on is None or game.status == Status.PLAYING:
         return {}
-    return {"daily_streak": stats.daily_figures(session, game.player_id, daily.utc_today()).current_streak}
+    return daily_streak(session, game.player_id, game)
+
+
+def daily_streak(session: Session, player_id: str, game: Game | None = None) -> dict:
+    """The player's daily streak for a daily deal's heading, and whether ``game``, a daily win,
+    is none of its days (a hint, say: the heading says so, and /stats says the rule)."""
+    figures = stats.daily_figures(session, player_id, daily.utc_today())
+    missed = game is not None and game.status == Status.WON and game.daily_on not in figures.streak_days
+    return {"daily_streak": figures.current_streak, "streak_missed": missed}
 
 
 def render_hinted(request: Request, game: Game, player: Player | None, found: assist.Hint,

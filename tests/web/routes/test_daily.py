@@ -155,7 +155,8 @@ def day_start(day):
     return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
 
 
-def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading(client, other_client, app):
+@pytest.mark.parametrize("hints", [0, 1])
+def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading(client, other_client, app, hints):
     auth = api_player(client)
     browse_as(other_client, client, auth)
     location = other_client.get("/daily/double-pyramid").headers["location"]
@@ -169,7 +170,8 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     for text in line[:-2]:
         state = move(client, auth, state, text)
     # as if played at the board, at a person's pace: the API was the test's quick way there
-    set_columns(app, game_id, played_via="page", started_at=datetime.now(UTC) - timedelta(minutes=10))
+    set_columns(app, game_id, played_via="page", started_at=datetime.now(UTC) - timedelta(minutes=10),
+                hint_count=hints)
     page = other_client.get(f"/games/{game_id}").text
     before_last = act(other_client, game_id, page, **board_fields(line[-2]))
     assert 'data-status="playing"' in before_last.text
@@ -177,7 +179,13 @@ def test_the_tap_that_wins_the_daily_deal_brings_the_new_streak_into_the_heading
     last = act(other_client, game_id, before_last.text, **board_fields(line[-1]))
     assert last.status_code == 200 and 'data-status="won"' in last.text
     # out of band: htmx puts it in the heading, which the board's answer does not redraw
-    assert re.search(r'<b id="daily-streak" data-stat="daily-streak" hx-swap-oob="true">1</b>', last.text)
+    assert re.search(rf'<b id="daily-streak" data-stat="daily-streak" hx-swap-oob="true">{1 - hints}</b>', last.text)
+    # a win with a hint is no day of the streak: the heading says so beside the 0 (once said "0" alone)
+    note = re.search(r'<small id="streak-note"[^>]*hx-swap-oob="true" data-streak-missed="(\w+)">(.*?)</small>', last.text)
+    assert note and note.group(1) == ("true" if hints else "false")
+    assert ('this win does not count · <a href="/stats#daily-stats-title">why?</a>' in note.group(2)) == bool(hints)
+    again = other_client.get(f"/games/{game_id}").text  # the page drawn again says it too
+    assert ('data-streak-missed="true"' in again) == bool(hints) and 'id="streak-note" class="muted" data-' in again
 
 
 
