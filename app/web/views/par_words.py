@@ -1,5 +1,5 @@
 """A deal's par and a win against it, in words: the one wording of the end screen, the daily
-table, the history and the shared result ("Par 41", "Best known 41 (at least 38)", "+3", "par").
+table, the history and the shared result ("Par 41", "Best known 41 moves (at least 38)", "+3", "par").
 
 "par" is said only of a proven par (docs/glossary.md): a win as short as a best known line is
 "as short", and a best known line names the bound every win needs, so that a win shorter than it
@@ -15,13 +15,15 @@ MINUS = "\u2212"   # − : under par (a typographic minus, not a hyphen)
 
 
 def par_name(moves: int, proven: bool, bound: int | None = 0, translations: NullTranslations | None = None) -> str:
-    """"Par 41" (proven), else "Best known 41 (at least 38)", or "Best known 41" with no bound."""
-    _ = (translations or translations_for(current_language())).gettext
+    """"Par 41" (proven: golf's word needs no unit), else "Best known 41 moves (at least 38)", or
+    "Best known 41 moves" with no bound."""
+    words = translations or translations_for(current_language())
     if proven:
-        return _("Par %(moves)d") % {"moves": moves}
+        return words.gettext("Par %(moves)d") % {"moves": moves}
     if bound:
-        return _("Best known %(moves)d (at least %(bound)d)") % {"moves": moves, "bound": bound}
-    return _("Best known %(moves)d") % {"moves": moves}
+        return words.ngettext("Best known %(num)d move (at least %(bound)d)",
+                              "Best known %(num)d moves (at least %(bound)d)", moves) % {"num": moves, "bound": bound}
+    return words.ngettext("Best known %(num)d move", "Best known %(num)d moves", moves) % {"num": moves}
 
 
 def over_par(over: int, proven: bool = True, translations: NullTranslations | None = None) -> str:

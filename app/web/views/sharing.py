@@ -46,7 +46,7 @@ def share_text(game: Game, position: Position, language: str, url: str, *, par: 
 
     ``url`` is the absolute link to the deal with the game as its origin (the caller knows the
     public base URL). With the deal's ``par`` (app.services.assist.par) a line "Par 41: +3" ("par" at
-    par; "Par 41" alone for a game not won; "Best known 41" without a proof); with ``rank`` (place,
+    par; "Par 41" alone for a game not won; "Best known 41 moves" without a proof); with ``rank`` (place,
     places) the game's place on its day's table. ``InputError`` for a game still in play.
     """
     _check_language(language)

@@ -623,6 +623,7 @@ def test_analysis_of_a_deal_lost_from_the_start_and_of_a_win(client, other_clien
     _play(client, won_id, list(WIN_LINE))
     response = client.get(f"/games/{won_id}/analysis", headers=HX)
     assert 'data-analysis-kind="won"' in response.text and 'data-shortest-proven="true"' in response.text
+    assert '<a href="/rules/pyramid#par" data-par-help>What is par?</a>' in response.text  # "Par 41 · you 44, +3"
     # one link to the replay on its owner's end panel ("Replay"), none again in the analysis;
     # a watcher, who has no end panel, finds it in the analysis
     assert f"/g/{won_id}/replay" not in response.text

@@ -11,9 +11,9 @@ from app.web.views.templating import environment
 
 
 @pytest.mark.parametrize(("language", "par", "as_short", "best"), [
-    ("en", "par", "as short", "Best known 41 (at least 38)"),
-    ("da", "par", "lige så kort", "Bedste kendte 41 (mindst 38)"),
-    ("sv", "par", "lika kort", "Bästa kända 41 (minst 38)"),
+    ("en", "par", "as short", "Best known 41 moves (at least 38)"),
+    ("da", "par", "lige så kort", "Bedste kendte 41 træk (mindst 38)"),
+    ("sv", "par", "lika kort", "Bästa kända 41 drag (minst 38)"),
 ])
 def test_par_and_a_win_against_it_in_each_language(language, par, as_short, best):
     words = translations_for(language)

@@ -34,14 +34,14 @@ def test_a_win_at_par(language, scored):
 
 
 @pytest.mark.parametrize(("language", "scored"), [
-    ("en", "Best known 40: \u22122"), ("da", "Bedste kendte 40: \u22122"), ("sv", "Bästa kända 40: \u22122"),
+    ("en", "Best known 40 moves: \u22122"), ("da", "Bedste kendte 40 træk: \u22122"), ("sv", "Bästa kända 40 drag: \u22122"),
 ])
 def test_a_best_known_line_is_never_called_par(language, scored):
     assert _share(_played(WIN), language, par=Par(40, False, ())).split("\n")[2] == scored
 
 
 @pytest.mark.parametrize(("language", "scored"), [
-    ("en", "Best known 38: as short"), ("da", "Bedste kendte 38: lige så kort"), ("sv", "Bästa kända 38: lika kort"),
+    ("en", "Best known 38 moves: as short"), ("da", "Bedste kendte 38 træk: lige så kort"), ("sv", "Bästa kända 38 drag: lika kort"),
 ])
 def test_a_win_as_short_as_a_best_known_line_is_not_at_par(language, scored):
     assert _share(_played(WIN), language, par=Par(38, False, ())).split("\n")[2] == scored
@@ -55,7 +55,7 @@ def test_the_end_screen_calls_a_win_as_short_as_a_best_known_line_what_it_is():
     i18n.set_language("en")
     assert macros.par_line(38, True, 38).count(">par<") == 1
     unproven = str(macros.par_line(38, False, 38))
-    assert "Best known 38" in unproven and ">as short<" in unproven and ">par<" not in unproven
+    assert "Best known 38 moves" in unproven and ">as short<" in unproven and ">par<" not in unproven
 
 
 def test_a_lost_game_says_the_deals_par_alone_and_no_par_no_line():
