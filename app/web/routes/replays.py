@@ -23,7 +23,7 @@ router = APIRouter(include_in_schema=False)
 def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, player: PlayerDep,
                 ply: Annotated[int | None, Query(ge=0, le=1_000_000)] = None) -> Response:
     # htmx asks for the frame alone; a history restore (back button, no cache) needs the page
-    fragment = is_htmx(request) and request.headers.get("hx-history-restore-request") != "true"
+    fragment = is_htmx(request)
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
     frame = replays.frame(game, 0 if ply is None else ply)  # a replay opens at the deal

@@ -57,7 +57,7 @@ def stats_page(
         "results": RESULTS,
         "scorings": SCORING_SYSTEMS,
     }
-    if is_htmx(request) and request.headers.get("hx-history-restore-request") != "true":
+    if is_htmx(request):
         return render(request, "stats.html", context, blocks=["stats_view"])
     total, per_preset = stats.figures(session, player.id)
     daily_figures = stats.daily_figures(session, player.id, today)

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
 from app import i18n
-from app.engine import PRESETS, Status, Termination
+from app.engine import PRESETS, Scoring, Status, Termination
 from app.i18n import N_, gettext
 from app.services.play.lifecycle import Abandonment, Phase
 from app.settings import PROJECT_ROOT
@@ -199,9 +199,10 @@ environment.globals.update(
     # par and a win against it (templates/_par.html), worded as the shared result words them
     par_name=par_words.par_name,
     over_par=par_words.over_par,
-    # results and phases are compared as members (``status == Status.WON``), never as words
+    # results, phases and scorings are compared as members (``status == Status.WON``), never as words
     Status=Status,
     Phase=Phase,
+    Scoring=Scoring,
     LANGUAGES=i18n.LANGUAGES,
     LANGUAGE_NAMES=i18n.LANGUAGE_NAMES,
 )
