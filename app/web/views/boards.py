@@ -20,7 +20,7 @@ from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
 from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove, location_text
-from app.engine.taps import STOCK_PLACE, places, pos_text, pyramid_tap
+from app.engine.taps import STOCK_PLACE, gaps_tap, places, pos_text, pyramid_tap
 from app.engine.taps import stuck as gaps_stuck
 
 # ---------------------------------------------------------------- what the board shows
@@ -271,14 +271,14 @@ class Cell(NamedTuple):
     after: Card | None = None  # the card left of a gap, for its accessible name
     partners: tuple[str, ...] = ()  # selected, a tap on one of these (gaps, or cards) fills
     move: str | None = None  # a tap alone fills: the place at the other end of the move
-    note: str | None = None  # a tap selects it with a word (message key): a card in place
-    stuck: bool = False  # no card can move and a redeal is left: a tap says to redeal
+    # a tap alone says a word (message key): selects a card in place, or refuses (``gaps_tap``)
+    note: str | None = None
 
     @property
     def answers(self) -> dict[str, str]:
         """As ``Slot.answers``; a move names the card's place, then the gap's ("1.11>0.1")."""
         if not self.playable:
-            return {"data-refusal": "stuck" if self.stuck else "not_playable" if self.card else "dead_gap"}
+            return {"data-refusal": self.note or ""}
         said = {"data-partners": " ".join(self.partners)} if self.partners else {}
         if self.move:
             said["data-move"] = fill_shown(self.pos, self.move) if self.card else fill_shown(self.move, self.pos)
@@ -327,6 +327,16 @@ def _card_pos(position, fill: Fill) -> str:
     return f"{at // COLUMNS}.{at % COLUMNS}"
 
 
+def _tap_alone(position, pos: str) -> tuple[str | None, str | None]:
+    """What one tap on ``pos`` does with nothing selected, as ``gaps_tap`` rules (asked, not
+    repeated here): the place at the other end of the move it makes, or the word it says."""
+    tap = gaps_tap(position, None, pos)
+    if not isinstance(tap.move, Fill):  # a tap on a place moves a card, or makes no move
+        return None, tap.note
+    card_pos = _card_pos(position, tap.move)
+    return (pos_text(tap.move) if card_pos == pos else card_pos), None
+
+
 def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for move in fills:
@@ -336,12 +346,11 @@ def _gaps_ahead(position, fills) -> dict[str, dict[str, Any]]:
         prefixes = after.correct_prefix_lengths()
         answers: dict[str, Any] = {}
         for pos, to in gaps_of.items():
-            r, c = (int(x) for x in pos.split("."))
-            in_place = c < prefixes[r]
-            answers[pos] = [to, fill_shown(pos, to[0]) if len(to) == 1 and not in_place else "",
-                            "in_place" if in_place else ""]
+            other, note = _tap_alone(after, pos)
+            answers[pos] = [to, fill_shown(pos, other) if other else "", note or ""]
         for pos, fits in cards_of.items():
-            answers[pos] = [fits, fill_shown(fits[0], pos) if len(fits) == 1 else "", ""]
+            other, note = _tap_alone(after, pos)
+            answers[pos] = [fits, fill_shown(other, pos) if other else "", note or ""]
         if gaps_stuck(after):  # every card and gap left out says to redeal
             answers["stuck"] = True
         answers["counts"] = {"in-place": _in_place_text(prefixes)}
@@ -380,23 +389,20 @@ def gaps_board(position, selected: str | None) -> GapsBoard:
         for c in range(COLUMNS):
             card = position.grid[r * COLUMNS + c]
             pos = f"{r}.{c}"
+            move, note = _tap_alone(position, pos)
             if card is None:
-                fits = tuple(cards_of.get(pos, ()))
                 row.append(Cell(
                     pos, r, c, None, pos in playable_gaps, pos == selected, pos in partners,
                     # a won board's gaps, each after its row's king, are where the game ends
                     dead=position.status is not Status.WON and position.is_dead_gap(r, c),
                     after=position.grid[r * COLUMNS + c - 1] if c else None,
-                    partners=fits, move=fits[0] if len(fits) == 1 else None, stuck=stuck,
+                    partners=tuple(cards_of.get(pos, ())), move=move, note=note,
                 ))
             else:
-                to = tuple(gaps_of.get(pos, ()))
-                in_place = c < prefixes[r]
                 row.append(Cell(
                     pos, r, c, card, card.code in playable_cards, card.code == selected,
-                    card.code in partners, in_place=in_place, partners=to,
-                    move=to[0] if len(to) == 1 and not in_place else None,
-                    note="in_place" if to and in_place else None, stuck=stuck,
+                    card.code in partners, in_place=c < prefixes[r], partners=tuple(gaps_of.get(pos, ())),
+                    move=move, note=note,
                 ))
         rows.append(tuple(row))
     can_redeal = position.is_legal(REDEAL)
