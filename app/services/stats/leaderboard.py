@@ -77,6 +77,12 @@ class Table:
     def ranked(self) -> int:
         return sum(1 for e in self.entries if e.rank is not None)
 
+    @property
+    def to_search(self) -> bool:
+        """Its par is not kept yet (as ``deals.DealSummary.to_search``): for the solver's spare
+        time. A best known line is kept as found: searching again would find it again."""
+        return self.par is None
+
     def place_of_mine(self) -> tuple[int, int] | None:
         """(rank, ranked entries) of the viewer's clean win, for the share text."""
         mine = self.mine

@@ -123,7 +123,7 @@ def daily_table(preset: str, request: Request, session: SessionDep,
     viewer = _optional_player(session, authorization)
     table = leaderboard.table(session, slug, daily.utc_today(), viewer.id if viewer else None)
     assert table is not None  # today's deal is chosen on demand
-    if table.par is None or not table.par.proven:
+    if table.to_search:
         spare_time.deal(request.app.state.sessionmaker, slug, table.seed)
     return {"preset": slug, "date": table.day.isoformat(), "seed": table.seed,
             "leaderboard": [e.to_json() for e in table.entries]} | par.to_json(table.par)

@@ -46,7 +46,7 @@ def table_page(preset: str, request: Request, session: SessionDep, player: Playe
     # today's deal is chosen on demand; an earlier day's only if somebody asked for it then
     found = leaderboard.table(session, slug, when, player.id, choose=when == today)
     first = daily.first_day(session, slug)
-    if found is not None and (found.par is None or not found.par.proven):
+    if found is not None and found.to_search:
         spare_time.deal(request.app.state.sessionmaker, slug, found.seed)
     return render(request, "daily_table.html", {
         "table": found,
