@@ -168,6 +168,9 @@ class Game(Base):
     line_ply: Mapped[int | None] = mapped_column(Integer)
     # the ply of the last hint counted: asking again for the same position is not counted again
     hinted_ply: Mapped[int | None] = mapped_column(Integer)
+    # that hint (app.services.assist.Hint as JSON): the page shows it again while the game is
+    # still at that ply (any change clears the ply), so a reload does not lose what it cost
+    last_hint: Mapped[str | None] = mapped_column(Text)
     # the id the page gave the last stored change (a move, undo, redo: ``mid``): the page sends a
     # change again when its answer was lost, and this tells that it is stored (lifecycle.check)
     last_mid: Mapped[str | None] = mapped_column(String(32))

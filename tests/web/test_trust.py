@@ -3,6 +3,7 @@ move makes one game, and odd input is refused at the edge without changing anyth
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -132,6 +133,21 @@ def test_a_hint_asked_twice_for_one_position_counts_once(client, app):
     page = client.get(f"/games/{game_id}").text
     client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
     assert _game(app, game_id).hint_count == 2
+
+
+def test_a_hint_stays_on_its_page_while_the_game_is_where_it_was_given(client, other_client, app):
+    """A reload (or a language switch) once lost the hint and kept its count: "1 hint used" over
+    a board that said nothing of it."""
+    game_id, _ = first_move(client, f"/play/pyramid/{WIN_SEED}", action="draw")
+    page = client.get(f"/games/{game_id}").text
+    answer = client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX)
+    given = re.search(r'data-hint="([^"]+)"', answer.text).group(1)
+    again = client.get(f"/games/{game_id}", headers={"Accept-Language": "da"}).text
+    assert re.search(r'data-hint="([^"]+)"', again).group(1) == given and 'id="hint"' in again
+    assert 'data-hint=' not in other_client.get(f"/games/{game_id}").text  # its player's only
+    act(client, game_id, again, action="draw")  # the game moves on: the hint was for where it was
+    assert 'data-hint=' not in client.get(f"/games/{game_id}").text
+    assert _game(app, game_id).hint_count == 1 and _game(app, game_id).last_hint is None
 
 
 # ---------------------------------------------------------------- one first move, one game

@@ -7,6 +7,8 @@ the board carries a placeholder that asks for the status with its own request.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass
 
 from sqlalchemy import update
@@ -163,15 +165,17 @@ def _found(session: Session, record: GameRecord, line_ply: int | None, player_id
     return Hint(best, False, lost=bool(known is not None and known.winnable is False)), None
 
 
-def _counted(session: Session, game: Game, cursor: int, line_ply: int | None) -> None:
-    """A hint counted on the game, once per position, with the ply its line is kept at. Asked
-    again there (a double click) it is not counted again, nor is the game written: its version
-    stays, and the player's other tab is not made stale by a question."""
+def _counted(session: Session, game: Game, cursor: int, found: Hint, line_ply: int | None) -> None:
+    """A hint counted on the game, once per position, with the ply its line is kept at, and kept
+    to be shown again there (``shown_hint``). Asked again there (a double click) it is not
+    counted again, nor is the game written: its version stays, and the player's other tab is
+    not made stale by a question."""
     if game.hinted_ply == cursor:
         return
     game.line_ply = line_ply
     game.hint_count += 1
     game.hinted_ply = cursor
+    game.last_hint = json.dumps(dataclasses.asdict(found))
     try:
         session.flush()
     except StaleDataError:
@@ -189,7 +193,7 @@ def hint(session: Session, game: Game, player: Player | None, *, ply: int | None
     lifecycle.check(game, player, ply=ply, version=version)
     record = record_of(game)
     found, line_ply = _found(session, record, game.line_ply, game.player_id)
-    _counted(session, game, record.cursor, line_ply if found.winning else game.line_ply)
+    _counted(session, game, record.cursor, found, line_ply if found.winning else game.line_ply)
     return found
 
 
@@ -212,13 +216,25 @@ def hint_on_deal(session: Session, player: Player, draft: Game, *,
     _not_in_play(session, player, draft)
     game = games.game_to_start(session, player, draft.preset, seed=draft.seed,
                                deal_text=draft.deal if draft.seed is None else None, limits=limits)
-    _counted(session, game, record.cursor, line_ply if found.winning else None)
+    _counted(session, game, record.cursor, found, line_ply if found.winning else None)
     return game, found
 
 
 def _not_in_play(session: Session, player: Player, draft: Game) -> None:
     if games.game_of_deal(session, player, draft) is not None:
         raise moves.RacedError("this deal is already in play in another tab", "raced")
+
+
+def shown_hint(game: Game) -> Hint | None:
+    """The last hint counted on ``game`` while the game is where it was given (a change clears
+    its ply: ``moves``), for its page drawn again; None otherwise, or for a hint kept in an
+    older form."""
+    if game.last_hint is None or game.hinted_ply != game.cursor or game.status != Status.PLAYING:
+        return None
+    try:
+        return Hint(**json.loads(game.last_hint))
+    except (TypeError, ValueError):
+        return None
 
 
 def near_end(record: GameRecord) -> bool:

@@ -74,7 +74,7 @@ def store(session: Session, game: Game, record: GameRecord, action: str, *,
     game.finished_at = now if game.status != Status.PLAYING else None
     game.seconds = lifecycle.finish_time(game)
     game.score = games.score_as_stored(game, record)
-    game.hinted_ply = None
+    game.hinted_ply = game.last_hint = None
     game.last_mid = mid or None
     game_id = game.id  # read before the flush: after a failed one the row can't be read
     try:
