@@ -23,6 +23,7 @@ from app.services.stats import leaderboard
 from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
 from app.web.views.assets import PYODIDE_DIR, PYODIDE_FILES, STATIC_DIR, asset_url
 from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
+from app.web.views.templating import environment
 
 router = APIRouter(include_in_schema=False)
 
@@ -69,71 +70,8 @@ def offline_files() -> dict[str, object]:
 @lru_cache(maxsize=1)
 def _service_worker(shell: tuple[str, ...], files: str) -> str:
     precache = json.dumps([{"url": url, "revision": None} for url in shell])
-    return f"""// Tretten's service worker: Workbox from npm (app/web/routes/offline.py writes this file;
-// docs/architecture.md, "Offline"). Pages: network first, the last copy offline. Styles and
-// scripts: precached; an older hash of one (a page kept from before an update) gets the current
-// one offline. The court figures and the offline engine: kept from the moment offline play is on.
-importScripts("{asset_url('vendor/workbox/workbox-sw.js')}");
-workbox.setConfig({{modulePathPrefix: "{WORKBOX}", debug: false}});
-workbox.core.setCacheNameDetails({{prefix: "tretten"}});
-// an update waits for a calm moment, which the page names (static/js/offline.js): the player
-// taps "New version: reload", or leaves the page. Never under a player's finger
-self.addEventListener("message", (event) => {{
-  if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();
-}});
-workbox.core.clientsClaim();
-const OFFLINE = {files};
-workbox.precaching.precacheAndRoute({precache});
-workbox.precaching.cleanupOutdatedCaches();
-
-const pages = new workbox.strategies.NetworkFirst({{
-  cacheName: "tretten-pages", networkTimeoutSeconds: 6, matchOptions: {{ignoreVary: true}},
-  plugins: [new workbox.cacheableResponse.CacheableResponsePlugin({{statuses: [200]}}),
-            new workbox.expiration.ExpirationPlugin({{maxEntries: 40}})]}});
-workbox.routing.registerRoute(({{request}}) => request.mode === "navigate", pages);
-
-const kept = new workbox.strategies.CacheFirst({{cacheName: OFFLINE.cache, matchOptions: {{ignoreVary: true}}}});
-const keptUrls = new Set([...OFFLINE.art, ...OFFLINE.engine]);
-workbox.routing.registerRoute(
-  ({{url}}) => url.origin === location.origin && keptUrls.has(url.pathname + url.search), kept);
-
-// a style or script under an older hash: the network, else whatever copy is kept
-workbox.routing.registerRoute(({{url}}) => url.origin === location.origin && url.pathname.startsWith("/static/"),
-  async ({{request}}) => {{
-    try {{ return await fetch(request); }}
-    catch (error) {{
-      const copy = await caches.match(request, {{ignoreSearch: true, ignoreVary: true}});
-      if (copy) return copy;
-      throw error;
-    }}
-  }});
-
-self.addEventListener("install", (event) => {{
-  // the Static Routing API: this worker, asleep or busy, never stands between a tap and the
-  // server. A move and every other POST, and the board's other requests, go straight to the
-  // network; styles, scripts and images race the network (the browser's cache) against this
-  // worker (its kept copies, offline); pages and the offline engine's bundle come through it.
-  // Each route on its own: a browser that cannot read one keeps the others.
-  if (event.addRoutes) {{
-    [{{condition: {{requestMethod: "POST"}}, source: "network"}},
-     {{condition: {{urlPattern: {{pathname: "/static/*"}}}}, source: "race-network-and-fetch-handler"}},
-     {{condition: {{not: {{or: [{{requestMode: "navigate"}}, {{urlPattern: {{pathname: "/offline/*"}}}}]}}}},
-      source: "network"}},
-    ].forEach((route) => event.addRoutes(route).catch(() => null));
-  }}
-  // an update keeps offline play whole: when an older offline cache is there, fill the new one now
-  event.waitUntil(caches.keys().then((names) => {{
-    if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;
-    return caches.open(OFFLINE.cache).then((cache) => cache.addAll([...OFFLINE.art, ...OFFLINE.engine]))
-      .catch(() => undefined);
-  }}));
-}});
-self.addEventListener("activate", (event) => {{
-  event.waitUntil(caches.keys().then((names) => Promise.all(names
-    .filter((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)
-    .map((n) => caches.delete(n)))));
-}});
-"""
+    return environment.get_template("sw.js").render(
+        workbox_sw=asset_url("vendor/workbox/workbox-sw.js"), workbox=WORKBOX, files=files, precache=precache)
 
 
 @router.get("/sw.js")
