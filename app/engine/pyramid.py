@@ -42,6 +42,14 @@ def pair_total(a: Card, b: Card) -> int:
     return value(a) + value(b)
 
 
+def row_indices(row: int) -> range:
+    """The indices of a pyramid's row ``row`` (0 is the apex, 6 the bottom row), from the
+    pyramid's first card: row r holds r + 1 cards, after the r(r + 1)/2 of the rows above it.
+    Card c of row r is covered by cards c and c + 1 of row r + 1."""
+    first = row * (row + 1) // 2
+    return range(first, first + row + 1)
+
+
 def _geometry(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Per pyramid index: its covering children and their bit mask."""
     children: list[tuple[int, ...]] = []
@@ -49,7 +57,7 @@ def _geometry(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         for r in range(ROWS):
             for c in range(r + 1):
                 if r + 1 < ROWS:
-                    below = base + (r + 1) * (r + 2) // 2 + c
+                    below = base + row_indices(r + 1)[c]
                     children.append((below, below + 1))
                 else:
                     children.append(())
@@ -122,7 +130,7 @@ def deal_key(table: PyramidTable, deal: Sequence[Card]) -> str:
 
 def _mirrored(layout: tuple[Card, ...]) -> tuple[Card, ...]:
     """A pyramid's cards with each row read from its other end."""
-    return tuple(layout[row * (row + 1) // 2 + row - i] for row in range(ROWS) for i in range(row + 1))
+    return tuple(layout[row_indices(row)[-1 - i]] for row in range(ROWS) for i in range(row + 1))
 
 
 def _named(card: Card, names: dict[int, str]) -> str:
@@ -488,7 +496,7 @@ class PyramidPosition:
         cleared = []
         for base in range(0, self.table.size, PYRAMID_SIZE):
             for r in range(ROWS):
-                first = base + r * (r + 1) // 2
+                first = base + row_indices(r).start
                 mask = ((1 << (r + 1)) - 1) << first
                 if self.removed & mask == mask:
                     cleared.append(r)

@@ -19,7 +19,18 @@ from typing import Any, NamedTuple
 from app.engine import Card, GameRecord, Move, Position, Status
 from app.engine.announcements import said_moves
 from app.engine.gaps import COLUMNS, REDEAL, ROWS, Fill, GapsPosition, Redeal
-from app.engine.pyramid import DRAW, PYRAMID_SIZE, RECYCLE, Draw, PyramidPosition, Recycle, Remove, location_text
+from app.engine.pyramid import (
+    DRAW,
+    PYRAMID_SIZE,
+    RECYCLE,
+    Draw,
+    PyramidPosition,
+    Recycle,
+    Remove,
+    location_text,
+    row_indices,
+)
+from app.engine.pyramid import ROWS as PYRAMID_ROW_COUNT
 from app.engine.taps import STOCK_PLACE, gaps_tap, places, pos_text, pyramid_tap
 from app.engine.taps import stuck as gaps_stuck
 
@@ -110,9 +121,8 @@ class PyramidBoard:
 
 # (layout index, location) of each row of a first ("P") and second ("Q") pyramid
 _PYRAMID_ROWS = tuple(
-    tuple(tuple((base + r * (r + 1) // 2 + c, f"{letter}{r * (r + 1) // 2 + c}") for c in range(r + 1))
-          for r in range(7))
-    for base, letter in ((0, "P"), (PYRAMID_SIZE, "Q"))
+    tuple(tuple((base + i, location_text(base + i)) for i in row_indices(r)) for r in range(PYRAMID_ROW_COUNT))
+    for base in (0, PYRAMID_SIZE)
 )
 
 

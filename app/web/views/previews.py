@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from app.engine import DECK, PRESETS, Card, GameRecord, Position, deal_for_seed, format_deal
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
 from app.engine.gaps import GapsPosition
-from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition
+from app.engine.pyramid import PYRAMID_SIZE, ROWS, PyramidPosition, row_indices
 from app.i18n import LANGUAGES
 from app.services.errors import BusyError, InputError, NotFoundError
 from app.services.play.games import get_preset_or_error, parse_deal_text, parse_seed
@@ -232,9 +232,8 @@ def _draw_pyramid(image: Image.Image, cards: tuple[Card, ...], x: int, y: int, w
     h, gap, step = _pyramid_size(w)
     for r in range(ROWS):
         left = x + (ROWS - 1 - r) * (w + gap) // 2
-        for c in range(r + 1):
-            _paste_card(image, cards[r * (r + 1) // 2 + c], left + c * (w + gap), y + r * step, w, h, labels,
-                        pip=r == ROWS - 1)
+        for c, i in enumerate(row_indices(r)):
+            _paste_card(image, cards[i], left + c * (w + gap), y + r * step, w, h, labels, pip=r == ROWS - 1)
 
 
 def _pyramid_extent(w: int) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from babel.dates import format_date
 from app.db.models import Game
 from app.engine import PRESETS, GapsPosition, Position, PyramidPosition
 from app.engine.gaps import COLUMNS as GAPS_COLUMNS
-from app.engine.pyramid import PYRAMID_SIZE, ROWS
+from app.engine.pyramid import PYRAMID_SIZE, ROWS, row_indices
 from app.i18n import LANGUAGES, translations_for
 from app.services.assist.par import Par
 from app.services.errors import InputError, NotFoundError
@@ -175,9 +175,8 @@ def pyramid_picture(position: PyramidPosition) -> str:
     for r in range(ROWS):
         rows = []
         for k in range(pyramids):
-            first = k * PYRAMID_SIZE + r * (r + 1) // 2
-            rows.append("".join(CLEARED if position.is_removed(i) else LEFT
-                                for i in range(first, first + r + 1)))
+            rows.append("".join(CLEARED if position.is_removed(k * PYRAMID_SIZE + i) else LEFT
+                                for i in row_indices(r)))
         indent = HALF * (ROWS - 1 - r)
         lines.append(indent + (indent * 2 + HALF * 2).join(rows))
     return "\n".join(lines)
