@@ -144,10 +144,40 @@ def test_a_hint_stays_on_its_page_while_the_game_is_where_it_was_given(client, o
     given = re.search(r'data-hint="([^"]+)"', answer.text).group(1)
     again = client.get(f"/games/{game_id}", headers={"Accept-Language": "da"}).text
     assert re.search(r'data-hint="([^"]+)"', again).group(1) == given and 'id="hint"' in again
-    assert 'data-hint=' not in other_client.get(f"/games/{game_id}").text  # its player's only
+    assert other_client.get(f"/games/{game_id}").status_code == 403  # a game in play is its player's only
     act(client, game_id, again, action="draw")  # the game moves on: the hint was for where it was
     assert 'data-hint=' not in client.get(f"/games/{game_id}").text
     assert _game(app, game_id).hint_count == 1 and _game(app, game_id).last_hint is None
+
+
+@pytest.mark.parametrize("left", ["new deal", "a day idle"])
+def test_a_kept_hint_is_not_shown_on_a_game_counted_as_lost(client, app, left):
+    """A game left for a new deal, or for a day, takes no hint: the one it kept is not shown."""
+    game_id, _ = first_move(client, f"/play/pyramid/{WIN_SEED}", action="draw")
+    page = client.get(f"/games/{game_id}").text
+    assert 'data-hint="' in client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, headers=HX).text
+    if left == "new deal":
+        act(client, game_id, client.get(f"/games/{game_id}").text, action="confirm-new")
+    else:
+        set_columns(app, game_id, updated_at=days_ago(2), started_at=days_ago(2))
+    assert 'data-hint="' not in client.get(f"/games/{game_id}").text
+
+
+def test_without_javascript_a_kept_hint_leaves_the_next_tap_its_selection_and_question(client, app):
+    """The kept hint once took the page over: a first card's selection and New deal's question
+    came back as the hint, so no pair could be made and no new deal asked for."""
+    game_id, _ = first_move(client, f"/play/pyramid/{WIN_SEED}", htmx=False, action="draw")
+    page = client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/hint", data={"csrf_token": csrf_of(page)}, follow_redirects=False)
+    page = client.get(f"/games/{game_id}").text
+    first, second = re.search(r'data-hint-locs="([^"]+)"', page).group(1).split()
+    asked = client.get(act(client, game_id, page, htmx=False, action="new").headers["location"]).text
+    assert 'value="confirm-new"' in asked
+    shown = client.get(act(client, game_id, page, htmx=False, target=first).headers["location"]).text
+    assert board_state(shown)["selected"] == first and 'data-hint="' not in shown
+    # the page's form sends its selection with the next tap
+    done = client.get(act(client, game_id, shown, htmx=False, sel=first, target=second).headers["location"]).text
+    assert board_state(done)["ply"] == board_state(page)["ply"] + 1  # the second tap after the first: a pair
 
 
 # ---------------------------------------------------------------- one first move, one game

@@ -227,9 +227,10 @@ def _not_in_play(session: Session, player: Player, draft: Game) -> None:
 
 def shown_hint(game: Game) -> Hint | None:
     """The last hint counted on ``game`` while the game is where it was given (a change clears
-    its ply: ``moves``), for its page drawn again; None otherwise, or for a hint kept in an
-    older form."""
-    if game.last_hint is None or game.hinted_ply != game.cursor or game.status != Status.PLAYING:
+    its ply: ``moves``) and still in play (not counted as lost: a new hint would be refused),
+    for its page drawn again; None otherwise, or for a hint kept in an older form."""
+    if game.last_hint is None or game.hinted_ply != game.cursor \
+            or lifecycle.phase_of(game) not in (lifecycle.Phase.NEW, lifecycle.Phase.PLAYING):
         return None
     try:
         return Hint(**json.loads(game.last_hint))

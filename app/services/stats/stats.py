@@ -199,6 +199,7 @@ class DailyFigures:
                           # that day by the player alone (app.services.stats.clean)
     best_streak: int
     streak_days: tuple[date, ...] = ()  # the current streak's days, as counted (the calendar marks them)
+    counted_days: frozenset[date] = frozenset()  # every day a daily win counted for a streak
 
     def to_json(self) -> dict:
         """The figures the API answers (the days are the page's calendar's)."""
@@ -230,7 +231,8 @@ def daily_figures(session: Session, player_id: str, today: date, now: datetime |
         best = max(best, run)
         previous = day
     current = run if previous is not None and today - previous <= timedelta(days=1) else 0
-    return DailyFigures(int(played or 0), int(won_any or 0), current, best, tuple(days[len(days) - current:]))
+    return DailyFigures(int(played or 0), int(won_any or 0), current, best, tuple(days[len(days) - current:]),
+                        frozenset(days))
 
 
 def _as_date(value) -> date:

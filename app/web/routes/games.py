@@ -98,8 +98,10 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
     if not is_htmx(request) and player is not None and player.id == game.player_id:
         extra |= _daily(request, session, player, game.daily_on, game) | _offline(session, player, game.preset)
-    # a hint just given (the flash), or the one counted here before: a reload does not lose it
-    found = hint_of(said) or (assist.shown_hint(game) if player is not None and player.id == game.player_id else None)
+    # a hint just given (the flash), or, with nothing else to show (a selection, a note, a
+    # question), the one counted here before: a reload does not lose it
+    owner = player is not None and player.id == game.player_id
+    found = hint_of(said) or (assist.shown_hint(game) if owner and not said else None)
     if found is not None:
         return render_hinted(request, game, player, found, extra=extra)
     return render_game(request, game, player, shown_after(record_of(game), said), extra=extra)

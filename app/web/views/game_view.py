@@ -121,9 +121,9 @@ def streak_after(session: Session, game: Game) -> dict:
 
 def daily_streak(session: Session, player_id: str, game: Game | None = None) -> dict:
     """The player's daily streak for a daily deal's heading, and whether ``game``, a daily win,
-    is none of its days (a hint, say: the heading says so, and /stats says the rule)."""
+    counted for no streak (a hint, say: the heading says so, and /stats says the rule)."""
     figures = stats.daily_figures(session, player_id, daily.utc_today())
-    missed = game is not None and game.status == Status.WON and game.daily_on not in figures.streak_days
+    missed = game is not None and game.status == Status.WON and game.daily_on not in figures.counted_days
     return {"daily_streak": figures.current_streak, "streak_missed": missed}
 
 

@@ -16,7 +16,7 @@ from app.services.stats import stats
 from app.solver import SolveResult, solve
 
 from ..helpers import act, board_fields, first_move
-from ..play import api_player, browse_as, move, played_by_hand, set_columns
+from ..play import api_player, browse_as, move, played_by_hand, set_columns, win
 
 DAY = date(2026, 12, 1)
 
@@ -216,3 +216,14 @@ def test_a_daily_deal_is_named_by_its_day_never_by_its_19_digit_seed(client, oth
         assert named in words or (path == "/stats" and named.replace(day.strftime("%B"), day.strftime("%b")) in words), path
     # an ordinary deal keeps its number
     assert "Seed 42" in _visible(other_client.get("/deal/pyramid/42").text)
+
+
+def test_an_old_daily_win_that_counted_is_not_said_to_miss_the_streak(client, app):
+    """Once a streak broke, every daily win before it was said not to count."""
+    auth = api_player(client)
+    game, moment = win(client, auth), datetime.now(UTC) - timedelta(days=5)
+    set_columns(app, game["id"], daily_on=moment.date(), played_via="page", seconds=60,
+                started_at=moment - timedelta(seconds=60), finished_at=moment)
+    browse_as(client, client, auth)
+    page = client.get(f"/games/{game['id']}").text
+    assert 'data-stat="daily-streak">0<' in page and 'data-streak-missed="false"' in page
