@@ -443,34 +443,38 @@ board_of.register(GapsPosition, gaps_board)
 # ---------------------------------------------------------------- a move as the page shows it
 
 @singledispatch
-def marks(move: Move) -> dict[str, str]:
-    """Where the board shows a move (a hint marks it): the places of its cards (``locs``), a
-    Gaps card and the gap it goes to (``cards``, ``pos``: row.column), or its button (``action``)."""
+def marks(move: Move, position: Position) -> dict[str, str]:
+    """Where the board shows a move played from ``position`` (a hint marks it): what the player
+    taps to make it. The places of its cards (``locs``), a Gaps card and the gap it goes to
+    (``cards``, ``pos``: row.column), or its button (``action``)."""
     raise TypeError(f"no marks for {type(move).__name__}")
 
 
 @marks.register
-def _(move: Remove) -> dict[str, str]:
+def _(move: Remove, position: Position) -> dict[str, str]:
     return {"locs": " ".join(move.locations)}
 
 
 @marks.register
-def _(move: Fill) -> dict[str, str]:
-    return {"cards": move.card.code, "pos": f"{move.row}.{move.col}"}
+def _(move: Fill, position: Position) -> dict[str, str]:
+    # a card that fits one gap goes there at its first tap (``gaps_tap``): its gap marked too was
+    # tapped next, and filled with a card no hint named
+    alone = gaps_tap(position, None, _card_pos(position, move)).move == move
+    return {"cards": move.card.code, "pos": "" if alone else f"{move.row}.{move.col}"}
 
 
 @marks.register
-def _(move: Draw) -> dict[str, str]:
+def _(move: Draw, position: Position) -> dict[str, str]:
     return {"action": "draw"}
 
 
 @marks.register
-def _(move: Recycle) -> dict[str, str]:
+def _(move: Recycle, position: Position) -> dict[str, str]:
     return {"action": "recycle"}
 
 
 @marks.register
-def _(move: Redeal) -> dict[str, str]:
+def _(move: Redeal, position: Position) -> dict[str, str]:
     return {"action": "redeal"}
 
 

@@ -142,7 +142,7 @@ def render_hinted(request: Request, game: Game, player: Player | None, found: as
     if said.kind == "draw":  # a hint must not show the card under the stock's top
         said = Announcement("draw")
     hint = {"move": str(move), "winning": found.winning, "steps": found.steps, "lost": found.lost, "said": said,
-            **marks(move)}
+            **marks(move, position)}
     return render_game(request, game, player, ActionResult(record, announcement=Announcement("hint")),
                        extra={"hint": hint, **(extra or {})}, headers=headers)
 

@@ -220,3 +220,26 @@ def _stuck_after(position):
     while fills := [m for m in position.legal_moves() if isinstance(m, Fill)]:
         position = position.apply(chance.choice(fills))
     return position
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("gaps", 3), ("gaps-danish", 13), ("gaps", 8)])
+def test_a_gaps_hint_marks_what_the_player_taps_to_make_it(preset, seed):
+    """A hint marked the card and its gap; a card that fits one gap goes at its first tap, so the
+    gap was tapped next and filled with a card no hint named (two moves for one hint)."""
+    from app.web.views.boards import _card_pos, marks
+    seen = {"one tap": 0, "two taps": 0}
+    for position in positions(preset, seed, 60):
+        for move in (m for m in position.legal_moves() if isinstance(m, Fill)):
+            marked = marks(move, position)
+            card_pos = _card_pos(position, move)
+            assert marked["cards"] == move.card.code
+            if not marked["pos"]:
+                seen["one tap"] += 1
+                assert gaps_tap(position, None, card_pos).move == move
+            else:
+                seen["two taps"] += 1
+                first = gaps_tap(position, None, card_pos)
+                assert first.move is None and first.selected == move.card.code
+                assert gaps_tap(position, first.selected, marked["pos"]).move == move
+    # (with the Danish rule each 2 has its row: a card with two gaps is one in place)
+    assert seen["one tap"] and (seen["two taps"] or preset == "gaps-danish"), seen
