@@ -3,7 +3,7 @@
 (function () {
   "use strict";
 
-  var KEY_ACTIONS = { u: ["undo"], r: ["redo"], d: ["draw", "recycle"], n: ["new"], h: ["hint"] };
+  var KEY_ACTIONS = { u: ["undo"], r: ["redo"], d: ["draw", "recycle", "redeal"], n: ["new"], h: ["hint"] };
   var CELL = "#board [data-loc]:not([data-removed]), #board [data-pos]";
 
   function typing(target) {

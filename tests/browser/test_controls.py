@@ -129,6 +129,16 @@ def test_new_deal_asks_first_then_deals_in_place(server, new_page):
     assert not page.js_errors
 
 
+def test_the_d_key_asks_for_a_gaps_redeal(server, new_page):
+    """Gaps' Redeal had no key: a keyboard reached it by 9 to 17 Tabs."""
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/gaps/3")
+    page.focus('#board [data-pos]')
+    page.keyboard.press("d")
+    page.wait_for_selector('#board [data-confirm="redeal"]', state="visible")  # moves are left: asked first
+    assert not page.js_errors
+
+
 def test_dragging_a_card_onto_its_partner_plays_the_pair(server, new_page):
     seed, (a, b) = opening_pair()
     page = new_page(1280, 800)

@@ -103,6 +103,11 @@ class PyramidBoard:
         return self.pass_number == 1 and self.passes_left == 0
 
     @property
+    def d_key(self) -> str | None:
+        """The button the d key presses (static/js/app.js): Draw (or Turn over), where there is a stock."""
+        return "draw" if self.has_stock else None
+
+    @property
     def stock_used_up(self) -> bool:
         """Nothing left to draw and no turnover: the stock's place says so, not a grey Draw."""
         return not (self.can_draw or self.can_recycle or self.stock_count)
@@ -311,6 +316,7 @@ class GapsBoard:
     layout: str = "grid"     # the table's shape, for the style sheets (as PyramidBoard's)
     taps_pair: bool = False  # a tap is most often a move of its own: a card into its one gap (as PyramidBoard's)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)  # as PyramidBoard's
+    d_key: str | None = "redeal"  # the button the d key presses (as PyramidBoard's)
 
 
 GAPS_PLACES = ROWS * (COLUMNS - 1)  # the cards a won Gaps game has in place (each row's gap last)

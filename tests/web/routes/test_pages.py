@@ -39,10 +39,14 @@ def test_every_preset_has_a_playable_page(client):
         assert ("data-loc=" in html) or ("data-pos=" in html)
 
 
-def test_the_keyboard_help_offers_a_draw_only_where_there_is_a_stock(client):
-    for preset, draws in (("pyramid", True), ("double-pyramid", True), ("giza", False), ("gaps", False)):
+def test_the_keyboard_help_offers_a_draw_only_where_there_is_a_stock_and_a_redeal_in_gaps(client):
+    for preset, d_key in (("pyramid", "draw"), ("double-pyramid", "draw"), ("giza", None), ("gaps", "redeal"),
+                          ("gaps-danish", "redeal")):
         page = client.get(f"/play/{preset}/3").text
-        assert "Keys: " in page and ("d draw" in page) is draws, preset
+        assert "Keys: " in page and ("d draw" in page) is (d_key == "draw") and ("d redeal" in page) is (d_key == "redeal")
+        # the button the key presses says so to a screen reader
+        assert (f'data-action="{d_key}"' in page and 'aria-keyshortcuts="d"' in page) if d_key else \
+            'aria-keyshortcuts="d"' not in page, preset
 
 
 def test_cards_others_lie_on_are_no_tab_stops(client):
