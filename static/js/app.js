@@ -85,7 +85,11 @@
     var board = document.getElementById("board");
     var ended = board && board.getAttribute("data-status") !== "playing" &&
       board.querySelector('[data-banner] [data-action="new"]');
+    // with no card to play, the move left: the stock's card that draws, or the pile's button
+    // (not the first card, which says "cannot be played now")
     return ended || document.querySelector("#board .selected, #board .playable") ||
+      document.querySelector('#board [data-loc="S"][data-move]') ||
+      document.querySelector('#board :is([data-action="draw"], [data-action="recycle"], [data-action="redeal"]):not([disabled])') ||
       document.querySelector('#board button[name="target"]:not([disabled])');
   }
   // Enter (or a tap) on the stock's card that draws: the card goes to the waste at once, and

@@ -139,6 +139,21 @@ def test_the_d_key_asks_for_a_gaps_redeal(server, new_page):
     assert not page.js_errors
 
 
+def test_a_pair_played_by_keyboard_leaves_the_focus_on_the_move_left(server, new_page):
+    """Seed 7's pair P23 + P27 leaves only a draw: the focus went to the first card ("cannot be
+    played now"), far from play; it goes to the stock's card, which draws."""
+    page = new_page(1280, 800)
+    page.goto(f"{server}/play/pyramid/7")
+    page.focus('#board [data-loc="P23"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-loc="P23"].selected')
+    page.focus('#board [data-loc="P27"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-ply="1"][data-game-id]:not([data-game-id=""])')
+    page.wait_for_function("() => document.activeElement && document.activeElement.getAttribute('data-loc') === 'S'")
+    assert not page.js_errors
+
+
 def test_dragging_a_card_onto_its_partner_plays_the_pair(server, new_page):
     seed, (a, b) = opening_pair()
     page = new_page(1280, 800)
