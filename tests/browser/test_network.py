@@ -530,14 +530,14 @@ def test_a_press_right_after_another_tabs_board_came_is_let_go(server, new_page)
 
 
 def test_a_key_for_a_button_the_board_has_not_is_no_press(server, new_page):
-    """"d" (draw) on a Gaps board while a fill is on its way: Gaps has no draw, so nothing is
-    kept, and nothing is said not done when the fill's board comes."""
+    """"d" (draw, or a Gaps redeal) on a Giza board while a king's removal is on its way: Giza
+    has neither, so nothing is kept, and nothing is said not done when the move's board comes."""
     page = new_page(**PHONE)
     errors = uncaught(page)
-    page.goto(f"{server}/play/gaps/7")
+    page.goto(f"{server}/play/giza/1")  # two kings free at the start
     network(page, offline=False)
     held: list = []
-    page.route(re.compile(r"/play/gaps/7$"),
+    page.route(re.compile(r"/play/giza/1$"),
                lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
     page.click('#board button[name="target"][data-move]')
     page.wait_for_function("() => TrettenBoard.debug().posted")  # the fill is on its way, held
