@@ -198,8 +198,12 @@ class DailyFigures:
     current_streak: int   # consecutive UTC days, up to today (or yesterday), with a daily deal won
                           # that day by the player alone (app.services.stats.clean)
     best_streak: int
-    streak_days: tuple[date, ...] = ()  # the current streak's days, as counted (the calendar marks them)
-    counted_days: frozenset[date] = frozenset()  # every day a daily win counted for a streak
+    counted_days: tuple[date, ...] = ()  # every day a daily win counted for a streak, in order
+
+    @property
+    def streak_days(self) -> tuple[date, ...]:
+        """The current streak's days, as counted (the calendar marks them)."""
+        return self.counted_days[len(self.counted_days) - self.current_streak:]
 
     def to_json(self) -> dict:
         """The figures the API answers (the days are the page's calendar's)."""
@@ -231,8 +235,7 @@ def daily_figures(session: Session, player_id: str, today: date, now: datetime |
         best = max(best, run)
         previous = day
     current = run if previous is not None and today - previous <= timedelta(days=1) else 0
-    return DailyFigures(int(played or 0), int(won_any or 0), current, best, tuple(days[len(days) - current:]),
-                        frozenset(days))
+    return DailyFigures(int(played or 0), int(won_any or 0), current, best, tuple(days))
 
 
 def _as_date(value) -> date:

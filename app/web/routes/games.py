@@ -96,11 +96,11 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
     leaderboard.check_may_watch(session, game, player.id)  # another player's game in play shows no board
     said = flashed(request)
     extra = {"link_meta": None if is_htmx(request) else game_meta(request, session, game, f"/games/{game.id}")}
-    if not is_htmx(request) and player is not None and player.id == game.player_id:
+    owner = player is not None and player.id == game.player_id
+    if not is_htmx(request) and owner:
         extra |= _daily(request, session, player, game.daily_on, game) | _offline(session, player, game.preset)
     # a hint just given (the flash), or, with nothing else to show (a selection, a note, a
     # question), the one counted here before: a reload does not lose it
-    owner = player is not None and player.id == game.player_id
     found = hint_of(said) or (assist.shown_hint(game) if owner and not said else None)
     if found is not None:
         return render_hinted(request, game, player, found, extra=extra)
@@ -108,11 +108,12 @@ def show_game(game_id: GameIdDep, request: Request, session: SessionDep, player:
 
 
 def _daily(request: Request, session, player, day, game=None) -> dict:
-    """A daily deal's page says so: its name with the day, and the player's daily streak."""
+    """A daily deal's page says so: its name with the day, and the player's daily streak (and
+    whether ``game``, the player's own, counted for it)."""
     if day is None:
         return {}
     return {"daily_name": sharing.deal_name(None, day, request.state.language),
-            **daily_streak(session, player.id, game if game is not None and game.player_id == player.id else None)}
+            **daily_streak(session, player.id, game)}
 
 
 def _offline(session, player, preset: str) -> dict:
