@@ -171,6 +171,17 @@ def test_rules_pages_exist_in_three_languages(client):
     assert 'data-preset="giza"' not in pyramid and 'data-preset="gaps"' not in pyramid
 
 
+@pytest.mark.parametrize("game", ["pyramid", "giza", "double-pyramid", "gaps"])
+def test_a_rules_page_lists_the_keys_its_board_answers(client, game):
+    """The rules' "Keys:" line and the board's aria-keyshortcuts say the same keys (Gaps' d redeals)."""
+    board = client.get(f"/play/{'gaps-danish' if game == 'gaps' else game}/5", follow_redirects=True).text
+    answered = set(re.findall(r'aria-keyshortcuts="(\w)"', board))
+    for language in ("da", "sv", "en"):
+        rules = client.get(f"/rules/{game}", headers={"Accept-Language": language}).text
+        line = re.search(r'<li class="keys-help">(.*?)</li>', rules, re.S).group(1)
+        assert set(re.findall(r"<kbd>(\w)</kbd>", line)) == answered, (game, language)
+
+
 def test_healthz_checks_the_database(client):
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
 

@@ -210,8 +210,8 @@ def test_a_won_games_end_screen_has_its_result_to_share(client, app, language, t
 
 @pytest.mark.parametrize(("language", "result"), [
     ("en", "No moves left after {n} moves, 12:05 · no undos, 3 hints"),
-    ("da", "Ingen træk tilbage efter {n} træk, 12:05 · uden at fortryde, 3 tip"),
-    ("sv", "Inga drag kvar efter {n} drag, 12:05 · utan att ångra, 3 ledtrådar"),
+    ("da", "Gået i stå efter {n} træk, 12:05 · uden at fortryde, 3 tip"),
+    ("sv", "Fastnade efter {n} drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
 def test_a_lost_games_end_screen_has_its_result_to_share(client, app, language, result):
     game_id, moves, page = _played_page(client, app, "lost", language)

@@ -79,8 +79,8 @@ def test_a_won_game(language, title, result):
     (True, "da", "Tabt efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
     (True, "sv", "Förlorat efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
     (False, "en", "No moves left after 30 moves, 12:05 · no undos, 3 hints"),
-    (False, "da", "Ingen træk tilbage efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
-    (False, "sv", "Inga drag kvar efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
+    (False, "da", "Gået i stå efter 30 træk, 12:05 · uden at fortryde, 3 tip"),
+    (False, "sv", "Fastnade efter 30 drag, 12:05 · utan att ångra, 3 ledtrådar"),
 ])
 def test_a_game_with_no_moves_left(abandoned, language, result):
     """Given up (or replaced, or idle for a day): lost. Until then the end panel offers an undo
