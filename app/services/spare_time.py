@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.models import Game
 from app.db.session import unit_of_work
 
-from .assist import ahead, assist, searches, solver_cache
+from .assist import ahead, analysis, assist, searches, solver_cache
+from .play import games
 from .stats import deals
 
 
@@ -48,3 +49,18 @@ def hint_line(sessions: sessionmaker[Session], session: Session, game: Game) -> 
         return
     searches.in_spare_time(f"line:{solver_cache.key_of(record)}",
                            _unit(sessions, lambda later: solver_cache.shortest(later, record, player_id=None)))
+
+
+def watched_analysis(sessions: sessionmaker[Session], session: Session, game: Game) -> analysis.GameAnalysis | None:
+    """A finished game's analysis as someone other than its player sees it (a replay, a shared
+    end screen): what is kept, and what is not searched here in spare time for the next look.
+    A visitor without a cookie is a new player at every request, so a search of theirs would
+    pass the one-search-a-player rule every time, and a crawler on replays would take every
+    slot the players' hints wait for."""
+    found = analysis.analyse(session, game, None, search=False)
+    # a win's shortest line kept unproven may have been cut short by a hint's wait: searched in full
+    if analysis.analysable(game) and (found is None or (found.kind == "won" and not found.proven)):
+        game_id = game.id
+        searches.in_spare_time(f"analysis:{game_id}", _unit(sessions, lambda later: analysis.analyse(
+            later, games.get_game_row(later, game_id), None)))
+    return found

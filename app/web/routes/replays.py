@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
+from app.services import spare_time
 from app.services.assist import analysis
 from app.services.errors import BusyError, RateLimitError
 from app.services.play import games, replays
@@ -33,17 +34,20 @@ def replay_page(game_id: GameIdDep, request: Request, session: SessionDep, playe
         "board": board_of(frame.position, None),  # nothing selected
         "status": frame.position.status,
         "end_reason": frame.position.end_reason,
-        "analysis": _analysis(session, game, player.id),
+        "analysis": _analysis(request, session, game, player.id),
         "is_owner": game.player_id == player.id,
         "link_meta": None if fragment else game_meta(request, session, game, f"/g/{game.id}/replay"),
     }
     return render(request, "replay.html", context, blocks=["frame"] if fragment else None)
 
 
-def _analysis(session, game, player_id: str) -> analysis.GameAnalysis | None:
-    """The replay's analysis: searched where it is not kept yet (and kept for the next frames),
-    but a replay is never refused for it: while the solver has no room (the end screen's own
-    search of it under way, or every slot taken) its frames show what is kept."""
+def _analysis(request: Request, session, game, player_id: str) -> analysis.GameAnalysis | None:
+    """The replay's analysis: for its own player searched where it is not kept yet (and kept for
+    the next frames), but a replay is never refused for it: while the solver has no room (the
+    end screen's own search of it under way, or every slot taken) its frames show what is kept.
+    Anyone else sees what is kept (``spare_time.watched_analysis``)."""
+    if game.player_id != player_id:
+        return spare_time.watched_analysis(request.app.state.sessionmaker, session, game)
     try:
         return analysis.analyse(session, game, player_id)
     except (BusyError, RateLimitError):

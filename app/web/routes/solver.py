@@ -115,10 +115,12 @@ async def game_analysis(game_id: GameIdDep, request: Request, session: SessionDe
 def _game_analysis(game_id: str, request: Request, session, player) -> Response:
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
-    found = analysis.analyse(session, game, player.id)
+    mine = player.id == game.player_id
+    found = (analysis.analyse(session, game, player.id) if mine
+             else spare_time.watched_analysis(request.app.state.sessionmaker, session, game))
     shared = par_view.scored_share(request, session, game, player) if found is not None else None
     if is_htmx(request):
-        context = {"game": game, "analysis": found, "is_owner": player.id == game.player_id,
+        context = {"game": game, "analysis": found, "is_owner": mine, "analysis_waiting": analysis.analysable(game),
                    "share_result": shared, "share_result_oob": shared is not None}
         return render(request, "_analysis.html", context)
     return render_game(request, game, player, extra={"analysis": found, **({"share_result": shared} if shared else {})})

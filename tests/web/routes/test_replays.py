@@ -75,7 +75,9 @@ def test_a_game_in_progress_replays_its_played_moves_only(client):
 
 
 def test_replay_shows_the_post_game_analysis(client):
-    game = win(client, api_player(client))
+    game = win(client, api_player(client))  # a program's game: the page's visitor is not its player
+    client.get(f"/g/{game['id']}/replay")
+    searches.wait_for_spare_time()  # the analysis searched in spare time
     html = client.get(f"/g/{game['id']}/replay?ply=2").text
     # a won game's replay says how short a win the solver knows, and at each move that it was winnable
     assert 'data-analysis="yes"' in html and "The shortest possible win needs" in html
@@ -87,14 +89,33 @@ def test_replay_shows_the_post_game_analysis(client):
 
 
 
-def test_a_replay_opened_while_the_solver_has_no_room_shows_what_is_kept(client, other_client):
+def test_a_replay_opened_while_the_solver_has_no_room_shows_what_is_kept(client):
     """The replay of a lost game asks for its analysis, a search; with every slot of the solver
     taken (another player's hints, or the end screen's own analysis of this game under way) the
     replay is still shown, with what is kept, and the analysis comes once there is room."""
-    game = lose(other_client, api_player(other_client), give_up=True)
+    game = lose(client, api_player(client), give_up=True)
     with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):
         busy = client.get(f"/g/{game['id']}/replay?ply=1")
     assert busy.status_code == 200
     assert 'data-analysis="none"' in busy.text and "No post-game analysis for this game yet." in busy.text
     later = client.get(f"/g/{game['id']}/replay?ply=1")
     assert later.status_code == 200 and 'data-analysis="yes"' in later.text
+
+
+def test_someone_elses_replay_and_analysis_search_nothing_for_them(client, other_client, monkeypatch):
+    """A visitor without a cookie is a new player at each request, so a search of theirs would pass
+    the one-search-a-player rule every time: a replay or end screen of another player's game shows
+    what is kept, and what is not is searched in spare time, for the next look."""
+    game = lose(other_client, api_player(other_client), seed=4_242, give_up=True)  # a deal no other test searched
+    asked = []
+    real = searches.solve
+    monkeypatch.setattr(searches, "solve", lambda *args, **kwargs: asked.append(kwargs.get("player_id")) or real(*args, **kwargs))
+    with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):  # spare time waits
+        for path in (f"/g/{game['id']}/replay?ply=1", f"/games/{game['id']}/analysis"):
+            page = client.get(path, headers=HX if "analysis" in path else {})
+            assert page.status_code == 200 and asked == [], path
+            assert "No post-game analysis for this game yet." in page.text, path
+    searches.wait_for_spare_time()
+    assert asked and set(asked) == {None}  # searched once, in spare time, as no player
+    for path in (f"/g/{game['id']}/replay?ply=1", f"/games/{game['id']}/analysis"):
+        assert 'data-analysis="yes"' in client.get(path).text or 'data-analysis-kind="lost' in client.get(path, headers=HX).text
