@@ -119,11 +119,15 @@ def _game_analysis(game_id: str, request: Request, session, player) -> Response:
     found = (analysis.analyse(session, game, player.id) if mine
              else spare_time.watched_analysis(request.app.state.sessionmaker, session, game))
     shared = par_view.scored_share(request, session, game, player) if found is not None else None
+    # "Try again from here" replaces the player's game in play of the preset, as a new deal does: said beside it
+    retry_replaces = (next(iter(games.unfinished_games(session, player, 1, preset=game.preset)), None)
+                      if mine and found is not None and found.retry_ply is not None else None)
     if is_htmx(request):
         context = {"game": game, "analysis": found, "is_owner": mine, "analysis_waiting": analysis.analysable(game),
-                   "share_result": shared, "share_result_oob": shared is not None}
+                   "retry_replaces": retry_replaces, "share_result": shared, "share_result_oob": shared is not None}
         return render(request, "_analysis.html", context)
-    return render_game(request, game, player, extra={"analysis": found, **({"share_result": shared} if shared else {})})
+    return render_game(request, game, player, extra={"analysis": found, "retry_replaces": retry_replaces,
+                                                     **({"share_result": shared} if shared else {})})
 
 
 @router.post("/games/{game_id}/retry", dependencies=[CsrfDep])

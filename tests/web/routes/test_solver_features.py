@@ -594,6 +594,19 @@ def test_analysis_finds_the_move_that_lost_the_deal(client):
     assert new.moves.split() == record.played_text.split()[: ply - 1]
 
 
+def test_try_again_from_here_says_it_replaces_the_game_in_play(client):
+    """A retry is a new game of the preset: the player's other game of it in play counts as lost
+    once it is made, so the end screen says so beside the button, as a new deal's page does."""
+    game_id, _ = _lost_game(client)
+    alone = client.get(f"/games/{game_id}/analysis", headers=HX).text
+    assert 'data-action="retry"' in alone and "replacing-note" not in alone
+    other, _ = _seeded(client, 9)
+    _play(client, other, [_first_legal("pyramid", 9)])
+    for page in (client.get(f"/games/{game_id}/analysis", headers=HX).text, client.get(f"/games/{game_id}/analysis").text):
+        assert f'data-replacing="{other}"' in page and f'<a href="/games/{other}">Continue that game</a>' in page
+        assert "counts as lost once you try again from here" in page
+
+
 def test_a_deal_lost_by_its_first_move_is_said_in_words_not_as_move_0(client):
     """"could be won until move 1" and "the first 0 moves already played" read as a bug."""
     game_id, fatal = _lost_game(client, after=0)
