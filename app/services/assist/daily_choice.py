@@ -18,13 +18,13 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.db.models import DailyDeal, DealVerdict
+from app.db.models import DailyDeal
 from app.db.session import facts, release
 from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
 from ..play.daily import utc_today
-from . import par, searches
+from . import par, searches, solver_cache
 
 log = logging.getLogger("tretten.daily")
 
@@ -102,9 +102,9 @@ def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> D
             unit.add(DailyDeal(day=day, preset=preset_slug, seed=choice.seed, candidate=choice.candidate,
                                proven=choice.proven))
         with facts(session) as unit:  # apart: a verdict kept already must not undo the day's choice
-            if choice.proven and unit.get(DealVerdict, (preset_slug, choice.seed)) is None:
-                unit.add(DealVerdict(preset=preset_slug, seed=choice.seed, winnable=True,
-                                     moves=" ".join(choice.moves), nodes=choice.nodes))
+            if choice.proven:
+                solver_cache.keep_deal_verdict(unit, preset_slug, choice.seed, winnable=True,
+                                               moves=" ".join(choice.moves), nodes=choice.nodes)
         row = session.get(DailyDeal, (day, preset_slug))  # ours, or another instance's stored first
         assert row is not None
         if choice.proven and row.seed == choice.seed:  # its par is ready before anyone finishes it

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, PositionVerdict, ShortestLine, utcnow
+from app.db.models import DealVerdict, Game, PositionVerdict, ShortestLine, utcnow
 from app.db.session import facts, release
 from app.engine import GameRecord, Status
 from app.solver import PAR_POSITIONS
@@ -192,3 +192,16 @@ def shortest(session: Session, record: GameRecord, *, player_id: str | None,
     if row is not None:
         session.expire(row)
     return found
+
+
+def keep_deal_verdict(unit: Session, preset_slug: str, seed: int, *, winnable: bool | None, moves: str,
+                      nodes: int) -> None:
+    """Keep a deal's verdict (its page's "winnable", and where winnable-only deals come from) in
+    ``unit`` (``facts``). Winnable or not is a fact, kept once; "undecided" is the budget of one
+    search, so a fact replaces it, and so does a search that spent more positions on it."""
+    row = unit.get(DealVerdict, (preset_slug, seed))
+    if row is None:
+        unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=winnable, moves=moves, nodes=nodes,
+                             solved_at=utcnow()))
+    elif row.winnable is None and (winnable is not None or nodes > row.nodes):
+        row.winnable, row.moves, row.nodes, row.solved_at = winnable, moves, nodes, utcnow()

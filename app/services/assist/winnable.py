@@ -84,9 +84,8 @@ def _keep(session: Session, preset_slug: str, seed: int, result, budget: int) ->
     record = GameRecord.new(preset.game, preset.rules, get_game(preset.game).deal(seed))
     key = solver_cache.key_of(record)
     with facts(session) as unit:
-        if unit.get(DealVerdict, (preset_slug, seed)) is None:
-            unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=True, moves=" ".join(result.moves),
-                                 nodes=result.nodes, solved_at=utcnow()))
+        solver_cache.keep_deal_verdict(unit, preset_slug, seed, winnable=True, moves=" ".join(result.moves),
+                                       nodes=result.nodes)
         if unit.get(PositionVerdict, key) is None:
             unit.add(PositionVerdict(key=key, game=preset.game, ply=0, winnable=True, moves=" ".join(result.moves),
                                      nodes=result.nodes, budget=budget, solved_at=utcnow()))

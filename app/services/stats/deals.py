@@ -22,7 +22,7 @@ from app.db.session import facts, release
 from app.engine import SCORING_SYSTEMS, GameRecord, Status, deal_for_seed
 from app.engine.announcements import said_moves
 
-from ..assist import par, searches
+from ..assist import par, searches, solver_cache
 from ..assist.par import Par
 from ..errors import ServiceError
 from ..play import games
@@ -133,7 +133,8 @@ def deal_summary(session: Session, preset_slug: str, seed_text: str | int, viewe
     summary.par = par.known(session, par.start_of_deal(preset.slug, seed))
     if summary.viewer_finished:
         summary.verdict = session.get(DealVerdict, (preset.slug, seed))
-        if summary.verdict is None and summary.par is not None:  # a kept winning line says as much
+        undecided = summary.verdict is None or summary.verdict.winnable is None
+        if undecided and summary.par is not None:  # a kept winning line says as much
             summary.verdict = DealVerdict(preset=preset.slug, seed=seed, winnable=True,
                                           moves=" ".join(summary.par.line))
     summary.to_search = summary.par is None or (summary.viewer_finished and summary.verdict is None)
@@ -173,7 +174,9 @@ def _counts_statement(by_seed: bool):
 def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None) -> DealVerdict | None:
     """The stored verdict, or the solver's now (kept). None if no solver can judge this game."""
     found = session.get(DealVerdict, (preset_slug, seed))
-    if found is not None:
+    # "undecided" cut short by the clock (the machine's load then) is searched again, until one
+    # search has spent its whole budget of positions on it
+    if found is not None and (found.winnable is not None or found.nodes >= VERDICT_NODES):
         return found
     preset = get_preset_or_error(preset_slug)
     position = GameRecord.new(preset.game, preset.rules, deal_for_seed(preset.game, seed)).position
@@ -187,8 +190,10 @@ def verdict(session: Session, preset_slug: str, seed: int, player_id: str | None
         log.warning("no verdict for %s seed %s: %s", preset_slug, seed, exc)
         return None
     with facts(session) as unit:
-        unit.add(DealVerdict(preset=preset_slug, seed=seed, winnable=result.winnable,
-                             moves=" ".join(result.moves), nodes=result.nodes, solved_at=utcnow()))
+        solver_cache.keep_deal_verdict(unit, preset_slug, seed, winnable=result.winnable,
+                                       moves=" ".join(result.moves), nodes=result.nodes)
+    if found is not None:
+        session.expire(found)
     return session.get(DealVerdict, (preset_slug, seed))  # ours, or one stored first by another request
 
 

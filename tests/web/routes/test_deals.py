@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from app.db.models import DealVerdict
 from app.services.assist import searches
+from app.services.stats import deals
 
 from ..helpers import csrf_of
 from ..play import WIN_LINE, WIN_SEED, api_player, browse_as, days_ago, first_move, new_game, play_line, set_columns, win
@@ -71,6 +73,20 @@ def test_verdict_only_after_the_viewer_finished_the_deal(client, other_client):
     assert api["you"] == "won" and api["winners"] >= 1
     # without a token (or for someone who has not finished it) there is no verdict
     assert client.get(f"/api/deals/tuts-tomb/{SEED}").json()["verdict"] is None
+
+
+def test_a_kept_winning_line_outweighs_an_undecided_verdict(client, app):
+    """An "undecided" verdict (the budget of one search) beside the deal's par line said "the
+    solver ran out of time" under "Par 26": the line says the deal is winnable."""
+    auth = api_player(client)
+    with app.state.sessionmaker() as session:
+        session.merge(DealVerdict(preset="pyramid", seed=SEED, winnable=None, moves="", nodes=deals.VERDICT_NODES))
+        session.commit()
+    assert win(client, auth)["status"] == "won"
+    client.get(f"/api/deals/pyramid/{SEED}", headers=auth)  # its par searched in spare time
+    searches.wait_for_spare_time()
+    api = client.get(f"/api/deals/pyramid/{SEED}", headers=auth).json()
+    assert api["par"] and api["verdict"]["winnable"] is True
 
 
 def test_the_winning_line_waits_while_a_game_with_no_moves_left_may_be_undone(client, other_client):
