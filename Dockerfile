@@ -32,6 +32,8 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+# the odds page's measured figures (app/services/assist/odds.py reads them at run time)
+COPY docs/survey/results.json docs/survey/gaps-player.json ./docs/survey/
 USER tretten
 VOLUME ["/data"]
 EXPOSE 8000
