@@ -24,7 +24,7 @@ from app.engine import GameRecord, get_game, get_preset
 from app.engine.seeding import text_seed
 
 from ..play.daily import utc_today
-from . import par, searches, solver_cache
+from . import searches, solver_cache
 
 log = logging.getLogger("tretten.daily")
 
@@ -85,7 +85,9 @@ _locks_guard = threading.Lock()
 
 def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> DailyDeal:
     """The stored daily deal of the day, chosen now if nobody asked for it before (a fact of
-    its own, kept whatever becomes of the request that asked: app.db.session)."""
+    its own, kept whatever becomes of the request that asked: app.db.session). Its par is
+    searched apart (``ahead.prepare_days`` a day ahead, or the page's spare time): a Double
+    Pyramid's takes seconds, and every request for the day's deal waited on it."""
     day = day or utc_today()
     row = session.get(DailyDeal, (day, preset_slug))
     if row is not None:
@@ -107,6 +109,4 @@ def daily_deal(session: Session, preset_slug: str, day: date | None = None) -> D
                                                moves=" ".join(choice.moves), nodes=choice.nodes)
         row = session.get(DailyDeal, (day, preset_slug))  # ours, or another instance's stored first
         assert row is not None
-        if choice.proven and row.seed == choice.seed:  # its par is ready before anyone finishes it
-            par.prepare(session, preset_slug, row.seed)
         return row

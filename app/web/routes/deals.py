@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.services import spare_time
-from app.services.assist import daily_choice
+from app.services.assist import daily_choice, par
 from app.services.play import challenges, daily, lifecycle
 from app.services.stats import deals
 from app.web.http.deps import PUBLIC_ID, PageTurnDep, PlayerDep, PresetDep, SessionDep
@@ -53,6 +53,8 @@ def play_daily(preset: PresetDep, request: Request, session: SessionDep, player:
     undone, or given up), its results once that game is over, or the deal ready to play."""
     slug = preset.slug
     row = daily_choice.daily_deal(session, slug)
+    if par.known(session, par.start_of_deal(slug, row.seed)) is None:  # not chosen ahead (a fresh server)
+        spare_time.deal(request.app.state.sessionmaker, slug, row.seed)
     mine = daily.todays_game(session, player.id, slug, row)
     if mine is not None and lifecycle.phase_of(mine).over:
         return see_other(request, f"/deal/{slug}/{row.seed}")  # played: its results

@@ -10,7 +10,7 @@ import pytest
 from app.db.models import DailyDeal, DealVerdict, Game
 from app.engine import GameRecord, deal_for_seed, get_preset
 from app.engine.seeding import text_seed
-from app.services.assist import daily_choice, solver_cache
+from app.services.assist import daily_choice, par, searches, solver_cache
 from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
@@ -65,6 +65,22 @@ def test_chosen_once_per_day_and_preset_then_read_from_the_database(app, monkeyp
         again = daily_choice.daily_deal(session, "relaxed", day)
         assert again.seed == first.seed and again.proven
         assert session.get(DailyDeal, (day, "relaxed")).seed == first.seed
+
+
+def test_a_daily_deal_chosen_on_the_day_has_its_par_searched_apart(client, monkeypatch):
+    """On a server that did not choose the day's deal ahead (a fresh one), the first request for
+    it chooses it, and leaves its par to spare time: a Double Pyramid's took 13 s, every other
+    request for the day's deal waiting on it."""
+    asked = []
+    real = searches.shortest_win
+    monkeypatch.setattr(searches, "shortest_win", lambda *a, **k: asked.append(k["player_id"]) or real(*a, **k))
+    with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):  # spare time waits
+        answer = client.get("/daily/pyramid-3", follow_redirects=False)
+        assert answer.status_code == 303 and asked == []
+    searches.wait_for_spare_time()
+    with client.app.state.sessionmaker() as session:
+        row = daily.cached_daily(session, "pyramid-3")
+        assert asked and par.known(session, par.start_of_deal("pyramid-3", row.seed)) is not None
 
 
 def test_daily_link_starts_todays_deal_and_the_lobby_shows_it_played(client, other_client, app, monkeypatch):
