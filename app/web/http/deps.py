@@ -46,6 +46,8 @@ def get_session(request: Request) -> Iterator[Session]:
             forget_blank_visitor(session)
             session.commit()
         except Exception:
+            if session.info.get(COMMITTED):  # the change is stored: the error page must not say "nothing changed"
+                request.state.stored = True
             # the error page is drawn after this, from what was read (the player's settings):
             # detached as they are, not expired by the rollback
             session.expunge_all()
@@ -71,6 +73,10 @@ def commit_now(session: Session) -> None:
     held while waiting for a thread could wait for threads that all wait for the lock
     (tests/hardening/test_write_lock.py). The dependency's commit then has nothing left to do."""
     session.commit()
+    session.info[COMMITTED] = True
+
+
+COMMITTED = "tretten.committed"  # session.info: the request's change is stored (``commit_now``)
 
 
 # scope="function": the commit runs when the route returns, before the answer is sent (with the

@@ -126,8 +126,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_database_down(request: Request, exc: Exception):
         request_log.warning("database unavailable", extra={"fields": {"error": type(exc).__name__}})
-        response = error_response(request, 503, "db_unavailable",
-                                  "the database is not answering: nothing was changed; try again shortly")
+        # a failure after the request's commit (drawing its answer) leaves the change stored
+        said = ("the database stopped answering after the change was stored: ask again to see it"
+                if getattr(request.state, "stored", False)
+                else "the database is not answering: nothing was changed; try again shortly")
+        response = error_response(request, 503, "db_unavailable", said)
         response.headers["retry-after"] = str(DATABASE_RETRY_SECONDS)
         return response
 

@@ -57,3 +57,30 @@ def test_absolute_links_follow_a_trusted_proxys_host_or_public_url(settings):
 def _links_of(settings: Settings, headers: dict) -> set[str]:
     with TestClient(create_app(settings)) as client:
         return _links(client.get("/play/pyramid/250", headers=headers).text)
+
+
+def test_a_database_failure_says_whether_the_change_was_stored(client, monkeypatch):
+    """A 503 "nothing was changed" is true only before the request's commit: a failure while its
+    answer is drawn (a read after ``commit_now``) leaves the move stored, and says so."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.web.routes import api
+
+    from ..play import WIN_LINE, WIN_SEED, api_player, new_game
+
+    auth = api_player(client)
+    game = new_game(client, auth, "pyramid", WIN_SEED)
+
+    def down(*_args, **_kwargs):
+        raise OperationalError("SELECT 1", {}, Exception("connection lost"))
+
+    monkeypatch.setattr(api, "game_json", down)
+    after = client.post(f"/api/games/{game['id']}/moves", json={"move": WIN_LINE[0], "ply": 0}, headers=auth)
+    assert after.status_code == 503 and "after the change was stored" in after.json()["error"]
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game['id']}", headers=auth).json()["cursor"] == 1  # stored, as said
+    monkeypatch.setattr(api.games, "get_game_row", down)
+    before = client.post(f"/api/games/{game['id']}/moves", json={"move": WIN_LINE[1], "ply": 1}, headers=auth)
+    assert before.status_code == 503 and "nothing was changed" in before.json()["error"]
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game['id']}", headers=auth).json()["cursor"] == 1
