@@ -149,6 +149,14 @@ def in_solver_thread(request: Request, function: Callable[[], T]) -> Awaitable[T
     return anyio.to_thread.run_sync(function, limiter=limiter)
 
 
+def in_thread(request: Request, function: Callable[[], T], *, may_search: bool) -> Awaitable[T]:
+    """A route whose work searches only sometimes (a new deal, proven winnable for a player who
+    asked for those): in the solver's threads when it may search (``in_solver_thread``), else
+    in the THREADS every move is served by. ``may_search`` is told from what the request brings
+    (its form, its player): nothing is read from the database here, on the event loop."""
+    return in_solver_thread(request, function) if may_search else anyio.to_thread.run_sync(function)
+
+
 PAGE_TURNS = 1  # browsing pages drawn at once per worker process
 
 

@@ -19,7 +19,7 @@ from app.services.errors import ConflictError
 from app.services.play import games, moves
 from app.services.play.games import OnTable
 from app.services.stats import leaderboard
-from app.web.http.deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard
+from app.web.http.deps import ApiPlayerDep, GameIdDep, LimitsDep, SessionDep, commit_now, discard, in_thread
 from app.web.http.middleware import check_new_player
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -136,7 +136,14 @@ def create_player(request: Request, session: SessionDep) -> PlayerOut:
 
 @router.post("/games", response_model=GameOut, status_code=201,
              responses=errors(400, 401, 404, 413, 422, 429, described={404: "No such preset"}))
-def create_game(body: NewGame, session: SessionDep, player: ApiPlayerDep, limits: LimitsDep) -> dict:
+async def create_game(body: NewGame, request: Request, session: SessionDep, player: ApiPlayerDep,
+                      limits: LimitsDep) -> dict:
+    new_deal = body.seed is None and body.deal is None
+    return await in_thread(request, lambda: _create_game(body, session, player, limits),
+                           may_search=new_deal and player.winnable_only)
+
+
+def _create_game(body: NewGame, session, player, limits) -> dict:
     seed = body.seed
     if seed is None and body.deal is None:  # a new deal: at random, or proven winnable (the player's choice)
         seed = winnable.new_seed(session, player, games.get_preset_or_error(body.preset).slug)

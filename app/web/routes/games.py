@@ -9,7 +9,8 @@ from fastapi import APIRouter, Form, Query, Request
 from pydantic import BaseModel, Field, Json
 from starlette.responses import Response
 
-from app.engine import NotationError, actions, taps
+from app.engine import NotationError, Preset, actions, taps
+from app.engine.actions import Action
 from app.engine.announcements import Announcement
 from app.engine.cards import parse_card
 from app.services import spare_time
@@ -29,6 +30,7 @@ from app.web.http.deps import (
     commit_now,
     discard,
     in_solver_thread,
+    in_thread,
 )
 from app.web.http.errors import headers_of, status_of
 from app.web.http.identity import cookie_identity
@@ -123,10 +125,16 @@ def _offline(session, player, preset: str) -> dict:
 
 
 @router.post("/games/{game_id}/act", dependencies=[CsrfDep])
-def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
-        player: PlayerDep, limits: LimitsDep) -> Response:
+async def act(game_id: GameIdDep, form: Annotated[BoardForm, Form()], request: Request, session: SessionDep,
+              player: PlayerDep, limits: LimitsDep) -> Response:
     """A board action: a tap, draw, undo, redeal… (htmx: answered by the board; a plain form
     post: post/redirect/get)."""
+    new_deal = form.action.removeprefix("confirm-") == Action.NEW
+    return await in_thread(request, lambda: _act(game_id, form, request, session, player, limits),
+                           may_search=new_deal and player.winnable_only)
+
+
+def _act(game_id: str, form: BoardForm, request: Request, session, player, limits) -> Response:
     game = games.get_game_row(session, game_id)
 
     def next_seed() -> int:
@@ -296,12 +304,17 @@ def _first_move(request: Request, session, player, limits, preset: str, seed: in
 
 @router.get("/play/{preset}")
 @router.get("/play/{preset}/{seed}")
-def play(preset: PresetDep, request: Request, session: SessionDep, player: PlayerDep,
-         seed: str | None = None,
-         deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
+async def play(preset: PresetDep, request: Request, session: SessionDep, player: PlayerDep,
+               seed: str | None = None,
+               deal: Annotated[str | None, Query(max_length=games.MAX_DEAL_TEXT)] = None) -> Response:
     """A deal ready to play (stored with its first move), or the player's game of it: a share
     link's seed, or an imported deal; with neither, a new deal (a fresh seed, proven winnable if
     the player asked for those)."""
+    return await in_thread(request, lambda: _play(preset, request, session, player, seed, deal),
+                           may_search=seed is None and deal is None and player.winnable_only)
+
+
+def _play(preset: Preset, request: Request, session, player, seed: str | None, deal: str | None) -> Response:
     slug = preset.slug
     if seed is None and deal is None:
         fresh = new_seed(request, session, player, slug)

@@ -38,3 +38,30 @@ def test_the_api_player_is_read_and_the_connection_given_back_before_the_route(a
         player = get_api_player(session, authorization=f"Bearer {token}")
         assert not session.in_transaction()
         assert player.id == stored_id
+
+
+def test_a_request_that_may_search_waits_in_the_solvers_threads(client, monkeypatch):
+    """A new deal proven winnable searches (up to a second and a half): in the THREADS that serve
+    every move, four of them at once held every move back. Taps and share links stay there."""
+    from app.web.http import deps
+
+    from ..helpers import act, first_move
+    from ..play import api_player
+
+    searched = []
+    real = deps.in_solver_thread
+    monkeypatch.setattr(deps, "in_solver_thread", lambda request, work: searched.append(request.url.path) or real(request, work))
+    client.get("/")  # a returning browser (its cookie): its new deals are proven winnable
+    assert client.get("/play/pyramid-3/5").status_code == 200 and searched == []
+    game_id, _ = first_move(client, "/play/pyramid-3/5", action="draw")
+    assert searched == []  # a first move, a share link: no search
+    page = client.get(f"/games/{game_id}").text
+    assert act(client, game_id, page, action="draw").status_code == 200 and searched == []
+    assert client.get("/play/pyramid-3", follow_redirects=False).status_code == 303
+    assert searched == ["/play/pyramid-3"]
+    page = client.get(f"/games/{game_id}").text
+    assert act(client, game_id, page, action="confirm-new").status_code == 200
+    assert searched[-1] == f"/games/{game_id}/act"
+    auth = api_player(client)  # a program's player keeps plain random deals: no search
+    assert client.post("/api/games", json={"preset": "pyramid"}, headers=auth).status_code == 201
+    assert searched[-1] != "/api/games"
