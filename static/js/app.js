@@ -878,12 +878,12 @@
     if (!now) {
       event.preventDefault();
       event.stopPropagation();
-      // a button's move the page cannot show yet (a draw, a turnover, a redeal) is a blind one:
-      // with the device offline it is not kept (taps made because "nothing happened" drew a
-      // one-pass stock to its end unseen once the network came back); not done, said so, as a
-      // hint asked offline is. A card tapped is kept: the player saw the card; so is Undo, which
-      // takes back the move last shown
-      if (!isTap && action !== "undo" && navigator.onLine === false) { notDoneOffline(el); return; }
+      // a button's move the page cannot show yet (a draw, a turnover, a redeal, an undo) is a
+      // blind one: with the device offline it is not kept (taps made because "nothing happened"
+      // drew a one-pass stock to its end unseen once the network came back, and Undos kept
+      // unseen took back the moves stored before the ones waiting); not done, said so, as a
+      // hint asked offline is. A card tapped is kept: the player saw the card
+      if (!isTap && navigator.onLine === false) { notDoneOffline(el); return; }
       // a card held already is held once: tapped again because nothing seemed to happen, it
       // would be a second move, refused when its turn came
       if (isTap && later.some(function (t) { return !t.actions && t.value === el.value && t.card === el.getAttribute("data-card"); })) return;
