@@ -33,10 +33,27 @@
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
   }
+  // A deal ready to play is kept at its own address (a share link, a new deal's); its first move
+  // makes it a stored game, whose address the page takes. That address is kept from then on as
+  // the way to the game: offline, the deal's at its start was found there, and moves made on it
+  // were dropped on return (the player's game of the deal was in play)
+  var dealAt = null;
+  function followDeal() {
+    var b = document.getElementById("board");
+    if (!b || !window.caches) return;
+    if (!b.getAttribute("data-game-id")) { dealAt = location.href; return; }
+    if (!dealAt || dealAt === location.href) return;
+    var from = dealAt, to = location.href;
+    dealAt = null;
+    caches.open("tretten-pages").then(function (cache) { return cache.put(from, Response.redirect(to, 303)); })
+      .catch(function () {});
+  }
+  followDeal();
   // when the page is idle: a tap's answer never waits for the copy. Once for the swaps of one
   // answer (the board and its out-of-band parts each settle): one write of the page, not one each
   var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); }, keeping = false;
   document.addEventListener("htmx:afterSettle", function () {
+    followDeal();
     if (keeping || !document.getElementById("board")) return;
     keeping = true;
     idle(function () { keeping = false; keepPage(); });

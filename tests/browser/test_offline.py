@@ -106,6 +106,11 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         assert page.locator("#board [data-loc='P23']").bounding_box()["width"] > 30
         page.wait_for_function("() => !!window.TrettenBoard && !!window.htmx")
         shot(page, "offline-reloaded-390")
+        # the deal's own address (a bookmark, the history) leads to the game, not the deal at its
+        # start: moves made there were dropped on return, the game of the deal being in play
+        page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
+        wait_ply(page, 1)
+        assert page.url == address
         context.set_offline(False)
         assert not errors
     finally:
