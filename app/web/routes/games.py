@@ -252,13 +252,15 @@ def _ready(request: Request, session, player, preset: str, seed: int | None, dea
     replacing = next(iter(games.unfinished_games(session, player, 1, preset=preset)), None)
     # before the first move, a player dealt winnable deals is told whether this one is proven
     proven = {"deal_proven": winnable.proven(session, draft.preset, seed)} if player.winnable_only else {}
-    if is_htmx(request):
-        return render_game(request, draft, player, result, replacing=replacing, extra={"link_meta": None} | proven)
+    # a daily deal is named by its day, on a board swapped in too ("Try this deal again" showed its 19 digits)
     day = daily.day_of_daily(session, draft.preset, seed)
+    named = _daily(request, session, player, day)
+    if is_htmx(request):
+        return render_game(request, draft, player, result, replacing=replacing,
+                           extra={"link_meta": None} | named | proven)
     meta = game_meta(request, session, draft, share_path(draft), daily_on=day)
     return render_game(request, draft, player, result, replacing=replacing,
-                       extra={"link_meta": meta} | _daily(request, session, player, day) | proven
-                       | _offline(session, player, preset))
+                       extra={"link_meta": meta} | named | proven | _offline(session, player, preset))
 
 
 def _dealt(request: Request, session, player, preset: str, seed: int) -> Response:

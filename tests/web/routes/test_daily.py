@@ -15,7 +15,7 @@ from app.services.play import daily
 from app.services.stats import stats
 from app.solver import SolveResult, solve
 
-from ..helpers import act, board_fields, first_move
+from ..helpers import HX, act, board_fields, first_move
 from ..play import api_player, browse_as, move, played_by_hand, set_columns, win
 
 DAY = date(2026, 12, 1)
@@ -230,6 +230,11 @@ def test_a_daily_deal_is_named_by_its_day_never_by_its_19_digit_seed(client, oth
         assert str(seed) not in words, path
         # the history's column says it shorter: "Daily deal 5 Dec 2026"
         assert named in words or (path == "/stats" and named.replace(day.strftime("%B"), day.strftime("%b")) in words), path
+    # "Try this deal again" on the end screen: the deal ready to play again, swapped in by htmx
+    set_columns(app, game_id, abandoned=True)  # counted as lost
+    assert "Try this deal again" in other_client.get(f"/games/{game_id}").text
+    again = other_client.get(location, headers=HX)
+    assert again.status_code == 200 and str(seed) not in _visible(again.text)
     # an ordinary deal keeps its number
     assert "Seed 42" in _visible(other_client.get("/deal/pyramid/42").text)
 
