@@ -293,6 +293,24 @@
     var announce = document.getElementById("announce");
     if (announce) announce.textContent = text;
   }
+  // an action's question, as the server's board asks it: its words and buttons, drawn by the
+  // server with the page (templates/_confirm.html); a toast where the page has none
+  function askFirst(name, el, text) {
+    var kept = document.getElementById("offline-confirms");
+    var banner = kept && kept.content.querySelector('[data-confirm="' + name + '"]');
+    if (!banner) { toast(el, text); return; }
+    dropQuestions();
+    document.querySelectorAll("#board .toast").forEach(function (t) { t.remove(); });
+    var shown = banner.cloneNode(true);
+    board().appendChild(shown);
+    var announce = document.getElementById("announce");
+    if (announce) announce.textContent = text || "";
+    var first = shown.querySelector("button");
+    if (first) first.focus();
+  }
+  function dropQuestions() {
+    document.querySelectorAll("#board [data-offline-confirm]").forEach(function (q) { q.remove(); });
+  }
   function status() {
     var b = board(), line = b && b.querySelector("[data-sync]");
     var n = state ? state.queue.length : 0;
@@ -326,8 +344,10 @@
         if (moved) state.queue.push({ mid: newMid(), deal: state.deal, fields: tap.fields });
         save();
         lay(answer);
-        if (!moved && answer.note_words) toast(el, answer.note_words);
-        if (!moved && answer.note === "confirm_redeal") confirming = "redeal";  // the next press of it is the yes
+        if (!moved && answer.note === "confirm_redeal") {  // the question; its yes, or the next press of it
+          confirming = "redeal";
+          askFirst("redeal", el, answer.note_words);
+        } else if (!moved && answer.note_words) toast(el, answer.note_words);
         status();
       }, function () { toast(el, words("data-engine-unanswered")); });  // not done: shown undone
     };
@@ -357,15 +377,16 @@
 
   function newDeal(el) {
     // the engine says whether it asks first (a game in play counts as lost), as the server's
-    // board would; the next press of it is the yes
-    var e = engine(), tap = { action: confirming === "new" ? "confirm-new" : "new" };
+    // board would: the question with its buttons; its yes, or the next press of New deal
+    var yes = confirming === "new" || el.getAttribute("data-action") === "confirm-new";
+    var e = engine(), tap = { action: yes ? "confirm-new" : "new" };
     confirming = false;
     var preset = state.game.preset, seed, game;
     return e.apply(Object.assign({}, state.game, { language: document.documentElement.lang }), tap).then(function (asked) {
       if (!active || !state) return null;
       if (asked.note) {
         confirming = "new";
-        toast(el, asked.note_words);
+        askFirst("new", el, asked.note_words);
         return null;
       }
       seed = provenSeed(state.game.deal && state.game.deal.seed) || newSeed();
@@ -392,6 +413,8 @@
     event.preventDefault();
     event.stopImmediatePropagation();
     var action = el.getAttribute("data-action");
+    dropQuestions();  // answered, or passed over by another press
+    if (action === "cancel") { confirming = false; return; }
     if (action === "new" || action === "confirm-new") { inTurn(function () { return newDeal(el); }); return; }
     var confirmed = !!action && confirming === action;
     confirming = false;

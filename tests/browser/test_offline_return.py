@@ -507,19 +507,26 @@ def gaps_filled_once_then_offline(page, server) -> tuple[Fill, str]:
 @pytest.mark.slow
 def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone, server):
     """Offline, a redeal while cards can still be moved asks first, as the server's board does
-    (its words, nothing redealt); pressed again, it is made, and the server stores it on return."""
+    (its words and its two buttons, nothing redealt); its yes makes it, and the server stores it
+    on return. A new deal asks too, and Cancel leaves the game as it was."""
     page = phone
     fill, game_id = gaps_filled_once_then_offline(page, server)
     page.click('#board [data-action="redeal"]')
-    toast = page.wait_for_selector("#board .toast[data-offline-note]")
-    assert toast.inner_text() == "Cards can still be moved. Redeal anyway?"
-    assert cursor(page) == 1
-    page.click('#board [data-action="redeal"]')  # yes
+    question = page.wait_for_selector('#board [data-confirm="redeal"]')
+    assert question.inner_text().split("\n")[0] == "Cards can still be moved. Redeal anyway?"
+    assert cursor(page) == 1 and page.locator('#board [data-confirm] [data-action="cancel"]').count() == 1
+    page.click('#board [data-confirm] [data-action="confirm-redeal"]')  # yes
     page.wait_for_function("() => TrettenOfflinePlay.state().game.cursor === 2")
+    assert page.locator("#board [data-confirm]").count() == 0
     # a new deal would count this game as lost: the engine asks first, as the server's board
     page.click('#board [data-action="new"]')
-    toast = page.wait_for_selector("#board .toast[data-offline-note]")
-    assert toast.inner_text() == "Start a new deal? This game is not finished: it counts as lost."
+    question = page.wait_for_selector('#board [data-confirm="new"]')
+    assert question.inner_text().split("\n")[0] == "Start a new deal? This game is not finished: it counts as lost."
+    shot(page, "offline-confirm-new-390")
+    page.click('#board [data-confirm] [data-action="cancel"]')
+    assert page.locator("#board [data-confirm]").count() == 0
+    page.click('#board [data-action="new"]')
+    page.wait_for_selector('#board [data-confirm="new"]')
     assert cursor(page) == 2 and page.get_attribute("#board", "data-game-id") == game_id
     page.context.set_offline(False)
     page.wait_for_function("() => !TrettenOfflinePlay.active() && TrettenOfflinePlay.pending() === 0 && "
