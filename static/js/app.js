@@ -440,6 +440,7 @@
     if (window.TrettenTable) window.TrettenTable.placeToast(toast, el.getBoundingClientRect());
     var announce = document.getElementById("announce");
     if (announce) announce.textContent = text;
+    return toast;
   }
 
   function refuse(el, text) {
@@ -456,7 +457,7 @@
       el.removeEventListener("animationend", done);
       el.classList.remove("refused");
     });
-    say(el, text);
+    return say(el, text);
   }
 
   // What a move looks like before its board comes: a card that leaves gives way to an empty
@@ -908,7 +909,8 @@
   function notDoneOffline(el) {
     var region = document.getElementById("sync-said");
     var brings = BRINGS_CARDS.indexOf(el.getAttribute("data-action")) >= 0;
-    refuse(el, region ? region.getAttribute(brings ? "data-unseen-offline" : "data-unanswered") : "");
+    var said = refuse(el, region ? region.getAttribute(brings ? "data-unseen-offline" : "data-unanswered") : "");
+    if (said) said.setAttribute("data-offline", "");  // not laid into a board the network brings back
   }
   // A button kept: its name, and where the button posts by itself (its own address, as
   // Auto-finish's: it sends only the board's form, no value of its own) on which game
@@ -1064,7 +1066,9 @@
     // the page's words stay until the next tap in the board that answers a move (made just before
     // them, it comes a round trip later), unless it brings words of its own (a refusal, a note);
     // a board fetched again (the network back, an undo) is another table: they go
-    if (ownWords && moveAnswered && !refused && !board().querySelector(".toast")) board().appendChild(ownWords);
+    if (ownWords && moveAnswered && !refused && !board().querySelector(".toast") && !ownWords.hasAttribute("data-offline")) {
+      board().appendChild(ownWords);
+    }
     ownWords = null;
     layQueue();
     save();

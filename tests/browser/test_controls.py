@@ -213,7 +213,7 @@ def test_the_buttons_stay_put_when_a_hints_words_come_in(server, new_page, prese
     shot(page, f"hint-{preset}-{size[0]}")
 
 
-@pytest.mark.parametrize("locale, words", [("sv-SE", "radens första plats är överst"), ("da-DK", "rækkens første plads er øverst")])
+@pytest.mark.parametrize("locale, words", [("sv-SE", "radens första plats är överst"), ("da-DK", "Rækkens første plads er øverst")])
 def test_a_phones_turned_gaps_board_says_a_rows_left_is_its_top(server, new_page, locale, words):
     """On a phone each row stands upright while the rules, the labels and the hints say rows and
     left: the board says so, beside itself; a wide window, whose rows lie as the words say, not."""

@@ -147,12 +147,15 @@ def test_offline_for_twenty_seconds_then_every_move_is_stored_in_order(server, n
     toast = page.wait_for_selector("#board .toast.near")
     assert toast.inner_text() == "No connection: not done. Try again when it is back."
     assert pending(page) == len(cards) and page.locator('#board [data-action="undo"].held').count() == 0
+    assert page.locator("#board .toast[data-offline]").count() == 1
     network(page, offline=False)
     # within 5 s (issue 39's bound; bench/reconnect.py prints the time) and with no tap: everything
     # stored, and the page is the server's board
     page.wait_for_function("() => !TrettenBoard.waiting() && document.getElementById('board').dataset.pending === '0'",
                            timeout=5_000)
     wait_ply(page, 1 + len(cards))
+    # the network is back: its "no connection" goes with the first board it brings
+    assert page.locator("#board .toast[data-offline]").count() == 0
     settled(page)
     assert page.locator('#board [data-action="redo"]:not([disabled])').count() == 0
     assert stored_moves(page, server, game_id_of(page)) == ["D", *cards]
@@ -704,3 +707,18 @@ def test_a_tap_held_behind_a_request_a_reload_cut_off_is_made_after_the_reload(s
     assert page.evaluate("() => TrettenBoard.debug().later.length") == 0 and pending(page) == 0
     equals_a_fresh_load(page)
     assert not errors
+
+
+def test_no_connection_said_offline_goes_when_the_network_comes_back(server, new_page):
+    """Moves waiting offline, New deal pressed: not done, no connection. The network back, the moves are stored and the board they bring says nothing of
+    a connection gone (the words were laid into it again, seconds after the network was back)."""
+    page, _ = mid_game(new_page, server)
+    network(page, offline=True)
+    tap_all(page, OFFLINE_MOVES[:2])
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    page.click('#board [data-action="new"]')
+    page.wait_for_selector("#board .toast[data-offline]")
+    network(page, offline=False)
+    page.wait_for_function("() => document.getElementById('board').dataset.pending === '0'")
+    wait_ply(page, 1 + len(OFFLINE_MOVES[:2]))
+    assert page.locator("#board .toast").count() == 0
