@@ -20,6 +20,13 @@ const pages = new workbox.strategies.NetworkFirst({
   plugins: [new workbox.cacheableResponse.CacheableResponsePlugin({statuses: [200]}),
             new workbox.expiration.ExpirationPlugin({maxEntries: 40})]});
 workbox.routing.registerRoute(({request}) => request.mode === "navigate", pages);
+// a page not kept, asked for offline: a page of ours that says so (the browser's own error page
+// said nothing of the pages that are kept), kept apart from the pages' copies (never expired)
+const FALLBACK = {cache: "tretten-fallback", url: "/offline"};
+workbox.routing.setCatchHandler(async ({request}) => {
+  if (request.mode !== "navigate") return Response.error();
+  return (await caches.match(FALLBACK.url, {cacheName: FALLBACK.cache})) || Response.error();
+});
 
 const kept = new workbox.strategies.CacheFirst({cacheName: OFFLINE.cache, matchOptions: {ignoreVary: true}});
 const keptUrls = new Set([...OFFLINE.art, ...OFFLINE.engine]);
@@ -50,6 +57,8 @@ self.addEventListener("install", (event) => {
       source: "network"},
     ].forEach((route) => event.addRoutes(route).catch(() => null));
   }
+  // the page for pages not kept, in this version's words
+  event.waitUntil(caches.open(FALLBACK.cache).then((cache) => cache.add(FALLBACK.url)).catch(() => undefined));
   // an update keeps offline play whole: when an older offline cache is there, fill the new one now
   event.waitUntil(caches.keys().then((names) => {
     if (!names.some((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)) return;

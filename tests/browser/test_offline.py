@@ -111,6 +111,12 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         page.goto(f"{server}/play/pyramid?deal={quote(ISSUE_DEAL)}")
         wait_ply(page, 1)
         assert page.url == address
+        # a page never opened here: ours, saying so, with the way back (the browser's own error
+        # page said nothing of what is kept)
+        page.goto(f"{server}/rules/giza")
+        assert page.inner_text("[data-offline-page] h1") == "No connection"
+        assert page.locator('[data-offline-page] a[href="/"]').count() == 1
+        shot(page, "offline-page-not-kept-390")
         context.set_offline(False)
         assert not errors
     finally:

@@ -23,7 +23,7 @@ from app.services.stats import leaderboard
 from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
 from app.web.views.assets import PYODIDE_DIR, PYODIDE_FILES, STATIC_DIR, asset_url
 from app.web.views.offline_bundle import engine_url, engine_version, engine_zip
-from app.web.views.templating import environment
+from app.web.views.templating import environment, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -72,6 +72,13 @@ def _service_worker(shell: tuple[str, ...], files: str) -> str:
     precache = json.dumps([{"url": url, "revision": None} for url in shell])
     return environment.get_template("sw.js").render(
         workbox_sw=asset_url("vendor/workbox/workbox-sw.js"), workbox=WORKBOX, files=files, precache=precache)
+
+
+@router.get("/offline")
+def offline_page(request: Request, player: PlayerDep) -> Response:
+    """What the service worker shows offline for a page it has not kept (kept when it installs,
+    in the player's language then)."""
+    return render(request, "offline.html", {})
 
 
 @router.get("/sw.js")

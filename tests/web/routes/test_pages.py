@@ -217,3 +217,12 @@ def test_a_deal_ready_to_play_says_what_the_game_asks_until_the_first_move(clien
 def test_every_preset_s_deal_says_what_its_game_asks(client, preset):
     page = client.get(f"/play/{preset}/12", headers={"Accept-Language": "sv"})
     assert page.status_code == 200 and re.search(r"data-how-to>[^<]{30,}</p>", page.text)
+
+
+def test_the_page_for_pages_not_kept_offline_is_in_the_players_language(client):
+    """Kept by the service worker when it installs (templates/sw.js), shown offline for a page it
+    has not kept."""
+    for language, words in (("da", "Ingen forbindelse"), ("sv", "Ingen anslutning"), ("en", "No connection")):
+        page = client.get("/offline", headers={"Accept-Language": language})
+        assert page.status_code == 200 and f"<h1>{words}</h1>" in page.text
+    assert 'url: "/offline"' in client.get("/sw.js").text
