@@ -572,8 +572,10 @@
       if (r && done.queue.length === 0) r.textContent = r.getAttribute("data-saved");
     }, function () { state = done; active = true; save(); later(); });
   }
-  // a change refused: the rest was made on a game that is not the server's; its board, with the reason
+  // a change refused: the rest was made on a game that is not the server's; its board, with the
+  // reason and how many changes made here are gone (the reason alone read as if nothing was lost)
   function refused(html, b) {
+    var dropped = state ? state.queue.length : 0;
     active = false;
     state = null;
     save();
@@ -582,6 +584,18 @@
     if (window.htmx) htmx.process(board());
     var gid = b.getAttribute("data-game-id");
     if (gid) history.replaceState(null, "", "/games/" + gid);
+    if (!dropped) return;
+    var said = words(dropped === 1 ? "data-offline-dropped-one" : "data-offline-dropped-many").replace("{n}", dropped);
+    var t = board().querySelector(".toast");
+    if (!t) {
+      t = document.createElement("p");
+      t.className = "toast message";
+      board().appendChild(t);
+    }
+    t.textContent = (t.textContent.trim() + " " + said).trim();
+    t.classList.add("lasting");
+    var announce = document.getElementById("announce");
+    if (announce) announce.textContent = t.textContent;
   }
 
   function back() {

@@ -347,6 +347,10 @@ def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(phone, s
     assert sent == [f"{server}/games/{game_id}/changes"]  # one request for the whole return
     assert stored_moves(page, server, game_id) == WIN_LINE[:ONLINE_FIRST + 2]
     assert page.get_attribute("#board", "data-ply") == str(ONLINE_FIRST + 2)
+    # the reason, and what is gone: the refused change and the two after it
+    toast = page.locator("#board .toast")
+    assert toast.count() == 1 and toast.inner_text().endswith(" 3 changes made offline were not made.")
+    assert "lasting" in toast.get_attribute("class")
     shot(page, "offline-return-refused-in-the-middle")
 
 
