@@ -31,6 +31,9 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 T = TypeVar("T")
 
 
+COMMITTED = "tretten.committed"  # session.info: the request's change is stored (``commit_now``)
+
+
 def get_session(request: Request) -> Iterator[Session]:
     """The request's unit of work: what the route and the services change is committed once,
     when the route has answered (before the answer is sent), or rolled back if it raised (or
@@ -74,9 +77,6 @@ def commit_now(session: Session) -> None:
     (tests/hardening/test_write_lock.py). The dependency's commit then has nothing left to do."""
     session.commit()
     session.info[COMMITTED] = True
-
-
-COMMITTED = "tretten.committed"  # session.info: the request's change is stored (``commit_now``)
 
 
 # scope="function": the commit runs when the route returns, before the answer is sent (with the
