@@ -13,7 +13,8 @@
  * on the Python side before anyone sees it.
  *
  * A position is the removed layout mask (up to 64 cards), and one word with the mask of the
- * sequence cards left (up to 50), the stock pointer (6 bits) and the pass (8 bits). */
+ * sequence cards left (up to 50), the stock pointer (6 bits) and the pass (8 bits); positions
+ * whose waste and stock hold the same values in the same order are one (``canonical``). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -552,8 +553,41 @@ typedef struct {
 
 static inline uint16_t mv(int a, int b) { return (uint16_t)(a | b << 8); }
 
-/* ``ShortestSearch.successors`` (with ``forced``): the children of a position; -1 for none
- * (an open card has no partner left: no win). */
+/* ``ShortestSearch.canonical``: the one packing of the stock and waste that A* keeps of all those
+ * with the same values in the same order (the waste's cards at the earliest sequence indices that
+ * hold its values in its order, the stock's at the latest): the game from a position depends only
+ * on the values, every move is told by its place (stock, waste, layout card), and so is the bound
+ * (each relaxed game sees the same values, its reach the same place in the stock). Two lines that
+ * took different cards of one value to the same values are one position. */
+static uint64_t canonical(const Core *c, uint64_t st) {
+    uint64_t am = st & ((1ULL << MAX_SEQ) - 1), out = 0;
+    int p = (int)(st >> MAX_SEQ & PMASK), pas = (int)(st >> (MAX_SEQ + 6)), n = c->n;
+    uint64_t w = am & ((1ULL << p) - 1), s = am & ~((1ULL << p) - 1);
+    int k = 0;
+    while (w) {  /* the waste from its bottom: each card at the first index of its value from k */
+        int i = __builtin_ctzll(w);
+        w &= w - 1;
+        int j = __builtin_ctzll(c->seq_of_value[c->seq[i]] >> k << k);
+        out |= 1ULL << j;
+        k = j + 1;
+    }
+    int first = n;
+    while (s) {  /* the stock from its bottom: each card at the last index of its value under first */
+        int i = 63 - __builtin_clzll(s);
+        s &= ~(1ULL << i);
+        int j = 63 - __builtin_clzll(c->seq_of_value[c->seq[i]] & ((1ULL << first) - 1));
+        out |= 1ULL << j;
+        first = j;
+    }
+    return st_pack(out, first, pas);
+}
+
+/* ``ShortestSearch.successors`` (with ``forced``): the children of a position, their stock and
+ * waste packed ``canonical`` when the position's are (every position A* makes: a start's sequence
+ * is whole, so packed so already). Taking the stock's top card or the waste's keeps the packing
+ * (the stock's cards under the top and the waste's under its top are packed from their bottoms);
+ * a draw puts the card at the first index of its value over the waste's top; a recycle packs the
+ * whole sequence as a stock again; -1 for none (an open card has no partner left: no win). */
 static int successors(const Core *c, uint64_t pm, uint64_t st, Child *out) {
     uint64_t am = st & ((1ULL << MAX_SEQ) - 1);
     int p = (int)(st >> MAX_SEQ & PMASK), pas = (int)(st >> (MAX_SEQ + 6));
@@ -612,7 +646,9 @@ static int successors(const Core *c, uint64_t pm, uint64_t st, Child *out) {
                 uint64_t both = after & ~(1ULL << waste);
                 out[k++] = (Child){pm, st_pack(both, first_seq(both, p + 1, n), pas), mv(STOCK, WASTE)};
             }
-            out[k++] = (Child){pm, st_pack(am, first_seq(am, p + 1, n), pas), MOVE_DRAW};
+            uint64_t drawn = c->seq_of_value[sv] >> (waste + 1) << (waste + 1);  /* its first index over the waste */
+            uint64_t moved = am & ~(1ULL << p) | 1ULL << __builtin_ctzll(drawn);
+            out[k++] = (Child){pm, st_pack(moved, first_seq(am, p + 1, n), pas), MOVE_DRAW};
         }
     }
     if (waste >= 0) {
@@ -626,7 +662,7 @@ static int successors(const Core *c, uint64_t pm, uint64_t st, Child *out) {
                     out[k++] = (Child){pm | 1ULL << ex[a], st_pack(after, p, pas), mv(ex[a], WASTE)};
         }
         if (p == n && pas < c->passes)
-            out[k++] = (Child){pm, st_pack(am, first_seq(am, 0, n), pas + 1), MOVE_RECYCLE};
+            out[k++] = (Child){pm, canonical(c, st_pack(am, 0, pas + 1)), MOVE_RECYCLE};
     }
     return k;
 }

@@ -28,6 +28,12 @@ Moves: every removal (a king alone, a pair summing to 13 among available cards),
 - a king on top of the stock is removed, never drawn: both cost one move and both take it
   off the stock, but drawn it would lie on the waste and cover the waste below it.
 
+With the reach bound (Double Pyramid) positions whose stock and waste hold the same values in
+the same order are one (``ShortestSearch.canonical``): the game from a position depends only on
+its values, and every move is told by its place, so A* expands one of them (with two decks a
+stock holds about four cards of each value, and two lines that took different cards of one value
+often leave the same values).
+
 The bound (admissible: A* re-opens a position reached by a shorter line, so its first won
 position is a shortest win) comes from value-group relaxations, as in ``pyramid_last``: the
 relaxed game on one group {v, 13 − v} keeps that group's cards, and every other card may
@@ -756,7 +762,12 @@ class ShortestSearch:
 
     def successors(self, key: int) -> list:
         """(move, child, value group the move touches: 0 kings only, -1 all) triples; an
-        open layout king is the only move when there is one."""
+        open layout king is the only move when there is one. With the reach bound each child's
+        stock and waste are packed ``canonical`` when the position's are (every position the
+        search makes: a start's sequence is whole, so packed so already): taking the stock's top
+        card or the waste's keeps the packing (the rest of each is packed from its bottom); a
+        draw puts the card at the first index of its value over the waste's top; a recycle packs
+        the whole sequence as a stock again."""
         pm, p, am, pas, heights = self.unpack(key)
         ex, pairs, kings = self.exposed(pm)
         if kings:
@@ -806,7 +817,11 @@ class ShortestSearch:
                     both = after & ~(1 << waste)
                     out.append(((STOCK, WASTE), pack(pm, _first(both, p + 1, n), both, pas),
                                 stock_group))
-                out.append((DRAW, pack(pm, _first(am, p + 1, n), am, pas), stock_group))
+                drawn = am
+                if self.reach_bound:  # the drawn card at the first index of its value over the waste's top
+                    x = self.seq_of_value[sv] >> (waste + 1) << (waste + 1)
+                    drawn = am & ~(1 << p) | (x & -x)
+                out.append((DRAW, pack(pm, _first(am, p + 1, n), drawn, pas), stock_group))
         if waste >= 0:
             wv = seq[waste]
             after = am & ~(1 << waste)
@@ -818,9 +833,39 @@ class ShortestSearch:
                         out.append(((x, WASTE), pack(pm | 1 << x, p, after, pas), _group(wv)))
             passes = self.problem.passes
             if p == n and (passes is None or pas < passes):
-                out.append((RECYCLE, pack(pm, _first(am, 0, n), am,
-                                          pas if passes is None else pas + 1), -1))
+                child = pack(pm, _first(am, 0, n), am, pas if passes is None else pas + 1)
+                out.append((RECYCLE, self.canonical(child) if self.reach_bound else child, -1))
         return out
+
+    def canonical(self, key: int) -> int:
+        """``key`` with its stock and waste cards packed at the one set of sequence indices A*
+        keeps among all those holding the same values in the same order: the waste's at the
+        earliest indices that do (its bottom card first), the stock's at the latest (its bottom
+        card first). The game from a position depends only on the values in the layout, waste and
+        stock, and every move is told by its place (the stock, the waste, a layout card), so
+        positions with the same values are one: two lines that took different cards of one value
+        (a card drawn and taken from the waste, or the next card of that value taken from the
+        stock) reach the same values and are one position here. So is the bound: each relaxed
+        game sees the same values in the same order, and its reach is the same place in the
+        stock. A position whose sequence is whole (a start) is packed so already."""
+        pm, p, am, pas, _heights = self.unpack(key)
+        seq, n, of_value = self.problem.sequence, self.n, self.seq_of_value
+        out, k = 0, 0
+        waste = am & ((1 << p) - 1)
+        while waste:  # the waste from its bottom: each card at the first index of its value from k
+            low = waste & -waste
+            waste ^= low
+            x = of_value[seq[low.bit_length() - 1]] >> k << k
+            k = (x & -x).bit_length()
+            out |= 1 << (k - 1)
+        first = n
+        stock = am >> p << p
+        while stock:  # the stock from its bottom: each card at the last index of its value under first
+            i = stock.bit_length() - 1
+            stock ^= 1 << i
+            first = (of_value[seq[i]] & ((1 << first) - 1)).bit_length() - 1
+            out |= 1 << first
+        return self.pack(pm, first, out, pas)
 
     def forced(self, key, pm, p, am, heights, ex, pairs) -> list | None:
         """The one move to make when an open layout card has a single partner left in the

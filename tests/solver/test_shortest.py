@@ -306,6 +306,87 @@ def test_the_waste_burial_keeps_the_lengths_of_breadth_first_from_mid_game(monke
     assert checked > 60 and raised > 10
 
 
+def _values(search, key):
+    """The layout removed, the pass and the values of the waste and of the stock of ``key``."""
+    pm, p, am, pas, _ = search.unpack(key)
+    seq = search.problem.sequence
+    return (pm, pas, tuple(seq[k] for k in range(p) if am >> k & 1),
+            tuple(seq[k] for k in range(p, search.n) if am >> k & 1))
+
+
+def _other_packings(search, key):
+    """``key`` with one stock or waste card swapped for a card of the same value that has gone,
+    wherever that keeps the values of the waste and of the stock: the same position."""
+    pm, p, am, pas, _ = search.unpack(key)
+    seq, n = search.problem.sequence, search.n
+    waste = am & ((1 << p) - 1)
+    floor = waste.bit_length()  # the stock's cards lie at or over this index
+    for i in range(n):
+        for j in range(n):
+            if not am >> i & 1 or am >> j & 1 or seq[i] != seq[j] or (i < p) != (j < floor if i < p else False):
+                continue
+            other = am & ~(1 << i) | 1 << j
+            q = p if i < p else (other >> floor << floor & -(other >> floor << floor)).bit_length() - 1
+            q = n if q < 0 else q
+            packed = search.pack(pm, q, other, pas)
+            if _values(search, packed) == _values(search, key):
+                yield packed
+
+
+def test_positions_with_the_same_values_are_one_and_keep_the_lengths_of_breadth_first(monkeypatch):
+    """A* keeps one packing of the stock and waste of all those with the same values in the same
+    order (``ShortestSearch.canonical``): every other packing of a position's values packs to it,
+    the children of a packed position are packed (a draw and a recycle repack), and two lines
+    that took different cards of one value meet (reduced deals of two value groups and a long
+    stock, many cards of a value, after walks that mostly draw); the Python search and the
+    compiled core still find a plain breadth-first search's shortest win and prove nothing
+    shorter."""
+    rng = random.Random(3)
+    merged = checked = 0
+    for _ in range(50):
+        pyramids = rng.choice([1, 2])
+        rows = 3 if pyramids == 2 else 4
+        size = rows * (rows + 1) // 2 * pyramids
+        values = [v for g in rng.sample(range(1, 7), 2) for v in (g, 13 - g)] + [13]
+        cards = [rng.choice(values) for _ in range(size + rng.randint(8, 12))]
+        small, _ = reduced.case(rows, pyramids, tuple(cards[:size]), tuple(cards[size:]),
+                                passes=rng.choice([1, 2]), goal="pyramid", overlap=False)
+        pos = reference.start(small)
+        for _ in range(rng.randint(0, 8)):
+            options = reference.moves(small, pos)
+            if not options:
+                break
+            pos = reference.play(small, pos, "D" if "D" in options and rng.random() < 0.6 else rng.choice(options))
+        if reference.won(small, pos):
+            continue
+        problem = _problem_at(small, pos)
+        search = ShortestSearch(problem, reach_always=True)
+        assert search.canonical(search.start()) == search.start()
+        frontier = [search.start()]
+        for _depth in range(5):  # the positions a few moves deep
+            kids = []
+            for key in frontier:
+                for _move, child, _group in search.successors(key):
+                    assert search.canonical(child) == child
+                    for other in _other_packings(search, child):
+                        assert search.canonical(other) == child
+                        merged += 1
+                    kids.append(child)
+            frontier = rng.sample(kids, min(len(kids), 30))
+        expected = reference.shortest(small, pos)
+        for core in (shortest._core, None):
+            with monkeypatch.context() as patch:
+                patch.setattr(shortest, "_core", core)
+                line, lower = ShortestSearch(problem, reach_always=True).run()
+                assert (None if line is None else len(line)) == expected, small
+                if expected is not None:
+                    assert lower == expected
+                    below = ShortestSearch(problem, reach_always=True)
+                    assert below.run(expected) == (None, expected) and below.exhausted
+        checked += 1
+    assert checked > 35 and merged > 100
+
+
 def _burial_by_card(search, pm, p, am, keys, best):
     """The waste's burial before the cuts (the reference the cuts must never fall under): for each
     waste card, the lesser of two cases, its cards over it cleared before a recycle or it left
