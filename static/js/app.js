@@ -733,11 +733,13 @@
 
   // What waits, said: `data-pending` on the board, and the status beside it (its words drawn by
   // the server, templates/game.html) once something has waited SLOW_MS or the network failed
-  function heldMoves() {  // kept taps as moves: two card taps in a row are one pair, where cards pair
+  function heldMoves() {  // kept taps as moves: where the board says cards pair, two card taps in a
+    // row are one pair, but a card its board said plays alone (a king) is a move of its own
     var n = 0, open = false, pairs = !!board() && board().hasAttribute("data-taps-pair");
     later.forEach(function (t) {
-      if (t.actions || !open) n += 1;
-      open = pairs && !t.actions && !open;
+      var single = !!t.actions || !!t.alone;
+      if (single || !open) n += 1;
+      open = pairs && !single && !open;
     });
     return n;
   }
@@ -888,7 +890,9 @@
       // a card held already is held once: tapped again because nothing seemed to happen, it
       // would be a second move, refused when its turn came
       if (isTap && later.some(function (t) { return !t.actions && t.value === el.value && t.card === el.getAttribute("data-card"); })) return;
-      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt } : pressKept(el, action));
+      // ``alone``: the board drawn said a tap on it plays by itself (a king, the stock's card)
+      later.push(isTap ? { value: el.value, card: el.getAttribute("data-card"), at: tapAt, alone: el.hasAttribute("data-move") }
+        : pressKept(el, action));
       save();
       render();
       return;

@@ -722,3 +722,21 @@ def test_no_connection_said_offline_goes_when_the_network_comes_back(server, new
     page.wait_for_function("() => document.getElementById('board').dataset.pending === '0'")
     wait_ply(page, 1 + len(OFFLINE_MOVES[:2]))
     assert page.locator("#board .toast").count() == 0
+
+
+def test_kings_held_offline_are_counted_a_move_each(server, new_page):
+    """Taps held while moves wait are counted as moves: two card taps in a row are one pair, but
+    a king (its board said a tap on it plays alone) is one move by itself: two kings held were
+    counted as one."""
+    page = new_page(**PHONE)
+    page.goto(f"{server}/play/pyramid/123")  # kings at P21 and P26, pairs P22+P25 and P23+P27
+    network(page, offline=False)
+    page.click('[data-action="draw"]')  # the game stored
+    wait_ply(page, 1)
+    settled(page)
+    network(page, offline=True)
+    tap_all(page, ["P22+P25", "P23+P27", "P21", "P26"])  # two pairs shown, the kings held behind them
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    assert page.evaluate("() => TrettenBoard.debug().later.length") == 2
+    assert pending(page) == 4
+    assert "4 moves waiting" in page.inner_text("#board [data-sync]")
