@@ -51,15 +51,17 @@ def hint_line(sessions: sessionmaker[Session], session: Session, game: Game) -> 
                            _unit(sessions, lambda later: solver_cache.shortest(later, record, player_id=None)))
 
 
-def watched_analysis(sessions: sessionmaker[Session], session: Session, game: Game) -> analysis.GameAnalysis | None:
+def watched_analysis(sessions: sessionmaker[Session], session: Session, game: Game, *,
+                     search_later: bool) -> analysis.GameAnalysis | None:
     """A finished game's analysis as someone other than its player sees it (a replay, a shared
-    end screen): what is kept, and what is not searched here in spare time for the next look.
-    A visitor without a cookie is a new player at every request, so a search of theirs would
-    pass the one-search-a-player rule every time, and a crawler on replays would take every
-    slot the players' hints wait for."""
+    end screen): what is kept, and, if ``search_later`` (a browser that came back: a crawler
+    keeps no cookie, and its jobs would push the players' out of the queue), what is not
+    searched here in spare time for the next look. A visitor without a cookie is a new player
+    at every request, so a search of theirs would pass the one-search-a-player rule every time,
+    and a crawler on replays would take every slot the players' hints wait for."""
     found = analysis.analyse(session, game, None, search=False)
     # a win's shortest line kept unproven may have been cut short by a hint's wait: searched in full
-    if analysis.analysable(game) and (found is None or (found.kind == "won" and not found.proven)):
+    if search_later and analysis.analysable(game) and (found is None or (found.kind == "won" and not found.proven)):
         game_id = game.id
         searches.in_spare_time(f"analysis:{game_id}", _unit(sessions, lambda later: analysis.analyse(
             later, games.get_game_row(later, game_id), None)))

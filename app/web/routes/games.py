@@ -312,8 +312,10 @@ async def play(preset: PresetDep, request: Request, session: SessionDep, player:
     """A deal ready to play (stored with its first move), or the player's game of it: a share
     link's seed, or an imported deal; with neither, a new deal (a fresh seed, proven winnable if
     the player asked for those)."""
+    # a browser without a cookie of ours is dealt a deal proven before (``new_seed``): no search
+    returning = cookie_identity(request, request.app.state.settings) is not None
     return await in_thread(request, lambda: _play(preset, request, session, player, seed, deal),
-                           may_search=seed is None and deal is None and player.winnable_only)
+                           may_search=seed is None and deal is None and player.winnable_only and returning)
 
 
 def _play(preset: Preset, request: Request, session, player, seed: str | None, deal: str | None) -> Response:

@@ -51,6 +51,8 @@ def test_a_request_that_may_search_waits_in_the_solvers_threads(client, monkeypa
     searched = []
     real = deps.in_solver_thread
     monkeypatch.setattr(deps, "in_solver_thread", lambda request, work: searched.append(request.url.path) or real(request, work))
+    assert client.get("/play/pyramid-3", follow_redirects=False).status_code == 303
+    assert searched == []  # no cookie of ours: dealt a deal proven before, no search
     client.get("/")  # a returning browser (its cookie): its new deals are proven winnable
     assert client.get("/play/pyramid-3/5").status_code == 200 and searched == []
     game_id, _ = first_move(client, "/play/pyramid-3/5", action="draw")

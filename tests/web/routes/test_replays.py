@@ -93,11 +93,13 @@ def test_a_replay_opened_while_the_solver_has_no_room_shows_what_is_kept(client)
     """The replay of a lost game asks for its analysis, a search; with every slot of the solver
     taken (another player's hints, or the end screen's own analysis of this game under way) the
     replay is still shown, with what is kept, and the analysis comes once there is room."""
-    game = lose(client, api_player(client), give_up=True)
+    game = lose(client, api_player(client), give_up=True)  # a program's game: the page's visitor is not its player
+    client.get("/")  # a browser that comes back (its cookie): what it misses is searched for its next look
     with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):
         busy = client.get(f"/g/{game['id']}/replay?ply=1")
     assert busy.status_code == 200
     assert 'data-analysis="none"' in busy.text and "No post-game analysis for this game yet." in busy.text
+    searches.wait_for_spare_time()
     later = client.get(f"/g/{game['id']}/replay?ply=1")
     assert later.status_code == 200 and 'data-analysis="yes"' in later.text
 
@@ -107,9 +109,17 @@ def test_someone_elses_replay_and_analysis_search_nothing_for_them(client, other
     the one-search-a-player rule every time: a replay or end screen of another player's game shows
     what is kept, and what is not is searched in spare time, for the next look."""
     game = lose(other_client, api_player(other_client), seed=4_242, give_up=True)  # a deal no other test searched
+    searches.wait_for_spare_time()  # what the game's own requests left there
     asked = []
     real = searches.solve
     monkeypatch.setattr(searches, "solve", lambda *args, **kwargs: asked.append(kwargs.get("player_id")) or real(*args, **kwargs))
+    for path in (f"/g/{game['id']}/replay?ply=1", f"/games/{game['id']}/analysis"):
+        client.cookies.clear()  # a crawler: no cookie of ours, and nothing asked for later either
+        page = client.get(path, headers=HX if "analysis" in path else {})
+        assert page.status_code == 200 and "No post-game analysis for this game yet." in page.text, path
+    searches.wait_for_spare_time()
+    assert asked == []
+    client.get("/")  # a browser that comes back (its cookie)
     with searches.admitted("a"), searches.admitted("b"), searches.admitted("c"):  # spare time waits
         for path in (f"/g/{game['id']}/replay?ply=1", f"/games/{game['id']}/analysis"):
             page = client.get(path, headers=HX if "analysis" in path else {})
