@@ -21,11 +21,12 @@ const pages = new workbox.strategies.NetworkFirst({
             new workbox.expiration.ExpirationPlugin({maxEntries: 40})]});
 workbox.routing.registerRoute(({request}) => request.mode === "navigate", pages);
 // a page not kept, asked for offline: a page of ours that says so (the browser's own error page
-// said nothing of the pages that are kept), kept apart from the pages' copies (never expired)
-const FALLBACK = {cache: "tretten-fallback", url: "/offline"};
+// said nothing of the pages that are kept), kept apart from the pages' copies (never expired), a
+// copy per version
+const FALLBACK = {cache: "{{ fallback }}", url: "/offline"};
 workbox.routing.setCatchHandler(async ({request}) => {
   if (request.mode !== "navigate") return Response.error();
-  return (await caches.match(FALLBACK.url, {cacheName: FALLBACK.cache})) || Response.error();
+  return (await caches.match(FALLBACK.url, {cacheName: FALLBACK.cache, ignoreVary: true})) || Response.error();
 });
 
 const kept = new workbox.strategies.CacheFirst({cacheName: OFFLINE.cache, matchOptions: {ignoreVary: true}});
@@ -68,6 +69,7 @@ self.addEventListener("install", (event) => {
 });
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
-    .filter((n) => n.startsWith("tretten-offline-") && n !== OFFLINE.cache)
+    .filter((n) => (n.startsWith("tretten-offline-") && n !== OFFLINE.cache) ||
+                   (n.startsWith("tretten-fallback") && n !== FALLBACK.cache))
     .map((n) => caches.delete(n)))));
 });

@@ -70,8 +70,12 @@ def offline_files() -> dict[str, object]:
 @lru_cache(maxsize=1)
 def _service_worker(shell: tuple[str, ...], files: str) -> str:
     precache = json.dumps([{"url": url, "revision": None} for url in shell])
+    # the page for pages not kept, one copy per version: a new worker installing never changes
+    # the running version's (its styles and scripts are the precache's, named in ``shell``)
+    fallback = "tretten-fallback-" + hashlib.sha256(precache.encode()).hexdigest()[:12]
     return environment.get_template("sw.js").render(
-        workbox_sw=asset_url("vendor/workbox/workbox-sw.js"), workbox=WORKBOX, files=files, precache=precache)
+        workbox_sw=asset_url("vendor/workbox/workbox-sw.js"), workbox=WORKBOX, files=files, precache=precache,
+        fallback=fallback)
 
 
 @router.get("/offline")
