@@ -913,8 +913,14 @@
   function notDoneOffline(el) {
     var region = document.getElementById("sync-said");
     var brings = BRINGS_CARDS.indexOf(el.getAttribute("data-action")) >= 0;
-    var said = refuse(el, region ? region.getAttribute(brings ? "data-unseen-offline" : "data-unanswered") : "");
+    var said = refuse(el, region ? region.getAttribute(offlineStarting() ? "data-offline-starting"
+      : brings ? "data-unseen-offline" : "data-unanswered") : "");
     if (said) said.setAttribute("data-offline", "");  // not laid into a board the network brings back
+  }
+  // offline play is on, its engine still starting (seconds after a page loads): a press refused
+  // meanwhile says so, not "wait for the network", which was wrong a moment later
+  function offlineStarting() {
+    return navigator.onLine === false && !!window.TrettenOfflinePlay && !window.TrettenOfflinePlay.active();
   }
   // A button kept: its name, and where the button posts by itself (its own address, as
   // Auto-finish's: it sends only the board's form, no value of its own) on which game
@@ -1109,7 +1115,9 @@
     var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var el = (trigger && trigger.submitter) || event.detail.elt;
     var region = document.getElementById("sync-said");
-    if (el && el.closest && el.closest("#board") && region) say(el, region.getAttribute("data-unanswered"));
+    if (el && el.closest && el.closest("#board") && region) {
+      say(el, region.getAttribute(offlineStarting() ? "data-offline-starting" : "data-unanswered"));
+    }
     render();
   }
   document.addEventListener("htmx:afterSettle", function (event) { if (forBoard(event)) drain(); });

@@ -29,7 +29,11 @@
   var state = null;     // {v, game, deal, queue: [{mid, deal, fields}], ids: {deal: game id}, at: {deal: {ply, version}}, page}
   var active = false;   // the page plays on by itself
   var syncing = false, failures = 0, timer = null;
-  var confirming = false;  // the action whose question was just said ("new", "redeal"): its next press is the yes
+  // the action whose question was said as a toast (a page without the question's buttons): its
+  // next press is the yes. With the buttons only the question's own yes is one (a double press of
+  // New deal dealt anew, unread)
+  var confirming = false;
+  var refocus = null;  // the action whose question was answered: its button takes the focus back
 
   function board() { return document.getElementById("board"); }
   function region() { return document.getElementById("sync-said"); }
@@ -298,7 +302,7 @@
   function askFirst(name, el, text) {
     var kept = document.getElementById("offline-confirms");
     var banner = kept && kept.content.querySelector('[data-confirm="' + name + '"]');
-    if (!banner) { toast(el, text); return; }
+    if (!banner) { confirming = name; toast(el, text); return; }
     dropQuestions();
     document.querySelectorAll("#board .toast").forEach(function (t) { t.remove(); });
     var shown = banner.cloneNode(true);
@@ -308,8 +312,29 @@
     var first = shown.querySelector("button");
     if (first) first.focus();
   }
-  function dropQuestions() {
-    document.querySelectorAll("#board [data-offline-confirm]").forEach(function (q) { q.remove(); });
+  function dropQuestions() {  // ours, and one the server's board asked before the network went
+    document.querySelectorAll("#board [data-confirm]").forEach(function (q) { q.remove(); });
+  }
+  // the deal's number beside the share link: the game the page plays (a page kept before a new
+  // deal made offline, reloaded, still named the deal before it)
+  function showSeed() {
+    var seed = state && state.game.deal && state.game.deal.seed, shown = document.querySelector("#share [data-seed]");
+    if (seed && shown && shown.getAttribute("data-seed") !== String(seed)) {
+      shown.textContent = seed;
+      shown.setAttribute("data-seed", seed);
+      // and the link to share: the deal's own address, on the host the page's link names
+      document.querySelectorAll("#share [data-share-url], #share [data-share]").forEach(function (a) {
+        var url = new URL(a.getAttribute("href") || a.getAttribute("data-share"), location.href);
+        url.pathname = "/play/" + state.game.preset + "/" + seed;
+        url.search = "";
+        a.setAttribute(a.hasAttribute("href") ? "href" : "data-share", url.href);
+      });
+    }
+  }
+  function focusBack() {
+    var name = refocus, el = name && board() && board().querySelector('[data-action="' + name + '"]:not([disabled])');
+    refocus = null;
+    if (el) el.focus();
   }
   function status() {
     var b = board(), line = b && b.querySelector("[data-sync]");
@@ -344,10 +369,9 @@
         if (moved) state.queue.push({ mid: newMid(), deal: state.deal, fields: tap.fields });
         save();
         lay(answer);
-        if (!moved && answer.note === "confirm_redeal") {  // the question; its yes, or the next press of it
-          confirming = "redeal";
-          askFirst("redeal", el, answer.note_words);
-        } else if (!moved && answer.note_words) toast(el, answer.note_words);
+        if (!moved && answer.note === "confirm_redeal") askFirst("redeal", el, answer.note_words);
+        else if (!moved && answer.note_words) toast(el, answer.note_words);
+        focusBack();
         status();
       }, function () { toast(el, words("data-engine-unanswered")); });  // not done: shown undone
     };
@@ -377,7 +401,7 @@
 
   function newDeal(el) {
     // the engine says whether it asks first (a game in play counts as lost), as the server's
-    // board would: the question with its buttons; its yes, or the next press of New deal
+    // board would: the question with its buttons, whose yes is the yes
     var yes = confirming === "new" || el.getAttribute("data-action") === "confirm-new";
     var e = engine(), tap = { action: yes ? "confirm-new" : "new" };
     confirming = false;
@@ -385,7 +409,6 @@
     return e.apply(Object.assign({}, state.game, { language: document.documentElement.lang }), tap).then(function (asked) {
       if (!active || !state) return null;
       if (asked.note) {
-        confirming = "new";
         askFirst("new", el, asked.note_words);
         return null;
       }
@@ -399,8 +422,8 @@
       state.deal = "p:/play/" + preset + "/" + seed;
       save();
       lay(answer);
-      var seedShown = document.querySelector("#share [data-seed]");
-      if (seedShown) { seedShown.textContent = seed; seedShown.setAttribute("data-seed", seed); }
+      focusBack();
+      showSeed();
       status();
     }, function () { toast(el, words("data-engine-unanswered")); });
   }
@@ -413,8 +436,10 @@
     event.preventDefault();
     event.stopImmediatePropagation();
     var action = el.getAttribute("data-action");
+    var answering = el.closest("[data-confirm]");
     dropQuestions();  // answered, or passed over by another press
-    if (action === "cancel") { confirming = false; return; }
+    if (answering) refocus = answering.getAttribute("data-confirm");
+    if (action === "cancel") { confirming = false; focusBack(); return; }
     if (action === "new" || action === "confirm-new") { inTurn(function () { return newDeal(el); }); return; }
     var confirmed = !!action && confirming === action;
     confirming = false;
@@ -441,6 +466,7 @@
     if (active || !e || !b || !b.getAttribute("data-engine-game") || b.classList.contains("spectating")) return;
     var handed = window.TrettenBoard && window.TrettenBoard.handOver ? window.TrettenBoard.handOver() : { moves: [], later: [] };
     if (!handed) return;  // a post is on its way: asked again when it fails
+    confirming = false;  // a question asked in an earlier offline spell is not answered by this one's press
     var fresh = fromBoard(b);
     if (!fresh) { if (handed.moves.length || (handed.later || []).length) window.TrettenBoard.takeBack(handed); return; }
     if (!state || !state.queue.length) state = fresh;
@@ -460,7 +486,7 @@
     // again by the engine: all in turn, before any tap made from now on
     inTurn(function () {
       return e.board(Object.assign({}, state.game, { language: document.documentElement.lang }))
-        .then(function (answer) { lay(answer); status(); }, function () {
+        .then(function (answer) { lay(answer); showSeed(); status(); }, function () {
           active = false;
           save();
           status();
@@ -562,6 +588,8 @@
     var id = state.ids[state.deal];
     var url = id ? "/games/" + id : state.deal.slice(2);
     active = false;
+    confirming = false;
+    dropQuestions();
     var done = state;
     state = null;
     save();
@@ -577,6 +605,7 @@
   function refused(html, b) {
     var dropped = state ? state.queue.length : 0;
     active = false;
+    confirming = false;
     state = null;
     save();
     if (!b || !board()) return;
@@ -594,8 +623,9 @@
     }
     t.textContent = (t.textContent.trim() + " " + said).trim();
     t.classList.add("lasting");
-    var announce = document.getElementById("announce");
+    var announce = document.getElementById("announce"), r = region();
     if (announce) announce.textContent = t.textContent;
+    if (r) r.textContent = t.textContent;  // not "changes to send" of the changes gone
   }
 
   function back() {

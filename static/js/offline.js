@@ -33,6 +33,40 @@
       return cache.put(location.href, new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
     }).catch(function () {});
   }
+  // The page for pages not kept (templates/offline.html): the player's games this device keeps,
+  // named as their pages name them (the game, its deal), and the start page's link only where
+  // that page is kept (a link to a second "No connection" was no way back)
+  var notKept = document.querySelector("[data-offline-page]");
+  if (notKept && window.caches) {
+    caches.open("tretten-pages").then(function (cache) {
+      cache.match("/", { ignoreVary: true }).then(function (hit) {
+        var start = notKept.querySelector("[data-start-page]");
+        if (!hit && start) start.remove();
+      });
+      return cache.keys().then(function (keys) {
+        var games = keys.filter(function (k) { return new URL(k.url).pathname.indexOf("/games/") === 0; });
+        return Promise.all(games.map(function (k) {
+          return cache.match(k, { ignoreVary: true }).then(function (r) { return r && r.status === 200 ? r.text() : ""; })
+            .then(function (html) {
+              var doc = new DOMParser().parseFromString(html, "text/html"), deal = doc.querySelector("#share span");
+              var name = (doc.title || "").replace(/ · Tretten$/, "");
+              return name ? { url: new URL(k.url).pathname, name: deal ? name + " · " + deal.textContent.trim() : name } : null;
+            });
+        }));
+      });
+    }).then(function (found) {
+      var list = notKept.querySelector("[data-kept-games] ul");
+      (found || []).filter(Boolean).forEach(function (game) {
+        var item = document.createElement("li"), link = document.createElement("a");
+        link.href = game.url;
+        link.textContent = game.name;
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      notKept.querySelector("[data-kept-games]").hidden = !list.children.length;
+    }).catch(function () {});
+  }
+
   // A deal ready to play is kept at its own address (a share link, a new deal's); its first move
   // makes it a stored game, whose address the page takes. That address is kept from then on as
   // the way to the game: offline, the deal's at its start was found there, and moves made on it

@@ -740,3 +740,16 @@ def test_kings_held_offline_are_counted_a_move_each(server, new_page):
     assert page.evaluate("() => TrettenBoard.debug().later.length") == 2
     assert pending(page) == 4
     assert "4 moves waiting" in page.inner_text("#board [data-sync]")
+
+
+def test_a_press_offline_while_offline_play_starts_says_to_wait_a_moment(server, new_page):
+    """Offline play on, its engine still starting (seconds after a page loads offline): a press it
+    would answer is not "wait for the network", which was wrong a moment later."""
+    page, _ = mid_game(new_page, server)
+    page.evaluate("() => { window.TrettenOfflinePlay = { active: () => false }; }")  # loaded, not started
+    network(page, offline=True)
+    tap_all(page, OFFLINE_MOVES[:3])  # moves waiting, shown as far as the page can: a draw now is a blind press
+    page.wait_for_selector("#board [data-sync]:not([hidden])")
+    page.click('#board [data-action="draw"]')
+    toast = page.wait_for_selector("#board .toast.near")
+    assert toast.inner_text() == "Offline play is getting ready. Try again in a moment."

@@ -115,8 +115,15 @@ def test_installable_and_a_game_reloads_from_the_cache_offline(browser, server, 
         # page said nothing of what is kept)
         page.goto(f"{server}/rules/giza")
         assert page.inner_text("[data-offline-page] h1") == "No connection"
-        assert page.locator('[data-offline-page] a[href="/"]').count() == 1
+        # the games the device keeps, by name (the way back to them), and no link to a start page
+        # never opened here (it led to a second "No connection")
+        game_path = address.split(server, 1)[1]
+        kept = page.wait_for_selector(f'[data-kept-games]:not([hidden]) a[href="{game_path}"]')
+        assert kept.inner_text() == "Pyramid · Imported deal"
+        assert page.locator("[data-offline-page] [data-start-page]").count() == 0
         shot(page, "offline-page-not-kept-390")
+        kept.click()
+        wait_ply(page, 1)
         context.set_offline(False)
         assert not errors
     finally:

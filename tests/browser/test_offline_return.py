@@ -140,6 +140,12 @@ def test_two_whole_games_offline_reach_the_server_move_for_move(phone, server):
     # a newcomer is dealt winnable deals only: offline, one of those shipped proven (the page has
     # no solver), the seed a string as the page's own (app/services/play/games.py: random_seed)
     assert seed.isdigit() and int(seed) in first_deals.shipped("pyramid"), seed
+    # reloaded offline (the page kept is the first game's), the deal shown is the one played
+    page.reload()
+    playing_offline(page)
+    page.wait_for_function("seed => document.querySelector('#share [data-seed]').getAttribute('data-seed') === seed", arg=seed)
+    assert page.inner_text("#share [data-seed]") == seed
+    assert page.get_attribute("#share [data-share-url]", "href").endswith(f"/play/pyramid/{seed}")
     shot(page, "offline-return-new-deal-offline")
     waiting = page.evaluate("() => TrettenOfflinePlay.pending()")  # moves, an undo, a redo: changes
     assert page.locator("#board [data-sync]").inner_text() == f"Playing offline: {waiting} changes to send"
@@ -351,6 +357,7 @@ def test_a_change_refused_on_return_keeps_the_ones_before_and_shows_why(phone, s
     toast = page.locator("#board .toast")
     assert toast.count() == 1 and toast.inner_text().endswith(" 3 changes made offline were not made.")
     assert "lasting" in toast.get_attribute("class")
+    assert page.inner_text("#sync-said") == toast.inner_text()  # read out so, not "changes to send"
     shot(page, "offline-return-refused-in-the-middle")
 
 
@@ -529,7 +536,12 @@ def test_a_gaps_redeal_offline_asks_first_as_online_and_its_yes_is_stored(phone,
     shot(page, "offline-confirm-new-390")
     page.click('#board [data-confirm] [data-action="cancel"]')
     assert page.locator("#board [data-confirm]").count() == 0
-    page.click('#board [data-action="new"]')
+    # the focus goes back to the button that asked (it was lost with the question)
+    assert page.evaluate("() => document.activeElement.getAttribute('data-action')") == "new"
+    # only the question's own yes is one: a double press of New deal asks, and deals nothing
+    page.evaluate("() => { const b = document.querySelector('#board [data-action=\"new\"]'); b.click(); b.click(); }")
+    page.wait_for_selector('#board [data-confirm="new"]')
+    page.keyboard.press("n")  # its question, after the two before it (the engine answers in turn)
     page.wait_for_selector('#board [data-confirm="new"]')
     assert cursor(page) == 2 and page.get_attribute("#board", "data-game-id") == game_id
     page.context.set_offline(False)
