@@ -92,6 +92,10 @@ static Entry *memo_find(const Memo *m, uint64_t key) {
     }
 }
 
+static inline void memo_prefetch(const Memo *m, uint64_t key) {
+    __builtin_prefetch(&m->slots[mix(key) & m->mask]);
+}
+
 static int memo_put(Memo *m, uint64_t key, int32_t a, int32_t b) {
     if (2 * (m->count + 1) > m->mask + 1) {
         Memo bigger;
@@ -116,6 +120,13 @@ static int memo_put(Memo *m, uint64_t key, int32_t a, int32_t b) {
     return 0;
 }
 
+/* A game's answers to the positions ``bound`` asked about last, by a few bits of their keys: a
+ * position's children share most games' positions with it and with each other, and ``dist`` and
+ * ``reached`` are far larger than the caches (their answers never change once made). */
+#define FRONT 512
+
+static inline Entry *front_of(Entry *front, uint64_t mixed) { return &front[mixed >> 52 & (FRONT - 1)]; }
+
 /* --- the relaxed game of one value group (``_GroupGame``) -------------------------------- */
 
 typedef struct {
@@ -131,6 +142,8 @@ typedef struct {
     Memo reached;               /* key | deep -> shortest win that reaches deep */
     Memo held, buried;          /* key | need | frozen (| deep) -> ``group_held``, ``group_burying`` */
     int shift_need;             /* where those keys put the cards to clear (0: the game has no room) */
+    Entry front_dist[FRONT], front_reached[FRONT];  /* ``bound``'s last answers of ``dist`` and ``reached`` */
+    Entry front_held[FRONT], front_buried[FRONT];   /* ``cut_case``'s of ``held`` and ``buried`` */
 } Group;
 
 /* What one position's burial has asked of each game (``bound``): its cuts ask the same of most
@@ -165,6 +178,8 @@ typedef struct {
     int part_len[MAX_PARTITIONS], part[MAX_PARTITIONS][6];
     int burial;                 /* the waste's burial is part of the bound (one partition, room in the keys) */
     int seq_game[MAX_SEQ], seq_local[MAX_SEQ];  /* each sequence card's game and its place there (-1: a king) */
+    int disjoint;               /* one partition: each card in one game at most (``project_all``) */
+    uint64_t lay_bits[64][3], seq_bits[MAX_SEQ][3];  /* each card's local bit in its game (``project_all``) */
     long relaxed, relaxed_cap;
     int aborted;
     Asked asked;                /* what the burial of the position ``bound`` is at has asked */
@@ -409,6 +424,38 @@ static inline int uncounted(const Core *c, int kings, uint64_t am, int p, int de
     return kings + (deep == c->n);
 }
 
+/* ``group_held`` and ``group_burying`` as ``cut_case`` asks them: the answers of the games'
+ * positions with conditions (``held`` and ``buried``) kept in the games' fronts too. */
+static int32_t front_held(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, uint32_t need, int frozen,
+                          int32_t *reach) {
+    uint32_t nd = need & lam;
+    int fz = frozen >= 0 && !(lam >> frozen & 1) ? -1 : frozen;
+    if (!nd && (fz < 0 || lrm == g->full)) return group_held(c, g, lrm, lam, lp, pas, need, frozen, reach);
+    uint64_t key = burial_key(g, lrm, lam, lp, pas, nd, fz, -1);
+    Entry *f = front_of(g->front_held, mix(key));
+    if (f->key == key) {
+        *reach = f->b;
+        return f->a;
+    }
+    int32_t d = group_held(c, g, lrm, lam, lp, pas, need, frozen, reach);
+    if (!c->aborted) *f = (Entry){key, d, *reach};
+    return d;
+}
+
+static int32_t front_burying(Core *c, Group *g, uint32_t lrm, uint32_t lam, int lp, int pas, int deep, uint32_t need,
+                             int frozen) {
+    uint32_t nd = need & lam;
+    int fz = frozen >= 0 && !(lam >> frozen & 1) ? -1 : frozen;
+    if (deep < 0 || (!nd && (fz < 0 || lrm == g->full)))
+        return group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
+    uint64_t key = burial_key(g, lrm, lam, lp, pas, nd, fz, deep);
+    Entry *f = front_of(g->front_buried, mix(key));
+    if (f->key == key) return f->a;
+    int32_t d = group_burying(c, g, lrm, lam, lp, pas, deep, need, frozen);
+    if (!c->aborted) *f = (Entry){key, d, 0};
+    return d;
+}
+
 /* The bound when each game's relaxed win must meet ``need`` and ``frozen`` (``_burial_case``), each
  * game's answers kept in ``*q`` by the count of its cards to clear (``ci``: a cut's need is the top
  * of the game's waste cards, its frozen card the next under them). */
@@ -422,7 +469,7 @@ static int cut_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, c
             Cond *k = &q->cond[j][ci[j]];
             if (k->at != q->at) {
                 k->at = q->at;
-                group_held(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &k->held_reach);
+                front_held(c, &c->groups[j], lrm[j], lam[j], lp[j], pas, need[j], frozen[j], &k->held_reach);
                 k->deep = -2;
             }
             r = k->held_reach;
@@ -443,7 +490,7 @@ static int cut_case(Core *c, Asked *q, int kings, uint64_t am, int p, int pas, c
             Cond *k = &q->cond[j][ci[j]];
             if (k->deep != deep) {
                 k->deep = deep;
-                k->len = group_burying(c, g, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
+                k->len = front_burying(c, g, lrm[j], lam[j], lp[j], pas, deep, need[j], frozen[j]);
             }
             d = k->len;
         }
@@ -467,20 +514,90 @@ static void project(const Group *g, uint64_t pm, uint64_t am, int p, uint32_t *l
     *lp = first;
 }
 
+/* ``project`` for every game at once when each card is in one game at most (``disjoint``): a pass
+ * over the position's cards instead of one over each game's, the same masks. Game j's local bits
+ * are half j % 2 of word j / 2 of a card's ``lay_bits`` / ``seq_bits`` (three words kept in
+ * registers: no chain of stores to one mask). */
+static void project_all(const Core *c, uint64_t pm, uint64_t am, int p, uint32_t *lrm, uint32_t *lam, int *lp) {
+    uint64_t r0 = 0, r1 = 0, r2 = 0, w0 = 0, w1 = 0, w2 = 0, s0 = 0, s1 = 0, s2 = 0;
+    for (uint64_t m = pm & c->full; m; m &= m - 1) {
+        const uint64_t *b = c->lay_bits[__builtin_ctzll(m)];
+        r0 |= b[0];
+        r1 |= b[1];
+        r2 |= b[2];
+    }
+    uint64_t low = p >= 64 ? am : am & ((1ULL << p) - 1);
+    for (uint64_t m = low; m; m &= m - 1) {  /* the waste */
+        const uint64_t *b = c->seq_bits[__builtin_ctzll(m)];
+        w0 |= b[0];
+        w1 |= b[1];
+        w2 |= b[2];
+    }
+    for (uint64_t m = am & ~low; m; m &= m - 1) {  /* the stock */
+        const uint64_t *b = c->seq_bits[__builtin_ctzll(m)];
+        s0 |= b[0];
+        s1 |= b[1];
+        s2 |= b[2];
+    }
+    uint64_t r[3] = {r0, r1, r2}, w[3] = {w0, w1, w2}, st[3] = {s0, s1, s2};
+    for (int j = 0; j < c->ngroups; j++) {
+        int sh = 32 * (j & 1);
+        uint32_t stock = (uint32_t)(st[j >> 1] >> sh);
+        lrm[j] = (uint32_t)(r[j >> 1] >> sh);
+        lam[j] = (uint32_t)(w[j >> 1] >> sh) | stock;
+        lp[j] = stock ? __builtin_ctz(stock) : c->groups[j].ns;
+    }
+}
+
 /* ``ShortestSearch._reach_bound`` (with the waste's burial when ``burial``). */
 static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) {
     uint32_t lrm[MAX_GAMES], lam[MAX_GAMES];
     int lp[MAX_GAMES], len[MAX_GAMES], deep = -1;
     int32_t reach[MAX_GAMES];
+    if (c->disjoint) project_all(c, pm, am, p, lrm, lam, lp);
+    else
+        for (int i = 0; i < c->ngroups; i++) project(&c->groups[i], pm, am, p, &lrm[i], &lam[i], &lp[i]);
+    Entry *fd[MAX_GAMES], *fr[MAX_GAMES];
+    int32_t dist[MAX_GAMES];
+    for (int i = 0; i < c->ngroups; i++) {  /* the memos are far larger than the caches: ask for every entry at once */
+        Group *g = &c->groups[i];
+        uint64_t key = gkey(g, lrm[i], lam[i], lp[i], pas), mixed = mix(key);
+        fd[i] = front_of(g->front_dist, mixed);
+        if (fd[i]->key != key) __builtin_prefetch(&g->dist.slots[mixed & g->dist.mask]);
+    }
     for (int i = 0; i < c->ngroups; i++) {
         Group *g = &c->groups[i];
-        project(g, pm, am, p, &lrm[i], &lam[i], &lp[i]);
-        group_distance(c, g, lrm[i], lam[i], lp[i], pas, &reach[i]);
+        uint64_t key = gkey(g, lrm[i], lam[i], lp[i], pas);
+        if (fd[i]->key == key) {
+            dist[i] = fd[i]->a;
+            reach[i] = fd[i]->b;
+        } else {
+            dist[i] = group_distance(c, g, lrm[i], lam[i], lp[i], pas, &reach[i]);
+            if (!c->aborted) *fd[i] = (Entry){key, dist[i], reach[i]};
+        }
         if (reach[i] > deep) deep = reach[i];
     }
     if (deep >= INF || c->aborted) return INF;
     for (int i = 0; i < c->ngroups; i++) {
-        len[i] = group_reaching(c, &c->groups[i], lrm[i], lam[i], lp[i], pas, deep);
+        Group *g = &c->groups[i];
+        fr[i] = NULL;
+        if (global_p(c, g, lp[i]) > deep) continue;
+        uint64_t key = gkey(g, lrm[i], lam[i], lp[i], pas) | (uint64_t)(deep + 1) << g->shift_deep, mixed = mix(key);
+        fr[i] = front_of(g->front_reached, mixed);
+        if (fr[i]->key != key) __builtin_prefetch(&g->reached.slots[mixed & g->reached.mask]);
+    }
+    for (int i = 0; i < c->ngroups; i++) {  /* ``group_reaching``: a game whose stock starts deeper is its distance */
+        Group *g = &c->groups[i];
+        if (!fr[i]) {
+            len[i] = dist[i];
+            continue;
+        }
+        uint64_t key = gkey(g, lrm[i], lam[i], lp[i], pas) | (uint64_t)(deep + 1) << g->shift_deep;
+        if (fr[i]->key == key) len[i] = fr[i]->a;
+        else {
+            len[i] = group_reaching(c, g, lrm[i], lam[i], lp[i], pas, deep);
+            if (!c->aborted) *fr[i] = (Entry){key, len[i], 0};
+        }
         if (len[i] >= INF) return INF;
     }
     int total = 0;  /* the largest sum over the partitions */
@@ -505,7 +622,8 @@ static int bound(Core *c, uint64_t pm, uint64_t am, int p, int pas, int burial) 
         q->plain_at[j][deep + 1] = q->at;
         q->plain[j][deep + 1] = len[j];
         q->reach[j] = reach[j];
-        gw[j] = local_seq(&c->groups[j], waste);  /* the game's waste cards, local bits */
+        gw[j] = c->disjoint ? (lp[j] >= 32 ? lam[j] : lam[j] & ((1u << lp[j]) - 1))  /* the game's waste cards, */
+                            : local_seq(&c->groups[j], waste);                       /* local bits */
         need[j] = 0;                              /* the cut taking none: each game's top card left */
         frozen[j] = gw[j] ? 31 - __builtin_clz(gw[j]) : -1;
         ci[j] = 0;
@@ -694,11 +812,15 @@ typedef struct {
 
 static inline uint64_t node_hash(uint64_t pm, uint64_t st) { return mix(pm * 0x9E3779B97F4A7C15ULL ^ st); }
 
+/* A position's first slot: from the hash's high half, the half a slot keeps, so that growing the
+ * table reads no node (the table has fewer than 2^32 slots). */
+static inline size_t slot_index(uint64_t h, size_t mask) { return (size_t)(h >> 32) & mask; }
+
 /* The slot of a position: its own, or the empty one where it would go. The hash's high half kept
  * in the slot spares most probes a visit to the node. */
 static uint64_t *find_slot(Search *s, uint64_t pm, uint64_t st) {
     uint64_t h = node_hash(pm, st), tag = h & 0xFFFFFFFF00000000ULL;
-    size_t i = h & s->mask;
+    size_t i = slot_index(h, s->mask);
     for (;;) {
         uint64_t v = s->index[i];
         if (!v) return &s->index[i];
@@ -731,8 +853,7 @@ static int grow_index(Search *s) {
     for (size_t i = 0; i <= s->mask; i++) {
         uint64_t v = s->index[i];
         if (!v) continue;
-        Node *nd = &s->nodes[slot_node(v)];
-        size_t j = node_hash(nd->pm, nd->st) & (cap - 1);
+        size_t j = slot_index(v, cap - 1);
         while (index[j]) j = (j + 1) & (cap - 1);
         index[j] = v;
     }
@@ -896,7 +1017,7 @@ static Result run(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int upp
         }
         int k = successors(c, nd.pm, nd.st, kids);
         for (int i = 0; i < k; i++)  /* the table is far larger than the caches: ask for every slot at once */
-            __builtin_prefetch(&s->index[node_hash(kids[i].pm, kids[i].st) & s->mask]);
+            __builtin_prefetch(&s->index[slot_index(node_hash(kids[i].pm, kids[i].st), s->mask)]);
         for (int i = 0; i < k; i++) {
             uint64_t cpm = kids[i].pm, cst = kids[i].st;
             uint64_t *slot = find_slot(s, cpm, cst);
@@ -974,7 +1095,8 @@ static Result beam(Core *c, Search *s, uint64_t pm0, uint64_t st0, int h, int up
             }
             Node nd = s->nodes[here];
             int k = successors(c, nd.pm, nd.st, kids);
-            for (int j = 0; j < k; j++) __builtin_prefetch(&s->index[node_hash(kids[j].pm, kids[j].st) & s->mask]);
+            for (int j = 0; j < k; j++)
+                __builtin_prefetch(&s->index[slot_index(node_hash(kids[j].pm, kids[j].st), s->mask)]);
             for (int j = 0; j < k; j++) {
                 uint64_t cpm = kids[j].pm, cst = kids[j].st;
                 uint64_t *slot = find_slot(s, cpm, cst);
@@ -1062,6 +1184,8 @@ static int game_of(Core *c, const uint64_t *under, int values, int *made_values)
     if (c->ngroups == MAX_GAMES) return -1;
     Group *g = &c->groups[c->ngroups];
     memset(g, 0, sizeof(Group));
+    for (int i = 0; i < FRONT; i++)
+        g->front_dist[i].key = g->front_reached[i].key = g->front_held[i].key = g->front_buried[i].key = EMPTY;
     for (int i = 0; i < c->L; i++)
         if (values >> c->vals[i] & 1) {
             if (g->nl == MAX_GROUP) return -1;
@@ -1134,6 +1258,14 @@ static int setup_groups(Core *c, const uint64_t *under, PyObject *partitions) {
     }
     for (int k = 0; k < c->n; k++)
         if (c->seq[k] != KING && c->seq_game[k] < 0) c->burial = 0;
+    c->disjoint = np == 1 && c->ngroups <= 6;  /* one partition's games have no card in common */
+    memset(c->lay_bits, 0, sizeof c->lay_bits);
+    memset(c->seq_bits, 0, sizeof c->seq_bits);
+    for (int j = 0; c->disjoint && j < c->ngroups; j++) {
+        Group *g = &c->groups[j];
+        for (int x = 0; x < g->nl; x++) c->lay_bits[g->lay[x]][j >> 1] |= (uint64_t)1 << (x + 32 * (j & 1));
+        for (int k = 0; k < g->ns; k++) c->seq_bits[g->sidx[k]][j >> 1] |= (uint64_t)1 << (k + 32 * (j & 1));
+    }
     return 0;
 }
 
