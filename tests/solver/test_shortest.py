@@ -333,6 +333,26 @@ def _other_packings(search, key):
                 yield packed
 
 
+def _drawn_case(rng, *, groups: int, stock: tuple[int, int], passes: list[int], walk: tuple[int, int]):
+    """A reduced deal of ``groups`` value groups and kings, one pyramid or two, with a long stock
+    (``stock``: how many cards more than the layout), and a position after a walk that mostly
+    draws (``walk``: how many moves): a long waste, several cards of a value on it."""
+    pyramids = rng.choice([1, 2])
+    rows = 3 if pyramids == 2 else 4
+    size = rows * (rows + 1) // 2 * pyramids
+    values = [v for g in rng.sample(range(1, 7), groups) for v in (g, 13 - g)] + [13]
+    cards = [rng.choice(values) for _ in range(size + rng.randint(*stock))]
+    small, _ = reduced.case(rows, pyramids, tuple(cards[:size]), tuple(cards[size:]),
+                            passes=rng.choice(passes), goal="pyramid", overlap=False)
+    pos = reference.start(small)
+    for _ in range(rng.randint(*walk)):
+        options = reference.moves(small, pos)
+        if not options:
+            break
+        pos = reference.play(small, pos, "D" if "D" in options and rng.random() < 0.6 else rng.choice(options))
+    return small, pos
+
+
 def test_positions_with_the_same_values_are_one_and_keep_the_lengths_of_breadth_first(monkeypatch):
     """A* keeps one packing of the stock and waste of all those with the same values in the same
     order (``ShortestSearch.canonical``): every other packing of a position's values packs to it,
@@ -344,19 +364,7 @@ def test_positions_with_the_same_values_are_one_and_keep_the_lengths_of_breadth_
     rng = random.Random(3)
     merged = checked = 0
     for _ in range(50):
-        pyramids = rng.choice([1, 2])
-        rows = 3 if pyramids == 2 else 4
-        size = rows * (rows + 1) // 2 * pyramids
-        values = [v for g in rng.sample(range(1, 7), 2) for v in (g, 13 - g)] + [13]
-        cards = [rng.choice(values) for _ in range(size + rng.randint(8, 12))]
-        small, _ = reduced.case(rows, pyramids, tuple(cards[:size]), tuple(cards[size:]),
-                                passes=rng.choice([1, 2]), goal="pyramid", overlap=False)
-        pos = reference.start(small)
-        for _ in range(rng.randint(0, 8)):
-            options = reference.moves(small, pos)
-            if not options:
-                break
-            pos = reference.play(small, pos, "D" if "D" in options and rng.random() < 0.6 else rng.choice(options))
+        small, pos = _drawn_case(rng, groups=2, stock=(8, 12), passes=[1, 2], walk=(0, 8))
         if reference.won(small, pos):
             continue
         problem = _problem_at(small, pos)
@@ -419,19 +427,7 @@ def test_the_waste_burial_by_cuts_is_never_under_the_burial_by_card_nor_over_bre
     rng = random.Random(1)
     higher = checked = 0
     for _ in range(110):
-        pyramids = rng.choice([1, 2])
-        rows = 3 if pyramids == 2 else 4
-        size = rows * (rows + 1) // 2 * pyramids
-        values = [v for g in rng.sample(range(1, 7), 3) for v in (g, 13 - g)] + [13]
-        cards = [rng.choice(values) for _ in range(size + rng.randint(10, 16))]
-        small, _ = reduced.case(rows, pyramids, tuple(cards[:size]), tuple(cards[size:]),
-                                passes=rng.choice([1, 2, 3]), goal="pyramid", overlap=False)
-        pos = reference.start(small)
-        for _ in range(rng.randint(4, 14)):
-            options = reference.moves(small, pos)
-            if not options:
-                break
-            pos = reference.play(small, pos, "D" if "D" in options and rng.random() < 0.6 else rng.choice(options))
+        small, pos = _drawn_case(rng, groups=3, stock=(10, 16), passes=[1, 2, 3], walk=(4, 14))
         waste = pos[2]
         if reference.won(small, pos) or len(waste) < 3:
             continue
