@@ -44,6 +44,11 @@ def cookie_identity(request: Request, settings: Settings) -> Identity | None:
     return unsign_player(settings.secret_key, request.cookies.get(PLAYER_COOKIE))
 
 
+def came_back(request: Request) -> bool:
+    """Whether the browser brings a cookie of ours: a crawler (or a first visit by a link) does
+    not, and its requests search nothing nor ask for a search later, which would take the
+    players' solver slots and spare time. No database."""
+    return cookie_identity(request, request.app.state.settings) is not None
 
 
 def browser_player(request: Request, session: Session, settings: Settings) -> Player:

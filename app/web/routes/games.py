@@ -33,7 +33,7 @@ from app.web.http.deps import (
     in_thread,
 )
 from app.web.http.errors import headers_of, status_of
-from app.web.http.identity import cookie_identity
+from app.web.http.identity import came_back
 from app.web.http.redirects import answer_hint, flash, flashed, see_other
 from app.web.http.refusals import refused
 from app.web.views import sharing
@@ -218,10 +218,8 @@ def new_seed(request: Request, session, player, preset: str) -> int:
     par line (app.services.assist.ahead). Not in the players' solver process: a Gaps par takes
     seconds, and the player's next "New deal" and hints waited behind it."""
     # a browser that brings no cookie of ours (a first visit by a link, or a crawler that reads no
-    # robots.txt) is dealt a deal proven before: its GET starts no search, which would take a
-    # solver slot from the players' hints
-    returning = cookie_identity(request, request.app.state.settings) is not None
-    seed = winnable.new_seed(session, player, preset, search=returning)
+    # robots.txt) is dealt a deal proven before: its GET starts no search
+    seed = winnable.new_seed(session, player, preset, search=came_back(request))
     if player.winnable_only:
         spare_time.winnable_par(request.app.state.sessionmaker, preset, seed)
     return seed
@@ -313,9 +311,8 @@ async def play(preset: PresetDep, request: Request, session: SessionDep, player:
     link's seed, or an imported deal; with neither, a new deal (a fresh seed, proven winnable if
     the player asked for those)."""
     # a browser without a cookie of ours is dealt a deal proven before (``new_seed``): no search
-    returning = cookie_identity(request, request.app.state.settings) is not None
     return await in_thread(request, lambda: _play(preset, request, session, player, seed, deal),
-                           may_search=seed is None and deal is None and player.winnable_only and returning)
+                           may_search=seed is None and deal is None and player.winnable_only and came_back(request))
 
 
 def _play(preset: Preset, request: Request, session, player, seed: str | None, deal: str | None) -> Response:

@@ -13,7 +13,7 @@ from app.services.errors import BusyError, RateLimitError
 from app.services.play import games, replays
 from app.services.stats import leaderboard
 from app.web.http.deps import GameIdDep, PlayerDep, SessionDep
-from app.web.http.identity import cookie_identity
+from app.web.http.identity import came_back
 from app.web.views.boards import board_of
 from app.web.views.link_meta import game_meta
 from app.web.views.templating import is_htmx, render
@@ -47,9 +47,9 @@ def _analysis(request: Request, session, game, player_id: str) -> analysis.GameA
     the next frames), but a replay is never refused for it: while the solver has no room (the
     end screen's own search of it under way, or every slot taken) its frames show what is kept.
     Anyone else sees what is kept (``spare_time.watched_analysis``)."""
-    if game.player_id != player_id:  # a browser without a cookie of ours asks for nothing later
-        returning = cookie_identity(request, request.app.state.settings) is not None
-        return spare_time.watched_analysis(request.app.state.sessionmaker, session, game, search_later=returning)
+    if game.player_id != player_id:
+        return spare_time.watched_analysis(request.app.state.sessionmaker, session, game,
+                                           search_later=came_back(request))
     try:
         return analysis.analyse(session, game, player_id)
     except (BusyError, RateLimitError):

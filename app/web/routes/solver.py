@@ -31,7 +31,7 @@ from app.web.http.deps import (
     in_thread,
 )
 from app.web.http.errors import RefusedEarly
-from app.web.http.identity import cookie_identity
+from app.web.http.identity import came_back
 from app.web.http.redirects import answer_hint, see_other
 from app.web.http.refusals import refused
 from app.web.views import par_view
@@ -113,15 +113,15 @@ async def game_analysis(game_id: GameIdDep, request: Request, session: SessionDe
     """The end screen's analysis (htmx: the fragment; otherwise the game page with it in place).
     Only its player searches (``_game_analysis``), and a browser without a cookie of ours is
     nobody's player: it reads what is kept, in the threads every move is served by."""
-    returning = cookie_identity(request, request.app.state.settings) is not None
-    return await in_thread(request, lambda: _game_analysis(game_id, request, session, player), may_search=returning)
+    returning = came_back(request)
+    return await in_thread(request, lambda: _game_analysis(game_id, request, session, player, returning),
+                           may_search=returning)
 
 
-def _game_analysis(game_id: str, request: Request, session, player) -> Response:
+def _game_analysis(game_id: str, request: Request, session, player, returning: bool) -> Response:
     game = games.get_game_row(session, game_id)
     leaderboard.check_may_watch(session, game, player.id)
     mine = player.id == game.player_id
-    returning = cookie_identity(request, request.app.state.settings) is not None
     found = (analysis.analyse(session, game, player.id) if mine
              else spare_time.watched_analysis(request.app.state.sessionmaker, session, game, search_later=returning))
     shared = par_view.scored_share(request, session, game, player) if found is not None else None
